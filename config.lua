@@ -19,8 +19,9 @@ Config.Integrations = {
   -- Job framework that receives the department as the player's job while on duty:
   -- false (off), 'auto' (the first one running), 'esx', 'qbcore', 'qbox' or 'ox_core'.
   JobFramework = false,
-  -- Job and grade a player returns to when going off duty.
+  -- Job a player returns to when going off duty.
   FallbackJob = 'unemployed',
+  -- Grade of that job.
   FallbackGrade = 0,
   -- Pass duty state on to rcore_police.
   RcorePolice = false,

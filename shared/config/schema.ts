@@ -1,0 +1,40 @@
+import { z } from 'zod';
+
+export const LOG_LEVELS = ['error', 'warn', 'info', 'debug'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+export const JOB_FRAMEWORKS = ['auto', 'esx', 'qbcore', 'qbox', 'ox_core'] as const;
+export type JobFramework = (typeof JOB_FRAMEWORKS)[number];
+
+const milliseconds = (min: number, max: number) => z.number().int().min(min).max(max);
+
+/**
+ * The options of config.lua, each with its default. Every leaf is validated on its own so one bad value
+ * falls back to its default without discarding the rest of the owner's configuration.
+ */
+export const configShape = {
+  RefreshIntervalMs: milliseconds(10_000, 86_400_000)
+    .default(300_000)
+    .describe('How long a player profile is cached before it is fetched again'),
+  RequestTimeoutMs: milliseconds(500, 60_000).default(5_000).describe('Timeout of one panel request'),
+  RefreshCooldownMs: milliseconds(0, 3_600_000).default(30_000).describe('Per-player cooldown of /dutyrefresh'),
+  LogLevel: z.enum(LOG_LEVELS).default('info').describe('Console verbosity'),
+  Integrations: {
+    JobFramework: z
+      .union([z.literal(false), z.enum(JOB_FRAMEWORKS)])
+      .default(false)
+      .describe('Job framework that receives the department as the job while on duty'),
+    FallbackJob: z.string().min(1).default('unemployed').describe('Job a player returns to off duty'),
+    FallbackGrade: z.number().int().min(0).default(0).describe('Grade of the fallback job'),
+    RcorePolice: z.boolean().default(false).describe('Pass duty state on to rcore_police'),
+  },
+} as const;
+
+type Leaf = z.ZodType;
+type Shape = { readonly [key: string]: Leaf | Shape };
+type Resolved<S extends Shape> = {
+  -readonly [K in keyof S]: S[K] extends Leaf ? z.output<S[K]> : S[K] extends Shape ? Resolved<S[K]> : never;
+};
+
+export type BridgeConfig = Resolved<typeof configShape>;
+export type ConfigShape = Shape;
