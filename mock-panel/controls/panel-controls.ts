@@ -1,0 +1,65 @@
+import type { z } from 'zod';
+import type { Department, PanelUser } from '../../shared/contract';
+import type { DutySession, PanelStore, RequestLogEntry } from '../store';
+import {
+  ErrorsBodySchema,
+  type FaultKind,
+  type FaultSettings,
+  LatencyBodySchema,
+  MalformedBodySchema,
+  OutageBodySchema,
+  RolesBodySchema,
+} from './schemas';
+
+export interface RolesChange {
+  user: PanelUser;
+  roles: Record<string, string[]>;
+  departments: Department[];
+}
+
+/** What a tester can do to the panel; the `/__mock` routes call exactly these. Inputs are validated with zod. */
+export interface PanelControls {
+  /** Replaces a user's roles in a guild (the panel's by default), as `/syncme` does. null for an unknown user. */
+  setRoles(chatId: string, roles: readonly string[], guildId?: string): RolesChange | null;
+  /** Delays every `/api/leo` answer by `ms` (0 removes the delay). */
+  setLatency(ms: number): void;
+  /** Answers a share of `/api/leo` requests with the code's status; `internal_error` is thrown inside the route. */
+  injectErrors(fault: z.input<typeof ErrorsBodySchema>): void;
+  /** `reset` destroys the connection; `hang` never answers until the client gives up or the outage ends. */
+  setOutage(fault: z.input<typeof OutageBodySchema>): void;
+  /** Breaks the body of a share of answers: `invalid_json`, `wrong_shape` or `html`. */
+  setMalformed(fault: z.input<typeof MalformedBodySchema>): void;
+  clearFaults(kind?: FaultKind): void;
+  faults(): FaultSettings;
+  /** Requests a `hang` outage is holding right now. */
+  hangingRequests(): number;
+  sessions(chatId?: string): DutySession[];
+  requests(): RequestLogEntry[];
+  reset(): void;
+}
+
+export function createPanelControls(store: PanelStore): PanelControls {
+  return {
+    setRoles(chatId, roles, guildId) {
+      const input = RolesBodySchema.parse({ roles, guildId });
+      const user = store.users.find(chatId);
+      if (!user) return null;
+      const updated = store.users.setRoles(user, input.roles, input.guildId);
+      return {
+        user: store.users.profileOf(updated),
+        roles: structuredClone(updated.roles),
+        departments: store.users.departmentsOf(updated),
+      };
+    },
+    setLatency: (ms) => store.faults.setLatency(LatencyBodySchema.parse({ ms }).ms),
+    injectErrors: (fault) => store.faults.injectErrors(ErrorsBodySchema.parse(fault)),
+    setOutage: (fault) => store.faults.setOutage(OutageBodySchema.parse(fault)),
+    setMalformed: (fault) => store.faults.setMalformed(MalformedBodySchema.parse(fault)),
+    clearFaults: (kind) => store.faults.clear(kind),
+    faults: () => store.faults.settings(),
+    hangingRequests: () => store.faults.hanging,
+    sessions: (chatId) => store.duty.sessions(chatId),
+    requests: () => store.requests.list(),
+    reset: () => store.reset(),
+  };
+}

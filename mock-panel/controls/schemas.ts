@@ -1,0 +1,92 @@
+import { z } from 'zod';
+import { ChatIdSchema, DepartmentSchema, ErrorCodeSchema, PanelUserSchema } from '../../shared/contract';
+
+// Bodies and answers of the tester controls under /__mock. Not part of the /api/leo contract.
+
+const rate = z.number().min(0).max(1).default(1).meta({ description: 'Share of requests affected, 0 to 1.' });
+const seed = z.int().default(1).meta({ description: 'Seed of the random choice, so a run can be repeated.' });
+
+export const RolesBodySchema = z.object({
+  roles: z.array(z.string().regex(/^[0-9]{17,20}$/, 'a role id is 17 to 20 ASCII digits')),
+  guildId: z
+    .string()
+    .regex(/^[0-9]{17,20}$/)
+    .optional()
+    .meta({ description: "Guild whose roles are replaced; the panel's guild when absent." }),
+});
+
+export const LatencyBodySchema = z.object({ ms: z.int().min(0).max(600_000) });
+
+export const ErrorsBodySchema = z.object({ error: ErrorCodeSchema, rate, seed });
+
+export const OUTAGE_MODES = ['reset', 'hang'] as const;
+export const OutageBodySchema = z.object({ mode: z.enum(OUTAGE_MODES), rate, seed });
+
+export const MALFORMED_MODES = ['invalid_json', 'wrong_shape', 'html'] as const;
+export const MalformedBodySchema = z.object({ mode: z.enum(MALFORMED_MODES), rate, seed });
+
+export const FAULT_KINDS = ['latency', 'errors', 'outage', 'malformed'] as const;
+export const FaultKindSchema = z.enum(FAULT_KINDS);
+
+export type RolesBody = z.input<typeof RolesBodySchema>;
+export type ErrorsFault = z.output<typeof ErrorsBodySchema>;
+export type OutageFault = z.output<typeof OutageBodySchema>;
+export type MalformedFault = z.output<typeof MalformedBodySchema>;
+export type OutageMode = OutageFault['mode'];
+export type MalformedMode = MalformedFault['mode'];
+export type FaultKind = z.infer<typeof FaultKindSchema>;
+
+export const FaultSettingsSchema = z.object({
+  latencyMs: z.int(),
+  errors: ErrorsBodySchema.nullable(),
+  outage: OutageBodySchema.nullable(),
+  malformed: MalformedBodySchema.nullable(),
+});
+export type FaultSettings = z.infer<typeof FaultSettingsSchema>;
+
+export const ControlErrorBodySchema = z.object({
+  ok: z.literal(false),
+  error: z.enum(['unauthorized', 'invalid_control', 'invalid_json', 'user_not_found', 'not_found']),
+  message: z.string(),
+  field: z.string().optional(),
+});
+
+export const RolesResponseSchema = z.object({
+  ok: z.literal(true),
+  user: PanelUserSchema,
+  roles: z.record(z.string(), z.array(z.string())),
+  departments: z.array(DepartmentSchema),
+});
+
+export const FaultsResponseSchema = z.object({
+  ok: z.literal(true),
+  faults: FaultSettingsSchema,
+  hanging: z.int().meta({ description: 'Requests a `hang` outage is holding right now.' }),
+});
+
+export const DutySessionSchema = z.object({
+  id: z.int(),
+  chatId: ChatIdSchema,
+  departmentId: z.int(),
+  rankId: z.int(),
+  serverId: z.int().nullable(),
+  playerName: z.string().nullable(),
+  startedAt: z.iso.datetime(),
+  endedAt: z.iso.datetime().nullable(),
+  durationMs: z.int().nullable(),
+  endedBy: z.enum(['off', 'switch']).nullable(),
+});
+export const SessionsResponseSchema = z.object({ ok: z.literal(true), sessions: z.array(DutySessionSchema) });
+
+export const RequestLogEntrySchema = z.object({
+  time: z.iso.datetime(),
+  method: z.string(),
+  path: z.string(),
+  status: z.int().nullable(),
+  latencyMs: z.number(),
+  clientIp: z.string(),
+  faults: z.array(z.enum(['latency', 'reset', 'hang', 'error', 'malformed'])),
+});
+export const RequestLogResponseSchema = z.object({ ok: z.literal(true), requests: z.array(RequestLogEntrySchema) });
+
+export const OkResponseSchema = z.object({ ok: z.literal(true) });

@@ -1,0 +1,23 @@
+import { http } from 'msw';
+import type { PanelControls } from '../../controls/panel-controls';
+import { RolesBodySchema, RolesResponseSchema } from '../../controls/schemas';
+import { apiError, respond } from '../../http/responses';
+import type { PanelContext } from '../../panel-context';
+import { routePredicate } from '../route-predicate';
+import { CONTROL_PREFIX, controlRoute, readControlBody } from './control-route';
+
+/** PUT /__mock/users/:chatId/roles `{ roles: string[], guildId?: string }`: what /syncme or "Refresh roles" do. */
+export function rolesHandlers(context: PanelContext, controls: PanelControls, origin: string) {
+  return [
+    http.put(
+      routePredicate(origin, `${CONTROL_PREFIX}/users/:chatId/roles`),
+      controlRoute(context, async ({ request, params }) => {
+        const body = await readControlBody(request, RolesBodySchema);
+        if (!body.ok) return body.response;
+        const change = controls.setRoles(String(params.chatId), body.value.roles, body.value.guildId);
+        if (!change) return apiError('user_not_found', 'no panel user has this chat id');
+        return respond(RolesResponseSchema, { ok: true, ...change });
+      }),
+    ),
+  ];
+}

@@ -1,0 +1,80 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { getResponse } from 'msw';
+import type { MockPanel } from '../create-mock-panel';
+import { rememberSocketAddress } from '../http/client-address';
+import { apiError } from '../http/responses';
+import { sendFetchResponse, toFetchRequest } from './fetch-adapter';
+
+/** The documented port of `npm run mock-panel`. */
+export const MOCK_PANEL_DEFAULT_PORT = 3999;
+export const MOCK_PANEL_DEFAULT_HOST = '127.0.0.1';
+
+export interface MockPanelServerOptions {
+  panel: MockPanel;
+  /** 0 picks a free port. Default 3999. */
+  port?: number | undefined;
+  /** Default 127.0.0.1. */
+  host?: string | undefined;
+}
+
+export interface MockPanelServer {
+  /** `http://host:port`, with the port actually bound. */
+  readonly url: string;
+  readonly port: number;
+  /** Stops listening, ends hanging requests and closes every connection. */
+  close(): Promise<void>;
+}
+
+function urlOf(host: string, port: number): string {
+  return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+}
+
+/** Serves the panel's MSW handlers over real sockets with msw's `getResponse`, for testers and real servers. */
+export async function startMockPanelServer(options: MockPanelServerOptions): Promise<MockPanelServer> {
+  const host = options.host ?? MOCK_PANEL_DEFAULT_HOST;
+  const inFlight = new Set<AbortController>();
+  let origin = '';
+
+  const handle = async (message: IncomingMessage, reply: ServerResponse) => {
+    const clientGone = new AbortController();
+    inFlight.add(clientGone);
+    reply.on('close', () => {
+      inFlight.delete(clientGone);
+      if (!reply.writableFinished) clientGone.abort();
+    });
+    try {
+      const request = await toFetchRequest(message, origin, clientGone.signal);
+      rememberSocketAddress(request, message.socket.remoteAddress ?? 'unknown');
+      const response =
+        (await getResponse(options.panel.handlers, request)) ??
+        apiError('not_found', `no route ${request.method} ${new URL(request.url).pathname}`);
+      await sendFetchResponse(response, reply);
+    } catch {
+      if (reply.headersSent) reply.destroy();
+      else await sendFetchResponse(apiError('internal_error', 'the mock panel failed unexpectedly'), reply);
+    }
+  };
+
+  const server = createServer((message, reply) => void handle(message, reply));
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? MOCK_PANEL_DEFAULT_PORT, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const { port } = server.address() as AddressInfo;
+  origin = urlOf(host, port);
+
+  return {
+    url: origin,
+    port,
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        for (const request of inFlight) request.abort();
+        server.close((error) => (error ? reject(error) : resolve()));
+        server.closeAllConnections();
+      }),
+  };
+}

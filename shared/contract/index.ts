@@ -1,0 +1,6 @@
+export * from './chat-id';
+export * from './departments';
+export * from './duty';
+export * from './errors';
+export * from './paths';
+export * from './rate-limit';

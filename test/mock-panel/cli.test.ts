@@ -1,0 +1,100 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import ky from 'ky';
+import { afterEach, describe, expect, it } from 'vitest';
+import { DepartmentsResponseSchema, departmentsPath } from '../../shared/contract';
+import { TWO_DEPARTMENTS } from './support/demo-users';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const TSX = fileURLToPath(new URL('../../node_modules/tsx/dist/cli.mjs', import.meta.url));
+
+const children: ChildProcess[] = [];
+afterEach(() => {
+  for (const child of children.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
+});
+
+function startCli(args: string[], env: Record<string, string | undefined> = {}) {
+  const { LEO_API_TOKEN: _token, CHAT_GUILD_ID: _guild, ...inherited } = process.env;
+  const child = spawn(process.execPath, [TSX, 'mock-panel/cli.ts', ...args], {
+    cwd: ROOT,
+    env: { ...inherited, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.push(child);
+  const stdout: string[] = [];
+  const stderr: string[] = [];
+  const onLine: (() => void)[] = [];
+  createInterface({ input: child.stdout }).on('line', (line) => {
+    stdout.push(line);
+    for (const listener of onLine) listener();
+  });
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => stderr.push(chunk));
+  const exited = once(child, 'exit').then(([code]) => code as number | null);
+  /** The first stdout line matching `pattern`, so far or later; fails if the process exits first. */
+  const lineMatching = (pattern: RegExp) =>
+    new Promise<RegExpExecArray>((resolve, reject) => {
+      const check = () => {
+        const match = stdout.map((line) => pattern.exec(line)).find((candidate) => candidate !== null);
+        if (match) resolve(match);
+      };
+      onLine.push(check);
+      check();
+      void exited.then((code) => reject(new Error(`exited with ${code} first; stderr: ${stderr.join('')}`)));
+    });
+  return { child, exited, lineMatching, stdout, stderr: () => stderr.join('') };
+}
+
+async function departmentsStatus(url: string, token: string) {
+  const response = await ky.get(`${url}${departmentsPath(TWO_DEPARTMENTS)}`, {
+    headers: { authorization: `Bearer ${token}` },
+    throwHttpErrors: false,
+    retry: 0,
+  });
+  if (response.ok) DepartmentsResponseSchema.parse(await response.json());
+  return response.status;
+}
+
+describe('npm run mock-panel', () => {
+  it('prints its URL, serves the panel with LEO_API_TOKEN, and exits 0 on SIGTERM', async () => {
+    const cli = startCli(['--port', '0', '--host', '127.0.0.1'], { LEO_API_TOKEN: 'cli-token' });
+    const [, url] = await cli.lineMatching(/listening on (http:\/\/127\.0\.0\.1:\d+)$/);
+    await cli.lineMatching(/set BRIDGE_LEO_API_TOKEN "<the value of LEO_API_TOKEN>"$/);
+    expect(cli.stdout).toContain(`  set BRIDGE_API_BASE "${url}"`);
+    expect(await departmentsStatus(url as string, 'cli-token')).toBe(200);
+    expect(await departmentsStatus(url as string, 'other-token')).toBe(401);
+    cli.child.kill('SIGTERM');
+    expect(await cli.exited).toBe(0);
+    expect(cli.stdout.join('\n')).not.toMatch(/cli-token/);
+  });
+
+  it('generates and prints a token when LEO_API_TOKEN is unset, and exits 0 on SIGINT', async () => {
+    const cli = startCli(['--port', '0']);
+    const [, token] = await cli.lineMatching(/generated token (\S+)$/);
+    const [, url] = await cli.lineMatching(/listening on (http:\/\/\S+)$/);
+    await cli.lineMatching(new RegExp(`set BRIDGE_LEO_API_TOKEN "${token}"$`));
+    expect(await departmentsStatus(url as string, token as string)).toBe(200);
+    cli.child.kill('SIGINT');
+    expect(await cli.exited).toBe(0);
+  });
+
+  it('exits 2 with a message and the usage for an unknown flag', async () => {
+    const cli = startCli(['--prot', '4000']);
+    expect(await cli.exited).toBe(2);
+    expect(cli.stderr()).toMatch(/--prot/);
+    expect(cli.stderr()).toMatch(/Usage: npm run mock-panel/);
+  });
+
+  it('exits 2 for a port that is not a number', async () => {
+    const cli = startCli(['--port', 'eighty']);
+    expect(await cli.exited).toBe(2);
+    expect(cli.stderr()).toMatch(/--port must be a whole number/);
+  });
+
+  it('exits 1 naming the file when the data file is invalid', async () => {
+    const cli = startCli(['--port', '0', '--data', 'package.json']);
+    expect(await cli.exited).toBe(1);
+    expect(cli.stderr()).toMatch(/package\.json is invalid[\s\S]*guildId/);
+  });
+});
