@@ -1,2 +1,12 @@
-// Server entry: FXServer runs dist/server.js as a classic script; features are wired from here.
-console.log(`[${GetCurrentResourceName()}] server started`);
+import { startBridgeServer } from './bridge-server.js';
+import { createServerPort } from './fivem/server-adapter.js';
+
+// FXServer runs this bundle as a classic script: wire the adapter to the bridge and export nothing.
+let stop = (): void => {};
+const port = createServerPort(() => stop());
+const bridge = startBridgeServer(port, {
+  now: () => Date.now(),
+  sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+  random: () => Math.random(),
+});
+stop = () => bridge.stop();

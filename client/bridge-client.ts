@@ -1,0 +1,155 @@
+import {
+  type DeptDataPayload,
+  type DutyOutcome,
+  type DutySnapshot,
+  INTERNAL_EVENTS,
+  type OffDutyPayload,
+  type ProfilePayload,
+  PUBLIC_EVENTS,
+} from '../shared/events.js';
+import { ENGLISH, formatMessage } from '../shared/locale.js';
+import type { ClientPort } from './client-port.js';
+
+export interface DutyOptionDepartment {
+  id: number;
+  slug: string;
+  name: string;
+  rank: { id: number; name: string };
+  /** Marks this department as the one UpdatePlayerDuty(true) goes on duty for. */
+  setActive: () => boolean;
+}
+
+export interface DutyOptions {
+  ok: boolean;
+  departments: DutyOptionDepartment[];
+  selectedDeptId: number | null;
+  onDuty: boolean;
+  error?: string;
+  message?: string;
+}
+
+type DutyCallback = (outcome: DutyOutcome) => void;
+
+const OFF: DutySnapshot = { onDuty: false, departmentId: null, rankId: null, since: null };
+
+const OFF_DUTY_MESSAGE: Record<OffDutyPayload['reason'], keyof typeof ENGLISH> = {
+  request: 'off_duty',
+  dropped: 'off_duty',
+  resource_stop: 'off_duty',
+  department_removed: 'off_duty_department_removed',
+  admin: 'off_duty_admin',
+};
+
+const PROFILE_MESSAGE: Record<string, keyof typeof ENGLISH> = {
+  panel_unavailable: 'panel_unavailable_profile',
+};
+
+/** The client half: the spec's exports, the client events, a notification for every outcome, and /dutyrefresh. */
+export function startBridgeClient(port: ClientPort) {
+  const messages: Record<string, string> = { ...ENGLISH };
+  let profile: ProfilePayload | undefined;
+  let duty: DutySnapshot = OFF;
+  let selectedDeptId: number | null = null;
+  let nextRequestId = 1;
+  const pending = new Map<number, DutyCallback>();
+
+  const say = (key: string, params?: Record<string, unknown>) => port.notify(formatMessage(messages, key, params));
+  const departmentName = (id: number | null) =>
+    (profile?.ok ? profile.departments.find((d) => d.id === id)?.name : undefined) ?? `department ${id}`;
+
+  const reply = (callback: unknown, outcome: DutyOutcome) => {
+    if (typeof callback !== 'function') return;
+    try {
+      callback(outcome);
+    } catch (error) {
+      // A Lua callback of a resource that restarted is a dead reference; the outcome was shown anyway.
+      port.log(`[bridge] the UpdatePlayerDuty callback failed: ${String(error)}`);
+    }
+  };
+
+  function getDutyOptions(): DutyOptions {
+    const base = { selectedDeptId, onDuty: duty.onDuty };
+    if (!profile) return { ok: false, error: 'loading', message: messages.loading, departments: [], ...base };
+    if (!profile.ok) return { ok: false, error: profile.error, message: profile.message, departments: [], ...base };
+    return {
+      ok: true,
+      departments: profile.departments.map(({ id, slug, name, rank }) => ({
+        id,
+        slug,
+        name,
+        rank: { id: rank.id, name: rank.name },
+        setActive: () => {
+          selectedDeptId = id;
+          return true;
+        },
+      })),
+      ...base,
+    };
+  }
+
+  function updatePlayerDuty(status: unknown, callback?: unknown): boolean {
+    const on = status === true || status === 1 ? true : status === false || status === 0 ? false : undefined;
+    const refuse = (error: 'no_department_selected' | 'invalid_request', key: keyof typeof ENGLISH) => {
+      say(key);
+      reply(callback, { ok: false, error, message: messages[key] as string });
+      return false;
+    };
+    if (on === undefined) return refuse('invalid_request', 'invalid_status');
+    if (on && selectedDeptId === null) return refuse('no_department_selected', 'no_department_selected');
+    const requestId = nextRequestId++;
+    pending.set(requestId, (outcome) => reply(callback, outcome));
+    port.emitServer(INTERNAL_EVENTS.dutyRequest, requestId, on, on ? selectedDeptId : null);
+    return true;
+  }
+
+  port.registerExport('IsPlayerOnDuty', () => duty.onDuty);
+  port.registerExport('GetDutyOptions', getDutyOptions);
+  port.registerExport('UpdatePlayerDuty', updatePlayerDuty);
+
+  port.onServer(PUBLIC_EVENTS.profile, (payload) => {
+    const next = payload as ProfilePayload;
+    const newError = !next.ok && (profile === undefined || profile.ok || profile.error !== next.error);
+    profile = next;
+    if (next.ok && selectedDeptId !== null && !next.departments.some((d) => d.id === selectedDeptId)) {
+      selectedDeptId = null;
+    }
+    if (newError && !next.ok) say(PROFILE_MESSAGE[next.error] ?? next.error);
+  });
+
+  port.onServer(INTERNAL_EVENTS.dutyState, (snapshot) => {
+    duty = snapshot as DutySnapshot;
+    if (duty.onDuty) selectedDeptId = duty.departmentId;
+  });
+
+  port.onServer(PUBLIC_EVENTS.deptData, (payload) => {
+    const department = payload as DeptDataPayload;
+    if (duty.onDuty && duty.departmentId === department.departmentId) return;
+    say('on_duty', { department: department.name, rank: department.rank.name });
+  });
+
+  port.onServer(PUBLIC_EVENTS.offDuty, (payload) => {
+    const info = payload as OffDutyPayload;
+    say(OFF_DUTY_MESSAGE[info.reason] ?? 'off_duty', { department: departmentName(info.departmentId) });
+  });
+
+  port.onServer(INTERNAL_EVENTS.dutyResult, (requestId, outcome) => {
+    const callback = pending.get(requestId as number);
+    pending.delete(requestId as number);
+    const result = outcome as DutyOutcome;
+    if (!result.ok) say(result.error, { detail: result.message });
+    else if (!result.changed) {
+      say(result.onDuty ? 'already_on_duty' : 'already_off_duty', { department: departmentName(result.departmentId) });
+    }
+    callback?.(result);
+  });
+
+  port.onServer(INTERNAL_EVENTS.notify, (key, params) => say(String(key), (params ?? {}) as Record<string, unknown>));
+
+  port.registerCommand('dutyrefresh', messages.dutyrefresh_help as string, () =>
+    port.emitServer(INTERNAL_EVENTS.refreshRequest),
+  );
+
+  port.emitServer(INTERNAL_EVENTS.clientReady);
+
+  return { getDutyOptions, updatePlayerDuty, isPlayerOnDuty: () => duty.onDuty };
+}

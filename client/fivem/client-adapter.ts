@@ -1,0 +1,28 @@
+import type { ClientPort } from '../client-port.js';
+
+// Events from the server arrive with source 65535; a local emit by another client script has source "".
+const SERVER_SOURCE = 65535;
+
+/** The client side's one contact with FiveM globals. */
+export function createClientPort(): ClientPort {
+  return {
+    onServer(event, handler) {
+      onNet(event, (...args: unknown[]) => {
+        if (Number(source) !== SERVER_SOURCE) return;
+        handler(...args);
+      });
+    },
+    emitServer: (event, ...args) => emitNet(event, ...args),
+    registerExport: (name, fn) => exports(name, fn),
+    registerCommand(name, help, handler) {
+      RegisterCommand(name, () => handler(), false);
+      emit('chat:addSuggestion', `/${name}`, help, []);
+    },
+    notify(text) {
+      BeginTextCommandThefeedPost('STRING');
+      AddTextComponentSubstringPlayerName(text);
+      EndTextCommandThefeedPostTicker(false, true);
+    },
+    log: (line) => console.log(line),
+  };
+}

@@ -1,0 +1,244 @@
+import { catchError, defer, EMPTY, ignoreElements, map, merge, mergeMap, type Subscription } from 'rxjs';
+import { validateConfig } from '../shared/config/index.js';
+import { type DutyOutcome, INTERNAL_EVENTS, PUBLIC_EVENTS } from '../shared/events.js';
+import { readPanelSettings, TOKEN_CONVAR } from './config/panel-settings.js';
+import { DutyService } from './duty/duty-service.js';
+import { snapshotOf } from './duty/duty-state.js';
+import { Outbox } from './duty/outbox.js';
+import { createLogger, type Logger } from './log/logger.js';
+import { DutyRequestArgsSchema, requestIdOf } from './net/client-requests.js';
+import { TokenBuckets } from './net/token-bucket.js';
+import { createPanelClient, type PanelClient } from './panel/panel-client.js';
+import { probePanel } from './panel/probe.js';
+import { PlayerRegistry } from './players/player-registry.js';
+import { ProfileCache } from './profiles/profile-cache.js';
+import { ProfileService } from './profiles/profile-service.js';
+import type { BridgeRuntime, ServerPort } from './server-port.js';
+
+export interface BridgeServer {
+  readonly logger: Logger;
+  readonly players: PlayerRegistry;
+  readonly duty: DutyService;
+  readonly profiles: ProfileService;
+  /** Resolves once the start-up probe has answered (immediately when not configured). */
+  readonly ready: Promise<void>;
+  /** The resource is stopping: everyone on duty goes off duty now; the panel calls wait in KVP if need be. */
+  stop(): void;
+}
+
+// A duty menu sends a request per click; more than this is a script or a cheat, refused without a panel call.
+const DUTY_REQUESTS_BURST = 5;
+const DUTY_REQUESTS_PER_SECOND = 0.5;
+
+export function startBridgeServer(port: ServerPort, runtime: BridgeRuntime): BridgeServer {
+  let token = '';
+  const logger = createLogger({ print: (line) => port.print(line), secrets: () => [token] });
+
+  const rawConfig = port.readConfig();
+  if ('error' in rawConfig) logger.error(`config.lua could not be read (${rawConfig.error}); using the defaults`);
+  const { config, problems } = validateConfig('value' in rawConfig ? rawConfig.value : undefined);
+  logger.setLevel(config.LogLevel);
+  for (const problem of problems) logger.warn(`config.lua: ${problem.message}`);
+
+  const settings = readPanelSettings((name) => port.convar(name));
+  // Redacted even when the settings are unusable: an owner may have pasted the token into the base URL as well.
+  token = port.convar(TOKEN_CONVAR).trim();
+  for (const warning of settings.warnings) logger.warn(warning);
+  let panel: PanelClient | undefined;
+  if (settings.ok) {
+    token = settings.settings.token;
+    panel = createPanelClient({
+      apiBase: settings.settings.apiBase,
+      token,
+      timeoutMs: config.RequestTimeoutMs,
+      now: runtime.now,
+      ...(runtime.fetch ? { fetch: runtime.fetch } : {}),
+    });
+  } else {
+    for (const error of settings.errors) logger.error(error);
+    logger.error('the bridge stays inactive until the convars above are set and the resource is restarted');
+  }
+
+  const players = new PlayerRegistry();
+  const cache = panel ? new ProfileCache(panel, { ttlMs: config.RefreshIntervalMs, now: runtime.now }) : undefined;
+  const profiles = new ProfileService(cache, players, logger);
+  const outbox = panel
+    ? new Outbox({ store: port.store, panel, logger, now: runtime.now, sleep: runtime.sleep, random: runtime.random })
+    : undefined;
+
+  const sendDutyState = (src: number) => port.emitClient(INTERNAL_EVENTS.dutyState, src, snapshotOf(duty.state(src)));
+
+  const duty = new DutyService({
+    outbox: outbox as Outbox,
+    logger,
+    now: runtime.now,
+    sleep: runtime.sleep,
+    onDutyWaitMs: config.RequestTimeoutMs * 2,
+    player: (src) => {
+      const session = players.get(src);
+      return session?.chat.ok ? { chatId: session.chat.chatId, name: session.name } : undefined;
+    },
+    // A refetch also updates the player's menu, which showed the outdated departments.
+    profile: async (src, refetch) => (refetch ? await sendProfile(src, true) : await profiles.view(src)).entry,
+    effects: {
+      onDuty(src, state, department) {
+        logger.info(`player ${src} is on duty in department ${department.slug} as rank ${department.rank.id}`);
+        port.emitLocal(PUBLIC_EVENTS.playerOnDuty, src, state.departmentId, state.rankId);
+        port.emitClient(PUBLIC_EVENTS.deptData, src, department);
+        sendDutyState(src);
+      },
+      offDuty(src, departmentId, reason) {
+        logger.info(`player ${src} is off duty (${reason})`);
+        port.emitLocal(PUBLIC_EVENTS.playerOffDuty, src);
+        if (reason === 'dropped') return;
+        port.emitClient(PUBLIC_EVENTS.offDuty, src, { departmentId, reason });
+        sendDutyState(src);
+      },
+      rankChanged(src, _state, department) {
+        port.emitClient(PUBLIC_EVENTS.deptData, src, department);
+        sendDutyState(src);
+        port.emitClient(INTERNAL_EVENTS.notify, src, 'rank_changed', { rank: department.rank.name });
+      },
+    },
+  });
+
+  const ensureSession = (src: number) =>
+    players.get(src) ?? players.add(src, port.playerName(src), port.playerIdentifiers(src));
+
+  const sendProfile = async (src: number, force: boolean) => {
+    const view = await profiles.view(src, { force });
+    if (!players.get(src)) return view;
+    port.emitClient(PUBLIC_EVENTS.profile, src, view.payload);
+    sendDutyState(src);
+    return view;
+  };
+
+  const dutyGate = new TokenBuckets<number>(DUTY_REQUESTS_BURST, DUTY_REQUESTS_PER_SECOND, runtime.now);
+  const refreshGate = new TokenBuckets<number>(2, 0.2, runtime.now);
+
+  const answerDuty = (src: number, requestId: number, outcome: DutyOutcome) =>
+    port.emitClient(INTERNAL_EVENTS.dutyResult, src, requestId, outcome);
+
+  const handleDutyRequest = async (src: number, args: unknown[]) => {
+    const parsed = DutyRequestArgsSchema.safeParse(args);
+    const requestId = parsed.success ? parsed.data[0] : requestIdOf(args);
+    if (!players.get(src)) return;
+    if (!dutyGate.take(src)) {
+      if (requestId !== undefined) {
+        answerDuty(src, requestId, { ok: false, error: 'too_many_requests', message: 'slow down' });
+      }
+      return;
+    }
+    if (!parsed.success) {
+      logger.debug(`player ${src} sent a malformed duty request`);
+      if (requestId !== undefined) {
+        answerDuty(src, requestId, { ok: false, error: 'invalid_request', message: 'malformed duty request' });
+      }
+      return;
+    }
+    const [id, on, departmentId] = parsed.data;
+    if (!outbox) {
+      answerDuty(src, id, { ok: false, error: 'not_configured', message: 'the duty system is not configured' });
+      return;
+    }
+    if (on && departmentId === null) {
+      answerDuty(src, id, { ok: false, error: 'no_department_selected', message: 'select a department first' });
+      return;
+    }
+    const outcome = on
+      ? await duty.request({ kind: 'on', src, departmentId: departmentId as number })
+      : await duty.request({ kind: 'off', src, reason: 'request' });
+    answerDuty(src, id, outcome);
+  };
+
+  const handleRefresh = async (src: number) => {
+    const session = players.get(src);
+    if (!session) return;
+    const now = runtime.now();
+    const waitMs = session.lastRefreshAt === undefined ? 0 : session.lastRefreshAt + config.RefreshCooldownMs - now;
+    if (waitMs > 0 || !refreshGate.take(src)) {
+      port.emitClient(INTERNAL_EVENTS.notify, src, 'refresh_cooldown', {
+        seconds: Math.max(1, Math.ceil(waitMs / 1000)),
+      });
+      return;
+    }
+    session.lastRefreshAt = now;
+    const view = await sendProfile(src, true);
+    if (view.entry && view.payload.ok) duty.submit({ kind: 'reconcile', src, profile: view.entry });
+    port.emitClient(INTERNAL_EVENTS.notify, src, view.payload.ok && !view.stale ? 'refreshed' : 'refresh_failed', {});
+  };
+
+  // Each input is its own stream; a failure in one handler is logged and never ends the stream.
+  const guard =
+    <T>(what: string, work: (value: T) => Promise<unknown> | undefined) =>
+    (value: T) =>
+      defer(async () => {
+        await work(value);
+      }).pipe(
+        catchError((error: unknown) => {
+          logger.error(`${what} failed: ${String(error)}`);
+          return EMPTY;
+        }),
+        ignoreElements(),
+      );
+
+  const subscription: Subscription = merge(
+    port.joins$.pipe(
+      mergeMap(
+        guard('join', async (src: number) => {
+          ensureSession(src);
+          await profiles.view(src);
+        }),
+      ),
+    ),
+    port.clientReady$.pipe(
+      mergeMap(
+        guard('profile', async ({ src }) => {
+          ensureSession(src);
+          await sendProfile(src, false);
+        }),
+      ),
+    ),
+    port.dutyRequests$.pipe(mergeMap(guard('duty request', ({ src, args }) => handleDutyRequest(src, args)))),
+    // The cooldown, set before the request goes out, keeps one player's refreshes apart; players never wait for each
+    // other's.
+    port.refreshRequests$.pipe(
+      map(({ src }) => src),
+      mergeMap(guard('refresh', handleRefresh)),
+    ),
+    port.drops$.pipe(
+      mergeMap(
+        guard('drop', async ({ src }) => {
+          if (outbox) await duty.request({ kind: 'off', src, reason: 'dropped' });
+          duty.forget(src);
+          players.remove(src);
+          dutyGate.forget(src);
+          refreshGate.forget(src);
+        }),
+      ),
+    ),
+  ).subscribe();
+
+  for (const src of port.connectedPlayers()) ensureSession(src);
+
+  const ready = (async () => {
+    if (!panel || !settings.ok) return;
+    const resumed = outbox?.resume() ?? 0;
+    if (resumed > 0) logger.info(`sending ${resumed} duty change(s) left from the last run`);
+    await probePanel(panel, settings.settings.apiBase, logger);
+  })().catch((error: unknown) => logger.error(`start-up failed: ${String(error)}`));
+
+  return {
+    logger,
+    players,
+    duty,
+    profiles,
+    ready,
+    stop() {
+      for (const [src] of duty.onDutyPlayers()) duty.forceOffNow(src, 'resource_stop');
+      subscription.unsubscribe();
+      duty.stop();
+      outbox?.stop();
+    },
+  };
+}

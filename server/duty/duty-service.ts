@@ -1,0 +1,226 @@
+import { catchError, concatMap, defer, EMPTY, groupBy, mergeMap, Subject, type Subscription } from 'rxjs';
+import type { Department } from '../../shared/contract/index.js';
+import type { DeptDataPayload, DutyOutcome, OffDutyReason } from '../../shared/events.js';
+import type { Logger } from '../log/logger.js';
+import type { ProfileEntry } from '../profiles/profile-cache.js';
+import { type DutyState, OFF_DUTY } from './duty-state.js';
+import type { Outbox } from './outbox.js';
+
+export type DutyIntent =
+  | { kind: 'on'; src: number; departmentId: number; reply?: (outcome: DutyOutcome) => void }
+  | { kind: 'off'; src: number; reason: OffDutyReason; reply?: (outcome: DutyOutcome) => void }
+  /** A refreshed profile: a removed department ends the duty, a new rank replaces the old one. */
+  | { kind: 'reconcile'; src: number; profile: ProfileEntry };
+
+/** What the duty machine needs to know about a player, looked up when an intent is handled. */
+export interface DutyPlayer {
+  chatId: string;
+  name: string;
+}
+
+export interface DutyEffects {
+  onDuty(src: number, state: DutyState, department: DeptDataPayload): void;
+  offDuty(src: number, departmentId: number, reason: OffDutyReason): void;
+  rankChanged(src: number, state: DutyState, department: DeptDataPayload): void;
+}
+
+export interface DutyServiceOptions {
+  outbox: Outbox;
+  logger: Logger;
+  now: () => number;
+  sleep: (ms: number) => Promise<void>;
+  /** How long a player waits for the panel to accept going on duty before the request is given up. */
+  onDutyWaitMs: number;
+  player: (src: number) => DutyPlayer | undefined;
+  /**
+   * The profile the server fetched itself (fresh or, when the panel is unreachable, the last one known);
+   * `refetch` bypasses the cache.
+   */
+  profile: (src: number, refetch: boolean) => Promise<ProfileEntry | undefined>;
+  effects: DutyEffects;
+}
+
+const refuse = (error: Extract<DutyOutcome, { ok: false }>['error'], message: string): DutyOutcome => ({
+  ok: false,
+  error,
+  message,
+});
+
+// Refusals that mean the cached profile is out of date rather than the request being wrong.
+const STALE_PROFILE_CODES = new Set(['rank_mismatch', 'not_member']);
+
+const departmentPayload = (department: Department): DeptDataPayload => ({
+  departmentId: department.id,
+  slug: department.slug,
+  name: department.name,
+  rank: department.rank,
+  data: department.data,
+});
+
+/**
+ * Duty of every player as one stream of intents, handled one at a time per player, so double or concurrent
+ * requests can never produce two `on` calls or an interleaving; players do not wait for each other.
+ */
+export class DutyService {
+  private readonly intents = new Subject<DutyIntent>();
+  private readonly states = new Map<number, DutyState>();
+  private readonly subscription: Subscription;
+
+  constructor(private readonly options: DutyServiceOptions) {
+    this.subscription = this.intents
+      .pipe(
+        groupBy((intent) => intent.src),
+        mergeMap((perPlayer) =>
+          perPlayer.pipe(
+            concatMap((intent) =>
+              defer(() => this.handle(intent)).pipe(
+                catchError((error: unknown) => {
+                  options.logger.error(`duty ${intent.kind} of player ${intent.src} failed: ${String(error)}`);
+                  if (intent.kind !== 'reconcile') intent.reply?.(refuse('invalid_request', 'internal error'));
+                  return EMPTY;
+                }),
+              ),
+            ),
+          ),
+        ),
+      )
+      .subscribe();
+  }
+
+  submit(intent: DutyIntent): void {
+    this.intents.next(intent);
+  }
+
+  /** Submits and waits for the outcome. */
+  request(intent: Extract<DutyIntent, { kind: 'on' | 'off' }>): Promise<DutyOutcome> {
+    return new Promise((resolve) => {
+      this.submit({ ...intent, reply: resolve });
+    });
+  }
+
+  state(src: number): DutyState {
+    return this.states.get(src) ?? OFF_DUTY;
+  }
+
+  onDutyPlayers(): Array<[number, DutyState]> {
+    return [...this.states.entries()].filter(([, state]) => state.onDuty);
+  }
+
+  /**
+   * Takes a player off duty at once, without waiting in their queue: for a resource that is stopping, where no
+   * asynchronous work will complete. The `off` call is persisted and sent by the next start if need be.
+   */
+  forceOffNow(src: number, reason: OffDutyReason): void {
+    const state = this.state(src);
+    const player = this.options.player(src);
+    if (!state.onDuty || state.departmentId === null || !player) return;
+    this.goOff(src, player, state.departmentId, reason);
+  }
+
+  forget(src: number): void {
+    this.states.delete(src);
+  }
+
+  stop(): void {
+    this.subscription.unsubscribe();
+  }
+
+  private async handle(intent: DutyIntent): Promise<void> {
+    if (intent.kind === 'reconcile') return this.reconcile(intent.src, intent.profile);
+    const outcome =
+      intent.kind === 'on' ? await this.on(intent.src, intent.departmentId) : this.off(intent.src, intent.reason);
+    intent.reply?.(outcome);
+  }
+
+  private ok(src: number, changed: boolean): DutyOutcome {
+    const { onDuty, departmentId, rankId, since } = this.state(src);
+    return { ok: true, changed, onDuty, departmentId, rankId, since };
+  }
+
+  private async on(src: number, departmentId: number): Promise<DutyOutcome> {
+    const player = this.options.player(src);
+    if (!player) return refuse('profile_unavailable', 'the player has no linked chat account');
+    const current = this.state(src);
+    if (current.onDuty && current.departmentId === departmentId) return this.ok(src, false);
+
+    let profile = await this.options.profile(src, false);
+    for (let attempt = 1; ; attempt++) {
+      if (profile?.kind !== 'found') {
+        return refuse('profile_unavailable', 'your departments could not be loaded');
+      }
+      const department = profile.departments.find((entry) => entry.id === departmentId);
+      if (!department) return refuse('not_member', `you are not a member of department ${departmentId}`);
+
+      const onDuty = this.state(src);
+      if (onDuty.onDuty && onDuty.departmentId !== null) this.goOff(src, player, onDuty.departmentId, 'request');
+
+      const { id, result } = this.options.outbox.enqueue({
+        action: 'on',
+        body: {
+          chatId: player.chatId,
+          departmentId,
+          rankId: department.rank.id,
+          serverId: src,
+          playerName: player.name,
+        },
+      });
+      const waited = this.options.sleep(this.options.onDutyWaitMs).then(() => undefined);
+      const delivery = await Promise.race([result, waited]);
+      if (delivery === undefined || delivery.kind === 'withdrawn') {
+        this.options.outbox.withdraw(id);
+        return refuse('panel_unavailable', 'the panel did not answer; try again in a moment');
+      }
+      if (delivery.kind === 'refused') {
+        // The panel knows the player's roles better than our cache: after a promotion or a role change, fetch
+        // the profile again and try once more with what it says.
+        if (attempt === 1 && STALE_PROFILE_CODES.has(String(delivery.failure.code))) {
+          profile = await this.options.profile(src, true);
+          continue;
+        }
+        return refuse('panel_refused', `the panel refused: ${delivery.failure.message}`);
+      }
+      const state: DutyState = {
+        onDuty: true,
+        departmentId,
+        departmentSlug: department.slug,
+        rankId: department.rank.id,
+        since: this.options.now(),
+      };
+      this.states.set(src, state);
+      this.options.effects.onDuty(src, state, departmentPayload(department));
+      return this.ok(src, true);
+    }
+  }
+
+  private off(src: number, reason: OffDutyReason): DutyOutcome {
+    const state = this.state(src);
+    const player = this.options.player(src);
+    if (!state.onDuty || state.departmentId === null || !player) return this.ok(src, false);
+    this.goOff(src, player, state.departmentId, reason);
+    return this.ok(src, true);
+  }
+
+  /** Off duty takes effect in game at once; the panel learns it through the outbox, so no one is stuck on duty. */
+  private goOff(src: number, player: DutyPlayer, departmentId: number, reason: OffDutyReason): void {
+    this.options.outbox.enqueue({ action: 'off', body: { chatId: player.chatId, departmentId } });
+    this.states.set(src, OFF_DUTY);
+    this.options.effects.offDuty(src, departmentId, reason);
+  }
+
+  private reconcile(src: number, profile: ProfileEntry): void {
+    const state = this.state(src);
+    if (!state.onDuty || state.departmentId === null) return;
+    const department =
+      profile.kind === 'found' ? profile.departments.find((d) => d.id === state.departmentId) : undefined;
+    const player = this.options.player(src);
+    if (!department) {
+      if (player) this.goOff(src, player, state.departmentId, 'department_removed');
+      return;
+    }
+    if (department.rank.id !== state.rankId) {
+      const next: DutyState = { ...state, rankId: department.rank.id };
+      this.states.set(src, next);
+      this.options.effects.rankChanged(src, next, departmentPayload(department));
+    }
+  }
+}

@@ -1,0 +1,62 @@
+import { Subject } from 'rxjs';
+import { INTERNAL_EVENTS } from '../../shared/events.js';
+import type { ClientMessage, ServerPort } from '../server-port.js';
+import { createResourceKvpStore } from './resource-kvp.js';
+
+// FXServer sets `source` per dispatch and resets it afterwards, so every handler copies it first.
+// Net events carry the player's id; anything else (a local emit, "" or null) is not a player.
+const playerSource = (): number | undefined => {
+  const src = Number(source);
+  return Number.isInteger(src) && src > 0 ? src : undefined;
+};
+
+function netStream(name: string): Subject<ClientMessage> {
+  const stream = new Subject<ClientMessage>();
+  onNet(name, (...args: unknown[]) => {
+    const src = playerSource();
+    if (src !== undefined) stream.next({ src, args });
+  });
+  return stream;
+}
+
+/** The server side's one contact with FiveM globals. */
+export function createServerPort(onStop: () => void): ServerPort {
+  const resourceName = GetCurrentResourceName();
+  const joins$ = new Subject<number>();
+  const drops$ = new Subject<{ src: number; reason: string }>();
+
+  on('playerJoining', () => {
+    const src = playerSource();
+    if (src !== undefined) joins$.next(src);
+  });
+  on('playerDropped', (reason: unknown) => {
+    const src = playerSource();
+    if (src !== undefined) drops$.next({ src, reason: String(reason ?? '') });
+  });
+  on('onResourceStop', (name: string) => {
+    if (name === resourceName) onStop();
+  });
+
+  return {
+    joins$,
+    drops$,
+    clientReady$: netStream(INTERNAL_EVENTS.clientReady),
+    dutyRequests$: netStream(INTERNAL_EVENTS.dutyRequest),
+    refreshRequests$: netStream(INTERNAL_EVENTS.refreshRequest),
+    playerName: (src) => GetPlayerName(String(src)) ?? `player ${src}`,
+    playerIdentifiers: (src) => getPlayerIdentifiers(String(src)) ?? [],
+    connectedPlayers: () => getPlayers().map(Number),
+    emitLocal: (event, ...args) => emit(event, ...args),
+    emitClient: (event, src, ...args) => emitNet(event, src, ...args),
+    print: (line) => console.log(line),
+    convar: (name) => GetConvar(name, ''),
+    readConfig() {
+      try {
+        return { value: exports[resourceName]?.GetConfig?.() };
+      } catch (error) {
+        return { error: error instanceof Error ? error.message : String(error) };
+      }
+    },
+    store: createResourceKvpStore(),
+  };
+}

@@ -1,0 +1,54 @@
+import type { LogLevel } from '../../shared/config/schema.js';
+
+const SEVERITY: Record<LogLevel, number> = { error: 0, warn: 1, info: 2, debug: 3 };
+const LABEL: Record<LogLevel, string> = { error: 'ERROR', warn: 'WARN', info: 'INFO', debug: 'DEBUG' };
+
+export interface Logger {
+  error(message: string): void;
+  warn(message: string): void;
+  info(message: string): void;
+  debug(message: string): void;
+  /** Logs `message` only the first time `key` is seen, so a fault that repeats per player is told once. */
+  once(key: string, level: LogLevel, message: string): void;
+  /** Lets a key that was logged with `once` be logged again (e.g. after the fault went away). */
+  forget(key: string): void;
+  setLevel(level: LogLevel): void;
+}
+
+export interface LoggerOptions {
+  print: (line: string) => void;
+  level?: LogLevel;
+  /** Values that must never reach the console, such as the API token. */
+  secrets?: () => readonly string[];
+}
+
+export function createLogger({ print, level = 'info', secrets = () => [] }: LoggerOptions): Logger {
+  let threshold = SEVERITY[level];
+  const told = new Set<string>();
+
+  const redact = (message: string): string =>
+    secrets().reduce((text, secret) => (secret.length > 0 ? text.split(secret).join('***') : text), message);
+
+  const log = (at: LogLevel, message: string): void => {
+    if (SEVERITY[at] > threshold) return;
+    print(`[bridge] ${LABEL[at]}: ${redact(message)}`);
+  };
+
+  return {
+    error: (message) => log('error', message),
+    warn: (message) => log('warn', message),
+    info: (message) => log('info', message),
+    debug: (message) => log('debug', message),
+    once(key, at, message) {
+      if (told.has(key)) return;
+      told.add(key);
+      log(at, message);
+    },
+    forget: (key) => {
+      told.delete(key);
+    },
+    setLevel(next) {
+      threshold = SEVERITY[next];
+    },
+  };
+}

@@ -1,0 +1,26 @@
+import type { Logger } from '../log/logger.js';
+import type { PanelClient } from './panel-client.js';
+
+// A well-formed id no user has: the answer tells whether the panel is up and takes the token, and costs one request.
+const PROBE_CHAT_ID = '0'.repeat(18);
+
+export type ProbeResult = 'ok' | 'unauthorized' | 'unreachable';
+
+/** One request at start that tells the owner whether the panel answers and accepts the token. */
+export async function probePanel(panel: PanelClient, apiBase: string, logger: Logger): Promise<ProbeResult> {
+  const result = await panel.getDepartments(PROBE_CHAT_ID);
+  if (result.ok || result.failure.kind === 'not_found') {
+    logger.info(`the panel at ${apiBase} answers and accepts the API token`);
+    return 'ok';
+  }
+  if (result.failure.kind === 'unauthorized') {
+    logger.once(
+      'unauthorized',
+      'error',
+      `the panel at ${apiBase} refused the API token (401): BRIDGE_LEO_API_TOKEN must equal LEO_API_TOKEN in the panel environment`,
+    );
+    return 'unauthorized';
+  }
+  logger.warn(`the panel at ${apiBase} did not answer properly (${result.failure.message}); the bridge keeps trying`);
+  return 'unreachable';
+}

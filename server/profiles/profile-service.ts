@@ -1,0 +1,94 @@
+import type { DepartmentSummary, ProfilePayload } from '../../shared/events.js';
+import type { Logger } from '../log/logger.js';
+import type { PanelFailure } from '../panel/panel-result.js';
+import type { PlayerRegistry } from '../players/player-registry.js';
+import type { ProfileCache, ProfileEntry } from './profile-cache.js';
+
+export interface ProfileView {
+  payload: ProfilePayload;
+  /** The entry the payload was made from, fresh or stale; absent when there is none. */
+  entry: ProfileEntry | undefined;
+  /** The panel could not be asked: the payload is the last profile known, not a fresh one. */
+  stale?: boolean;
+}
+
+const summaries = (entry: Extract<ProfileEntry, { kind: 'found' }>): DepartmentSummary[] =>
+  entry.departments.map(({ id, slug, name, rank }) => ({ id, slug, name, rank }));
+
+export const payloadOf = (entry: ProfileEntry): ProfilePayload =>
+  entry.kind === 'found'
+    ? { ok: true, chatId: entry.chatId, departments: summaries(entry), fetchedAt: entry.fetchedAt }
+    : {
+        ok: false,
+        error: 'not_registered',
+        message:
+          'The panel does not know your chat account yet: run /syncme in the chat or press "Refresh roles" in the panel, then /dutyrefresh.',
+      };
+
+/** Turns a player's identity and the panel's answer into the profile the game sees, with a reason when it fails. */
+export class ProfileService {
+  constructor(
+    private readonly cache: ProfileCache | undefined,
+    private readonly players: PlayerRegistry,
+    private readonly logger: Logger,
+  ) {}
+
+  async view(src: number, { force = false }: { force?: boolean } = {}): Promise<ProfileView> {
+    const session = this.players.get(src);
+    if (!this.cache) {
+      return {
+        payload: { ok: false, error: 'not_configured', message: 'The duty system is not configured on this server.' },
+        entry: undefined,
+      };
+    }
+    if (!session?.chat.ok) {
+      const malformed = session?.chat.ok === false && session.chat.reason === 'malformed';
+      return {
+        payload: {
+          ok: false,
+          error: malformed ? 'malformed_identifier' : 'no_identifier',
+          message: malformed
+            ? 'Your chat account identifier is not valid. Re-link your chat account in FiveM and reconnect.'
+            : 'No chat account is linked to your game. Link your chat account in FiveM and reconnect.',
+        },
+        entry: undefined,
+      };
+    }
+    const lookup = await this.cache.get(session.chat.chatId, { force });
+    if (lookup.ok) {
+      this.logger.forget('panel-unreachable');
+      return { payload: payloadOf(lookup.entry), entry: lookup.entry };
+    }
+    this.report(lookup.failure);
+    if (lookup.stale && lookup.failure.kind !== 'unauthorized') {
+      return { payload: payloadOf(lookup.stale), entry: lookup.stale, stale: true };
+    }
+    return {
+      payload: {
+        ok: false,
+        error: lookup.failure.kind === 'unauthorized' ? 'unauthorized' : 'panel_unavailable',
+        message: 'Your departments could not be loaded right now; try /dutyrefresh in a moment.',
+      },
+      entry: undefined,
+    };
+  }
+
+  /** The entry the bridge holds for a player without fetching, fresh or stale. */
+  cached(src: number): ProfileEntry | undefined {
+    const chatId = this.players.chatId(src);
+    return chatId === undefined ? undefined : this.cache?.peek(chatId);
+  }
+
+  // Owners need to hear about a broken token or a dead panel once, not once per player.
+  private report(failure: PanelFailure): void {
+    if (failure.kind === 'unauthorized') {
+      this.logger.once(
+        'unauthorized',
+        'error',
+        'the panel refused the API token (401): BRIDGE_LEO_API_TOKEN must equal LEO_API_TOKEN in the panel environment',
+      );
+    } else {
+      this.logger.once('panel-unreachable', 'warn', `the panel could not be asked for profiles: ${failure.message}`);
+    }
+  }
+}

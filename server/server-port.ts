@@ -1,0 +1,37 @@
+import type { Observable } from 'rxjs';
+import type { KeyValueStore } from './storage/key-value-store.js';
+
+export interface ClientMessage {
+  src: number;
+  args: unknown[];
+}
+
+/**
+ * Everything the bridge needs from FXServer. The FiveM adapter is the only implementation that touches natives,
+ * events and `source`; the rest of the server is plain TypeScript that tests drive directly.
+ */
+export interface ServerPort {
+  readonly joins$: Observable<number>;
+  readonly drops$: Observable<{ src: number; reason: string }>;
+  readonly clientReady$: Observable<ClientMessage>;
+  readonly dutyRequests$: Observable<ClientMessage>;
+  readonly refreshRequests$: Observable<ClientMessage>;
+  playerName(src: number): string;
+  playerIdentifiers(src: number): string[];
+  connectedPlayers(): number[];
+  emitLocal(event: string, ...args: unknown[]): void;
+  emitClient(event: string, src: number, ...args: unknown[]): void;
+  print(line: string): void;
+  convar(name: string): string;
+  /** The table config.lua exports, or undefined with `error` when it could not be read. */
+  readConfig(): { value: unknown } | { error: string };
+  readonly store: KeyValueStore;
+}
+
+/** Time and randomness, injected so tests run in virtual time. */
+export interface BridgeRuntime {
+  now(): number;
+  sleep(ms: number): Promise<void>;
+  random(): number;
+  fetch?: typeof fetch;
+}

@@ -1,0 +1,95 @@
+import type { DepartmentData, Rank } from './contract/index.js';
+
+/** A department as the game sees it: the panel's department without its data, which comes with deptData. */
+export interface DepartmentSummary {
+  id: number;
+  slug: string;
+  name: string;
+  rank: Rank;
+}
+
+/** Why a player has no usable profile. */
+export type ProfileErrorCode =
+  | 'not_configured'
+  | 'no_identifier'
+  | 'malformed_identifier'
+  | 'not_registered'
+  | 'unauthorized'
+  | 'panel_unavailable';
+
+export type ProfilePayload =
+  | { ok: true; chatId: string; departments: DepartmentSummary[]; fetchedAt: number }
+  | { ok: false; error: ProfileErrorCode; message: string };
+
+export interface DeptDataPayload {
+  departmentId: number;
+  slug: string;
+  name: string;
+  rank: Rank;
+  data: DepartmentData;
+}
+
+export type OffDutyReason = 'request' | 'department_removed' | 'dropped' | 'resource_stop' | 'admin';
+
+export interface OffDutyPayload {
+  departmentId: number;
+  reason: OffDutyReason;
+}
+
+export interface DutySnapshot {
+  onDuty: boolean;
+  departmentId: number | null;
+  rankId: number | null;
+  /** Unix epoch milliseconds when the current duty began. */
+  since: number | null;
+}
+
+export type DutyErrorCode =
+  | 'not_configured'
+  | 'no_department_selected'
+  | 'not_member'
+  | 'profile_unavailable'
+  | 'panel_refused'
+  | 'panel_unavailable'
+  | 'too_many_requests'
+  | 'invalid_request';
+
+export type DutyOutcome =
+  | ({ ok: true; changed: boolean } & DutySnapshot)
+  | { ok: false; error: DutyErrorCode; message: string };
+
+/** Public events of the bridge with the arguments a listener receives, for TS consumers. */
+export interface BridgeServerEvents {
+  'bridge:server:playerOnDuty': [source: number, departmentId: number, rankId: number];
+  'bridge:server:playerOffDuty': [source: number];
+}
+
+export interface BridgeClientEvents {
+  'bridge:client:profile': [profile: ProfilePayload];
+  'bridge:client:deptData': [department: DeptDataPayload];
+  'bridge:client:offDuty': [info: OffDutyPayload];
+}
+
+/** Events between the bridge's own client and server halves; other resources should not rely on them. */
+export const INTERNAL_EVENTS = {
+  /** client → server: the client script is ready for its profile and duty state. */
+  clientReady: 'bridge:internal:ready',
+  /** client → server: (requestId, on, departmentId | null) */
+  dutyRequest: 'bridge:internal:dutyRequest',
+  /** client → server: /dutyrefresh */
+  refreshRequest: 'bridge:internal:refresh',
+  /** server → client: (requestId, outcome) */
+  dutyResult: 'bridge:internal:dutyResult',
+  /** server → client: (snapshot) whenever the duty state changes */
+  dutyState: 'bridge:internal:dutyState',
+  /** server → client: (messageKey, params) a message for the player */
+  notify: 'bridge:internal:notify',
+} as const;
+
+export const PUBLIC_EVENTS = {
+  playerOnDuty: 'bridge:server:playerOnDuty',
+  playerOffDuty: 'bridge:server:playerOffDuty',
+  profile: 'bridge:client:profile',
+  deptData: 'bridge:client:deptData',
+  offDuty: 'bridge:client:offDuty',
+} as const;

@@ -1,0 +1,131 @@
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { type DutyOptions, startBridgeClient } from '../../client/bridge-client.js';
+import { INTERNAL_EVENTS, type ProfilePayload, PUBLIC_EVENTS } from '../../shared/events.js';
+import { createFakeClientPort } from './fake-client-port.js';
+
+const profile: ProfilePayload = {
+  ok: true,
+  chatId: '284619375016482817',
+  fetchedAt: 1,
+  departments: [
+    { id: 1, slug: 'lspd', name: 'Los Santos Police Department', rank: { id: 2, name: 'Sergeant' } },
+    { id: 3, slug: 'safd', name: 'San Andreas Fire Department', rank: { id: 7, name: 'Firefighter' } },
+  ],
+};
+
+describe('the client half', () => {
+  let fake: ReturnType<typeof createFakeClientPort>;
+  beforeEach(() => {
+    fake = createFakeClientPort();
+    startBridgeClient(fake.port);
+  });
+
+  it('asks the server for its profile as soon as it starts', () => {
+    expect(fake.sent).toEqual([{ event: INTERNAL_EVENTS.clientReady, args: [] }]);
+  });
+
+  it('answers GetDutyOptions with ok false and loading before the profile arrives', () => {
+    expect(fake.call<DutyOptions>('GetDutyOptions')).toMatchObject({
+      ok: false,
+      error: 'loading',
+      departments: [],
+      onDuty: false,
+    });
+  });
+
+  it('lists the departments with their ranks and a working setActive', () => {
+    fake.fromServer(PUBLIC_EVENTS.profile, profile);
+    const options = fake.call<DutyOptions>('GetDutyOptions');
+    expect(options.ok).toBe(true);
+    expect(options.departments.map((d) => [d.id, d.slug, d.rank.id])).toEqual([
+      [1, 'lspd', 2],
+      [3, 'safd', 7],
+    ]);
+    expect(options.selectedDeptId).toBeNull();
+    options.departments[1]?.setActive();
+    expect(fake.call<DutyOptions>('GetDutyOptions').selectedDeptId).toBe(3);
+  });
+
+  it('refuses to go on duty with no department selected, without asking the server', () => {
+    fake.fromServer(PUBLIC_EVENTS.profile, profile);
+    const callback = vi.fn();
+    expect(fake.call('UpdatePlayerDuty', true, callback)).toBe(false);
+    expect(callback).toHaveBeenCalledWith(expect.objectContaining({ ok: false, error: 'no_department_selected' }));
+    expect(fake.notifications).toEqual(['Select a department before going on duty.']);
+    expect(fake.sent.filter((s) => s.event === INTERNAL_EVENTS.dutyRequest)).toEqual([]);
+  });
+
+  it('sends only the selected department id and hands the outcome to the callback', () => {
+    fake.fromServer(PUBLIC_EVENTS.profile, profile);
+    fake.call<DutyOptions>('GetDutyOptions').departments[0]?.setActive();
+    const callback = vi.fn();
+    expect(fake.call('UpdatePlayerDuty', true, callback)).toBe(true);
+    expect(fake.sent.at(-1)).toEqual({ event: INTERNAL_EVENTS.dutyRequest, args: [1, true, 1] });
+    const outcome = { ok: true, changed: true, onDuty: true, departmentId: 1, rankId: 2, since: 5 };
+    fake.fromServer(PUBLIC_EVENTS.deptData, {
+      departmentId: 1,
+      slug: 'lspd',
+      name: 'Los Santos Police Department',
+      rank: { id: 2, name: 'Sergeant' },
+      data: { vehicles: [], uniforms: [], equipment: [] },
+    });
+    fake.fromServer(INTERNAL_EVENTS.dutyState, { onDuty: true, departmentId: 1, rankId: 2, since: 5 });
+    fake.fromServer(INTERNAL_EVENTS.dutyResult, 1, outcome);
+    expect(callback).toHaveBeenCalledWith(outcome);
+    expect(fake.call('IsPlayerOnDuty')).toBe(true);
+    expect(fake.notifications).toEqual(['You are now on duty: Los Santos Police Department, Sergeant.']);
+  });
+
+  it('refuses a status that is not a boolean', () => {
+    expect(fake.call('UpdatePlayerDuty', 'yes')).toBe(false);
+    expect(fake.notifications).toEqual(['UpdatePlayerDuty needs true (on duty) or false (off duty).']);
+  });
+
+  it('tells the player why a duty request failed', () => {
+    fake.fromServer(PUBLIC_EVENTS.profile, profile);
+    fake.call('UpdatePlayerDuty', false);
+    fake.fromServer(INTERNAL_EVENTS.dutyResult, 1, { ok: false, error: 'panel_unavailable', message: 'x' });
+    expect(fake.notifications).toEqual(['The panel did not answer; try again in a moment.']);
+  });
+
+  it('tells a player without a linked chat account how to link it, once', () => {
+    const missing = { ok: false, error: 'no_identifier', message: 'link it' };
+    fake.fromServer(PUBLIC_EVENTS.profile, missing);
+    fake.fromServer(PUBLIC_EVENTS.profile, missing);
+    expect(fake.notifications).toEqual([
+      'No chat account is linked to your game. Link your chat account in FiveM and reconnect.',
+    ]);
+    expect(fake.call<DutyOptions>('GetDutyOptions')).toMatchObject({ ok: false, error: 'no_identifier' });
+  });
+
+  it('drops a selection the refreshed profile no longer grants', () => {
+    fake.fromServer(PUBLIC_EVENTS.profile, profile);
+    fake.call<DutyOptions>('GetDutyOptions').departments[1]?.setActive();
+    fake.fromServer(PUBLIC_EVENTS.profile, { ...profile, departments: profile.departments.slice(0, 1) });
+    expect(fake.call<DutyOptions>('GetDutyOptions').selectedDeptId).toBeNull();
+  });
+
+  it('explains an off-duty the player did not ask for', () => {
+    fake.fromServer(PUBLIC_EVENTS.profile, profile);
+    fake.fromServer(PUBLIC_EVENTS.offDuty, { departmentId: 3, reason: 'department_removed' });
+    expect(fake.notifications).toEqual([
+      'You were taken off duty: you are no longer a member of San Andreas Fire Department.',
+    ]);
+  });
+
+  it('registers /dutyrefresh with help text and sends the refresh request', () => {
+    const command = fake.commands.get('dutyrefresh');
+    expect(command?.help).toBe('Reload your departments and ranks from the panel');
+    command?.handler();
+    expect(fake.sent.at(-1)).toEqual({ event: INTERNAL_EVENTS.refreshRequest, args: [] });
+  });
+
+  it('survives a callback that throws (a dead Lua reference)', () => {
+    fake.fromServer(PUBLIC_EVENTS.profile, profile);
+    fake.call('UpdatePlayerDuty', false, () => {
+      throw new Error('reference was not valid');
+    });
+    expect(() => fake.fromServer(INTERNAL_EVENTS.dutyResult, 1, { ok: false, error: 'x', message: 'y' })).not.toThrow();
+    expect(fake.logs).toEqual(['[bridge] the UpdatePlayerDuty callback failed: Error: reference was not valid']);
+  });
+});

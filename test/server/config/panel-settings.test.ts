@@ -1,0 +1,132 @@
+import { describe, expect, it } from 'vitest';
+import {
+  API_BASE_CONVAR,
+  type PanelSettingsResult,
+  readPanelSettings,
+  TOKEN_CONVAR,
+} from '../../../server/config/panel-settings.js';
+
+const TOKEN = 'panel-token';
+
+const read = (base: string, token = TOKEN): PanelSettingsResult =>
+  readPanelSettings((name) => ({ [API_BASE_CONVAR]: base, [TOKEN_CONVAR]: token })[name] ?? '');
+
+const apiBaseOf = (base: string): string => {
+  const result = read(base);
+  if (!result.ok) throw new Error(`expected ${base} to be accepted: ${result.errors.join('; ')}`);
+  return result.settings.apiBase;
+};
+
+describe('reading BRIDGE_API_BASE', () => {
+  it.each([
+    ['https://panel.example.com', 'https://panel.example.com'],
+    ['https://panel.example.com/', 'https://panel.example.com'],
+    ['https://panel.example.com///', 'https://panel.example.com'],
+    ['https://panel.example.com/community', 'https://panel.example.com/community'],
+    ['https://panel.example.com/community/', 'https://panel.example.com/community'],
+    ['https://panel.example.com:8443/', 'https://panel.example.com:8443'],
+    ['  https://panel.example.com  ', 'https://panel.example.com'],
+    ['HTTPS://Panel.Example.com', 'https://panel.example.com'],
+  ])('takes %j as the base %j', (base, expected) => {
+    expect(apiBaseOf(base)).toBe(expected);
+  });
+
+  it.each([
+    ['https://panel.example.com/api/leo', 'https://panel.example.com'],
+    ['https://panel.example.com/api/leo/', 'https://panel.example.com'],
+    ['https://panel.example.com/community/api/leo', 'https://panel.example.com/community'],
+    ['https://panel.example.com/API/LEO', 'https://panel.example.com'],
+  ])('drops the /api/leo suffix of %j with a warning', (base, expected) => {
+    const result = read(base);
+    expect(result.ok && result.settings.apiBase).toBe(expected);
+    expect(result.warnings).toEqual([
+      expect.stringContaining(`should be the panel's base URL without /api/leo; using ${expected}`),
+    ]);
+  });
+
+  it('refuses a base without a scheme, suggesting the https:// line to add', () => {
+    const result = read('panel.example.com');
+    expect(result.ok).toBe(false);
+    expect(!result.ok && result.errors).toEqual([
+      `${API_BASE_CONVAR} "panel.example.com" has no scheme. Add this line to server.cfg: set ${API_BASE_CONVAR} "https://panel.example.com"`,
+    ]);
+  });
+
+  it.each([
+    ['a query', 'https://panel.example.com/?token=abc'],
+    ['a fragment', 'https://panel.example.com/#api'],
+    ['credentials', 'https://user:secret@panel.example.com'],
+  ])('refuses a base with %s', (_name, base) => {
+    const result = read(base);
+    expect(result.ok).toBe(false);
+    expect(!result.ok && result.errors).toEqual([
+      expect.stringContaining('must not hold a query, a fragment or credentials'),
+    ]);
+  });
+
+  it.each(['ftp://panel.example.com', 'ws://panel.example.com'])('refuses a scheme other than http(s): %s', (base) => {
+    const result = read(base);
+    expect(!result.ok && result.errors).toEqual([expect.stringContaining('must be an http:// or https:// URL')]);
+  });
+
+  it('refuses a base that is not a URL', () => {
+    const result = read('https://panel example.com');
+    expect(!result.ok && result.errors).toEqual([expect.stringContaining('is not a valid URL')]);
+  });
+
+  it.each(['http://panel.example.com', 'http://203.0.113.7:3000', 'http://172.32.0.1'])(
+    'warns that %s sends the token unencrypted over a public host',
+    (base) => {
+      const result = read(base);
+      expect(result.ok).toBe(true);
+      expect(result.warnings).toEqual([expect.stringContaining('http:// on a public host')]);
+    },
+  );
+
+  it.each([
+    'http://localhost:3000',
+    'http://panel.localhost',
+    'http://127.0.0.1:3000',
+    'http://10.0.0.5',
+    'http://172.16.4.2',
+    'http://172.31.255.255',
+    'http://192.168.1.20:8080',
+    'http://[::1]:3000',
+    'http://[fd00::1]',
+    'https://panel.example.com',
+  ])('does not warn about %s', (base) => {
+    expect(read(base).warnings).toEqual([]);
+  });
+});
+
+describe('the required convars', () => {
+  it('names a missing BRIDGE_API_BASE with the server.cfg line that sets it', () => {
+    const result = read('');
+    expect(!result.ok && result.errors).toEqual([
+      `${API_BASE_CONVAR} is not set. Add this line to server.cfg: set ${API_BASE_CONVAR} "https://panel.example.com"`,
+    ]);
+  });
+
+  it('names a missing (or blank) BRIDGE_LEO_API_TOKEN with the server.cfg line that sets it', () => {
+    for (const token of ['', '   ']) {
+      const result = read('https://panel.example.com', token);
+      expect(!result.ok && result.errors).toEqual([
+        `${TOKEN_CONVAR} is not set. Add this line to server.cfg: set ${TOKEN_CONVAR} "the LEO_API_TOKEN of your panel"`,
+      ]);
+    }
+  });
+
+  it('reports both when neither is set', () => {
+    const result = read('', '');
+    expect(!result.ok && result.errors.map((error) => error.split(' ')[0])).toEqual([API_BASE_CONVAR, TOKEN_CONVAR]);
+  });
+
+  it('returns the trimmed token with a usable base', () => {
+    const result = read('https://panel.example.com', `  ${TOKEN}\n`);
+    expect(result).toEqual({
+      ok: true,
+      settings: { apiBase: 'https://panel.example.com', token: TOKEN },
+      warnings: [],
+    });
+  });
+});

@@ -1,0 +1,295 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { type DutyCall, Outbox, type OutboxRecord } from '../../../server/duty/outbox.js';
+import { createLogger } from '../../../server/log/logger.js';
+import type { PanelFailure, PanelResult } from '../../../server/panel/panel-result.js';
+import { createMemoryStore } from '../../../server/storage/key-value-store.js';
+import type { DutyResponse } from '../../../shared/contract/index.js';
+import { elapse, START_TIME, settle } from '../support/virtual-runtime.js';
+
+const ALEX = '284619375016482817';
+const JAMIE = '1039284756102938475';
+
+const on = (chatId: string, departmentId = 1, rankId = 2): DutyCall => ({
+  action: 'on',
+  body: { chatId, departmentId, rankId },
+});
+const off = (chatId: string, departmentId = 1): DutyCall => ({ action: 'off', body: { chatId, departmentId } });
+
+const delivered = (chatId: string): PanelResult<DutyResponse> => ({
+  ok: true,
+  status: 200,
+  value: { ok: true, changed: true, duty: { chatId, onDuty: false, departmentId: null, rankId: null, since: null } },
+});
+const failed = (failure: PanelFailure): PanelResult<DutyResponse> => ({ ok: false, failure });
+const NETWORK: PanelFailure = { kind: 'network', message: 'the panel cannot be reached (ECONNRESET)' };
+const TIMEOUT: PanelFailure = { kind: 'timeout', message: 'no answer within 5000 ms' };
+
+interface Attempt {
+  call: string;
+  at: number;
+  answer(result: PanelResult<DutyResponse>): void;
+}
+
+/** A panel whose every answer the test gives by hand, so it decides what happened and when. */
+function handAnsweredPanel() {
+  const attempts: Attempt[] = [];
+  const panel = {
+    setDuty(action: 'on' | 'off', body: { chatId: string; departmentId?: number }) {
+      return new Promise<PanelResult<DutyResponse>>((resolve) => {
+        attempts.push({
+          call: `${action} ${body.chatId} ${body.departmentId}`,
+          at: Date.now() - START_TIME,
+          answer: resolve,
+        });
+      });
+    },
+  };
+  return { panel, attempts, calls: () => attempts.map((attempt) => attempt.call) };
+}
+
+/** A panel that answers every call at once with what `answer` returns. */
+function scriptedPanel(answer: (call: string, attempt: number) => PanelResult<DutyResponse>) {
+  const attempts: Array<{ call: string; at: number }> = [];
+  const panel = {
+    async setDuty(action: 'on' | 'off', body: { chatId: string; departmentId?: number }) {
+      const call = `${action} ${body.chatId} ${body.departmentId}`;
+      attempts.push({ call, at: Date.now() - START_TIME });
+      return answer(call, attempts.length);
+    },
+  };
+  return { panel, attempts, calls: () => attempts.map((attempt) => attempt.call) };
+}
+
+function outboxWith(panel: ConstructorParameters<typeof Outbox>[0]['panel'], store = createMemoryStore()) {
+  const lines: string[] = [];
+  const outbox = new Outbox({
+    store,
+    panel,
+    logger: createLogger({ print: (line) => lines.push(line), level: 'debug' }),
+    now: () => Date.now(),
+    sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+    random: () => 0.5,
+  });
+  return { outbox, store, lines };
+}
+
+const recordsIn = (store: ReturnType<typeof createMemoryStore>): OutboxRecord[] =>
+  [...store.entries].flatMap(([key, value]) => {
+    if (!key.startsWith('outbox:')) return [];
+    try {
+      return [JSON.parse(value) as OutboxRecord];
+    } catch {
+      return [];
+    }
+  });
+
+beforeEach(() => {
+  vi.useFakeTimers({ now: START_TIME });
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe('the outbox', () => {
+  it('writes a call to KVP before sending it and removes it once delivered', async () => {
+    const { panel, attempts } = handAnsweredPanel();
+    const { outbox, store } = outboxWith(panel);
+
+    const { result } = outbox.enqueue(off(ALEX));
+    expect(recordsIn(store)).toEqual([{ id: 1, call: off(ALEX), createdAt: START_TIME }]);
+
+    await settle();
+    attempts[0]?.answer(delivered(ALEX));
+    expect(await result).toMatchObject({ kind: 'delivered' });
+    expect(recordsIn(store)).toEqual([]);
+    expect(outbox.size).toBe(0);
+  });
+
+  it('sends one player’s calls one at a time, in order, while other players do not wait', async () => {
+    const { panel, attempts, calls } = handAnsweredPanel();
+    const { outbox } = outboxWith(panel);
+
+    outbox.enqueue(on(ALEX));
+    outbox.enqueue(off(ALEX));
+    outbox.enqueue(on(ALEX, 2, 4));
+    outbox.enqueue(on(JAMIE, 3, 7));
+    await settle();
+    expect(calls()).toEqual([`on ${ALEX} 1`, `on ${JAMIE} 3`]);
+
+    attempts[0]?.answer(delivered(ALEX));
+    await settle();
+    expect(calls()).toEqual([`on ${ALEX} 1`, `on ${JAMIE} 3`, `off ${ALEX} 1`]);
+
+    attempts[2]?.answer(delivered(ALEX));
+    await settle();
+    expect(calls().at(-1)).toBe(`on ${ALEX} 2`);
+  });
+
+  it('retries a transient failure with exponential backoff and jitter, keeping the call in KVP', async () => {
+    const { panel, attempts } = scriptedPanel((_call, attempt) => (attempt <= 9 ? failed(NETWORK) : delivered(ALEX)));
+    const { outbox, store } = outboxWith(panel);
+
+    const { result } = outbox.enqueue(off(ALEX));
+    await elapse(11_250);
+    expect(recordsIn(store)).toHaveLength(1);
+    await elapse(300_000);
+
+    // random() = 0.5 puts each wait at three quarters of its ceiling: 1 s, 2 s, 4 s, ... up to 60 s.
+    expect(attempts.map((attempt) => attempt.at)).toEqual([
+      0, 750, 2_250, 5_250, 11_250, 23_250, 47_250, 92_250, 137_250, 182_250,
+    ]);
+    expect(await result).toMatchObject({ kind: 'delivered' });
+    expect(recordsIn(store)).toEqual([]);
+  });
+
+  it('waits exactly as long as Retry-After says, without jitter', async () => {
+    const { panel, attempts } = scriptedPanel((_call, attempt) =>
+      attempt === 1
+        ? failed({ kind: 'rate_limited', status: 429, message: 'too many requests', retryAfterMs: 42_000 })
+        : delivered(ALEX),
+    );
+    const { outbox } = outboxWith(panel);
+
+    outbox.enqueue(off(ALEX));
+    await elapse(41_999);
+    expect(attempts).toHaveLength(1);
+    await elapse(1);
+    expect(attempts.map((attempt) => attempt.at)).toEqual([0, 42_000]);
+  });
+
+  it.each([
+    ['a 400 refusal', { kind: 'rejected', status: 400, code: 'rank_mismatch', message: "the user's rank is 3" }],
+    ['a 404', { kind: 'not_found', status: 404, code: 'user_not_found', message: 'no panel user has this chat id' }],
+  ] as const)('drops a call the panel refuses (%s) and goes on with the next', async (_name, failure) => {
+    const { panel, calls } = scriptedPanel((call) => (call.startsWith('on') ? failed(failure) : delivered(ALEX)));
+    const { outbox, store, lines } = outboxWith(panel);
+
+    const first = outbox.enqueue(on(ALEX));
+    const second = outbox.enqueue(off(ALEX));
+    await settle();
+
+    expect(await first.result).toEqual({ kind: 'refused', failure });
+    expect(await second.result).toMatchObject({ kind: 'delivered' });
+    expect(calls()).toEqual([`on ${ALEX} 1`, `off ${ALEX} 1`]);
+    expect(recordsIn(store)).toEqual([]);
+    expect(lines.filter((line) => line.includes(`refused duty on for chat id ${ALEX}: ${failure.code}`))).toHaveLength(
+      1,
+    );
+  });
+
+  it('gives up on answers that never match the contract after a few tries', async () => {
+    const { panel, attempts } = scriptedPanel(() =>
+      failed({ kind: 'invalid_response', status: 200, message: 'not JSON' }),
+    );
+    const { outbox } = outboxWith(panel);
+
+    const { result } = outbox.enqueue(off(ALEX));
+    await elapse(600_000);
+
+    expect(await result).toMatchObject({ kind: 'refused' });
+    expect(attempts).toHaveLength(6);
+  });
+
+  it('withdraws a call not yet sent without sending it or anything else', async () => {
+    const { panel, attempts, calls } = handAnsweredPanel();
+    const { outbox, store } = outboxWith(panel);
+    outbox.enqueue(off(ALEX, 2));
+    const waiting = outbox.enqueue(on(ALEX));
+    await settle();
+
+    outbox.withdraw(waiting.id);
+    attempts[0]?.answer(delivered(ALEX));
+    await settle();
+
+    expect(await waiting.result).toEqual({ kind: 'withdrawn' });
+    expect(calls()).toEqual([`off ${ALEX} 2`]);
+    expect(recordsIn(store)).toEqual([]);
+  });
+
+  it('undoes a withdrawn on that timed out with an off, sent before the player’s next call', async () => {
+    const { panel, calls } = scriptedPanel((_call, attempt) => (attempt === 1 ? failed(TIMEOUT) : delivered(ALEX)));
+    const { outbox } = outboxWith(panel);
+    const first = outbox.enqueue(on(ALEX));
+    await settle();
+
+    outbox.withdraw(first.id);
+    outbox.enqueue(on(ALEX, 2, 4));
+    await elapse(60_000);
+
+    expect(await first.result).toEqual({ kind: 'withdrawn' });
+    expect(calls()).toEqual([`on ${ALEX} 1`, `off ${ALEX} 1`, `on ${ALEX} 2`]);
+  });
+
+  it('undoes a withdrawn on whose answer was still on its way, even when the panel took it', async () => {
+    const { panel, attempts, calls } = handAnsweredPanel();
+    const { outbox } = outboxWith(panel);
+    const first = outbox.enqueue(on(ALEX));
+    await settle();
+
+    outbox.withdraw(first.id);
+    outbox.enqueue(on(ALEX, 2, 4));
+    attempts[0]?.answer(delivered(ALEX));
+    await settle();
+    attempts[1]?.answer(delivered(ALEX));
+    await settle();
+
+    expect(calls()).toEqual([`on ${ALEX} 1`, `off ${ALEX} 1`, `on ${ALEX} 2`]);
+  });
+});
+
+describe('resuming after a restart', () => {
+  const storeWith = (records: OutboxRecord[], sequence: number) => {
+    const store = createMemoryStore();
+    for (const record of records) store.set(`outbox:${String(record.id).padStart(12, '0')}`, JSON.stringify(record));
+    store.set('outbox-sequence', String(sequence));
+    return store;
+  };
+
+  it('sends the calls a previous run left in KVP in the order they were made', async () => {
+    const store = storeWith(
+      [
+        { id: 12, call: off(ALEX, 2), createdAt: 3 },
+        { id: 3, call: off(ALEX, 1), createdAt: 1 },
+        { id: 9, call: off(JAMIE, 3), createdAt: 2 },
+      ],
+      12,
+    );
+    store.set('outbox:000000000010', '{not json');
+    const { panel, calls } = scriptedPanel(() => delivered(ALEX));
+    const { outbox } = outboxWith(panel, store);
+
+    expect(outbox.resume()).toBe(3);
+    await settle();
+
+    expect(calls()).toEqual([`off ${ALEX} 1`, `off ${JAMIE} 3`, `off ${ALEX} 2`]);
+    expect(recordsIn(store)).toEqual([]);
+  });
+
+  it('numbers new calls after the ones it resumed, so they queue behind them', async () => {
+    const store = storeWith([{ id: 40, call: off(ALEX), createdAt: 1 }], 40);
+    const { panel, attempts, calls } = handAnsweredPanel();
+    const { outbox } = outboxWith(panel, store);
+
+    outbox.resume();
+    const next = outbox.enqueue(on(ALEX, 2, 4));
+    await settle();
+    expect(next.id).toBe(41);
+    expect(calls()).toEqual([`off ${ALEX} 1`]);
+
+    attempts[0]?.answer(delivered(ALEX));
+    await settle();
+    expect(calls()).toEqual([`off ${ALEX} 1`, `on ${ALEX} 2`]);
+  });
+
+  it('turns an on left from the last run into the off that ends it', async () => {
+    const store = storeWith([{ id: 5, call: on(ALEX, 1, 2), createdAt: 1 }], 5);
+    const { panel, calls } = scriptedPanel(() => delivered(ALEX));
+    const { outbox } = outboxWith(panel, store);
+
+    outbox.resume();
+    await settle();
+
+    expect(calls()).toEqual([`off ${ALEX} 1`]);
+    expect(recordsIn(store)).toEqual([]);
+  });
+});

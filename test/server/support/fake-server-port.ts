@@ -1,0 +1,128 @@
+import { Subject } from 'rxjs';
+import type { ClientMessage, ServerPort } from '../../../server/server-port.js';
+import { createMemoryStore, type KeyValueStore } from '../../../server/storage/key-value-store.js';
+
+export interface FakePlayer {
+  name: string;
+  identifiers: string[];
+}
+
+export interface LocalEvent {
+  event: string;
+  args: unknown[];
+}
+
+export interface ClientEvent {
+  event: string;
+  src: number;
+  args: unknown[];
+}
+
+export interface FakeServerPortOptions {
+  convars?: Record<string, string>;
+  /** The table config.lua would export; `{ error }` when reading it fails. */
+  config?: { value: unknown } | { error: string };
+  store?: KeyValueStore;
+  /** Players already connected when the bridge starts (a resource restart). */
+  connected?: Record<number, FakePlayer>;
+}
+
+/**
+ * FXServer as the bridge sees it, with every effect recorded: the streams are Subjects the test pushes into, and
+ * emitted events and printed lines land in arrays the test reads back.
+ */
+export class FakeServerPort implements ServerPort {
+  readonly joins$ = new Subject<number>();
+  readonly drops$ = new Subject<{ src: number; reason: string }>();
+  readonly clientReady$ = new Subject<ClientMessage>();
+  readonly dutyRequests$ = new Subject<ClientMessage>();
+  readonly refreshRequests$ = new Subject<ClientMessage>();
+
+  readonly localEvents: LocalEvent[] = [];
+  readonly clientEvents: ClientEvent[] = [];
+  readonly lines: string[] = [];
+  readonly convars: Map<string, string>;
+  readonly players = new Map<number, FakePlayer>();
+  readonly store: KeyValueStore;
+  private readonly config: { value: unknown } | { error: string };
+
+  constructor(options: FakeServerPortOptions = {}) {
+    this.convars = new Map(Object.entries(options.convars ?? {}));
+    this.config = options.config ?? { value: {} };
+    this.store = options.store ?? createMemoryStore();
+    for (const [src, player] of Object.entries(options.connected ?? {})) this.players.set(Number(src), player);
+  }
+
+  playerName(src: number): string {
+    return this.players.get(src)?.name ?? `player ${src}`;
+  }
+
+  playerIdentifiers(src: number): string[] {
+    return [...(this.players.get(src)?.identifiers ?? [])];
+  }
+
+  connectedPlayers(): number[] {
+    return [...this.players.keys()];
+  }
+
+  emitLocal(event: string, ...args: unknown[]): void {
+    this.localEvents.push({ event, args });
+  }
+
+  emitClient(event: string, src: number, ...args: unknown[]): void {
+    this.clientEvents.push({ event, src, args });
+  }
+
+  print(line: string): void {
+    this.lines.push(line);
+  }
+
+  convar(name: string): string {
+    return this.convars.get(name) ?? '';
+  }
+
+  readConfig(): { value: unknown } | { error: string } {
+    return this.config;
+  }
+
+  // What the FiveM adapter would push into the streams.
+
+  join(src: number, player: FakePlayer): void {
+    this.players.set(src, player);
+    this.joins$.next(src);
+  }
+
+  clientReady(src: number): void {
+    this.clientReady$.next({ src, args: [] });
+  }
+
+  requestDuty(src: number, ...args: unknown[]): void {
+    this.dutyRequests$.next({ src, args });
+  }
+
+  requestRefresh(src: number): void {
+    this.refreshRequests$.next({ src, args: [] });
+  }
+
+  drop(src: number, reason = 'Exiting'): void {
+    this.players.delete(src);
+    this.drops$.next({ src, reason });
+  }
+
+  // Reading back what the bridge did.
+
+  /** Arguments of every `event` sent to `src`, oldest first. */
+  sentTo(src: number, event: string): unknown[][] {
+    return this.clientEvents.filter((entry) => entry.src === src && entry.event === event).map((entry) => entry.args);
+  }
+
+  /** Arguments of every local `event`, oldest first. */
+  emitted(event: string): unknown[][] {
+    return this.localEvents.filter((entry) => entry.event === event).map((entry) => entry.args);
+  }
+
+  /** Printed lines that contain `text`. */
+  linesWith(text: string): string[] {
+    return this.lines.filter((line) => line.includes(text));
+  }
+}
