@@ -50,12 +50,16 @@ export function startBridgeClient(port: ClientPort) {
   let profile: ProfilePayload | undefined;
   let duty: DutySnapshot = OFF;
   let selectedDeptId: number | null = null;
+  // The department of the current duty, kept apart from the profile: a refresh that removes it arrives first.
+  let dutyDepartment: DeptDataPayload | undefined;
   let nextRequestId = 1;
   const pending = new Map<number, DutyCallback>();
 
   const say = (key: string, params?: Record<string, unknown>) => port.notify(formatMessage(messages, key, params));
   const departmentName = (id: number | null) =>
-    (profile?.ok ? profile.departments.find((d) => d.id === id)?.name : undefined) ?? `department ${id}`;
+    (dutyDepartment?.departmentId === id ? dutyDepartment.name : undefined) ??
+    (profile?.ok ? profile.departments.find((d) => d.id === id)?.name : undefined) ??
+    `department ${id}`;
 
   const reply = (callback: unknown, outcome: DutyOutcome) => {
     if (typeof callback !== 'function') return;
@@ -123,7 +127,9 @@ export function startBridgeClient(port: ClientPort) {
 
   port.onServer(PUBLIC_EVENTS.deptData, (payload) => {
     const department = payload as DeptDataPayload;
-    if (duty.onDuty && duty.departmentId === department.departmentId) return;
+    const wasOnDutyHere = duty.onDuty && duty.departmentId === department.departmentId;
+    dutyDepartment = department;
+    if (wasOnDutyHere) return;
     say('on_duty', { department: department.name, rank: department.rank.name });
   });
 

@@ -3,6 +3,9 @@ import { isIP } from 'node:net';
 export const API_BASE_CONVAR = 'BRIDGE_API_BASE';
 export const TOKEN_CONVAR = 'BRIDGE_LEO_API_TOKEN';
 
+// The log hides the token wherever it appears, which only makes sense (and only protects) for a real secret.
+const MIN_TOKEN_LENGTH = 16;
+
 export interface PanelSettings {
   /** Base URL of the panel without a trailing slash; requests go to `<apiBase>/api/leo/...`. */
   apiBase: string;
@@ -76,6 +79,9 @@ export function readPanelSettings(getConvar: (name: string) => string): PanelSet
   }
   if (token === '') {
     errors.push(`${TOKEN_CONVAR} is not set. ${setLine(TOKEN_CONVAR, 'the LEO_API_TOKEN of your panel')}`);
+  }
+  if (token !== '' && token.length < MIN_TOKEN_LENGTH) {
+    warnings.push(`${TOKEN_CONVAR} is only ${token.length} characters long; use a long random token (32 or more)`);
   }
   if (errors.length > 0 || apiBase === undefined) return { ok: false, errors, warnings };
   return { ok: true, settings: { apiBase, token }, warnings };

@@ -129,3 +129,24 @@ describe('the client half', () => {
     expect(fake.logs).toEqual(['[bridge] the UpdatePlayerDuty callback failed: Error: reference was not valid']);
   });
 });
+
+describe('the client half after a refresh removed the duty department', () => {
+  it('still names the department it was on duty in', () => {
+    const fake = createFakeClientPort();
+    startBridgeClient(fake.port);
+    fake.fromServer(PUBLIC_EVENTS.profile, profile);
+    fake.fromServer(PUBLIC_EVENTS.deptData, {
+      departmentId: 3,
+      slug: 'safd',
+      name: 'San Andreas Fire Department',
+      rank: { id: 7, name: 'Firefighter' },
+      data: { vehicles: [], uniforms: [], equipment: [] },
+    });
+    fake.fromServer(INTERNAL_EVENTS.dutyState, { onDuty: true, departmentId: 3, rankId: 7, since: 5 });
+    fake.fromServer(PUBLIC_EVENTS.profile, { ...profile, departments: profile.departments.slice(0, 1) });
+    fake.fromServer(PUBLIC_EVENTS.offDuty, { departmentId: 3, reason: 'department_removed' });
+    expect(fake.notifications.at(-1)).toBe(
+      'You were taken off duty: you are no longer a member of San Andreas Fire Department.',
+    );
+  });
+});

@@ -6,7 +6,7 @@ import {
   TOKEN_CONVAR,
 } from '../../../server/config/panel-settings.js';
 
-const TOKEN = 'panel-token';
+const TOKEN = 'panel-token-0a1b2c3d4e5f';
 
 const read = (base: string, token = TOKEN): PanelSettingsResult =>
   readPanelSettings((name) => ({ [API_BASE_CONVAR]: base, [TOKEN_CONVAR]: token })[name] ?? '');
@@ -128,5 +128,17 @@ describe('the required convars', () => {
       settings: { apiBase: 'https://panel.example.com', token: TOKEN },
       warnings: [],
     });
+  });
+});
+
+describe('a short token', () => {
+  it('is accepted with a warning to use a long random one', () => {
+    const result = readPanelSettings(
+      (name) => ({ BRIDGE_API_BASE: 'https://panel.example.com', BRIDGE_LEO_API_TOKEN: 'tok' })[name] ?? '',
+    );
+    expect(result.ok).toBe(true);
+    expect(result.warnings).toEqual([
+      'BRIDGE_LEO_API_TOKEN is only 3 characters long; use a long random token (32 or more)',
+    ]);
   });
 });
