@@ -1,0 +1,29 @@
+// The repository root is the bridge resource: it must load in the simulator as `bridge`, with its Lua config
+// readable through the GetConfig export from client Lua and client JS.
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, expect, it } from 'vitest';
+import type { Sim } from './index.js';
+import { manifest, startFixtures, tempResource } from './support.js';
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const built =
+  fs.existsSync(path.join(repoRoot, 'dist/server.js')) && fs.existsSync(path.join(repoRoot, 'dist/client.js'));
+
+let sim: Sim;
+afterEach(() => sim?.stop());
+
+it.skipIf(!built)('loads the repository root as `bridge` and serves its config to client Lua and JS', async () => {
+  const reader = tempResource('config_reader', {
+    'fxmanifest.lua': manifest("client_script 'client.lua'"),
+    'client.lua': "exports('Interval', function() return exports.bridge:GetConfig().RefreshIntervalMs end)",
+  });
+  sim = await startFixtures({ resources: [{ dir: repoRoot, name: 'bridge' }, reader] });
+  const p = await sim.join({ identifiers: ['chat:123456789012345678'] });
+  expect(sim.resourceState('bridge')).toBe('started');
+  expect(p.resourceState('bridge')).toBe('started');
+  const fromJs = p.exports.bridge.GetConfig();
+  expect(typeof fromJs.RefreshIntervalMs).toBe('number');
+  expect(p.exports.config_reader.Interval()).toBe(fromJs.RefreshIntervalMs);
+});

@@ -1,0 +1,283 @@
+// Everything the server and the clients share: the clock and frame driver, the logs, the resource folders, the
+// players, convars, ACEs, KVP, and the network between the sides (net events and state bag replication).
+import { HostRuntime } from '../js/host-runtime.js';
+import { sharedLuaPool } from '../lua/lua-api.js';
+import { AceStore } from '../server/aces.js';
+import { runClientCommand, runConsoleCommand } from '../server/console.js';
+import { ConvarStore } from '../server/convars.js';
+import { KvpFinds, KvpStore } from '../server/kvp.js';
+import { atoi, type PlayerRecord, PlayerRegistry } from '../server/players.js';
+import { NetRateLimiter } from '../server/rate-limit.js';
+import { type ClockMode, Driver } from './driver.js';
+import { Host } from './host.js';
+import { type LogOptions, SimLog } from './log.js';
+import { type ResourceDef, ResourceInstance } from './resource.js';
+
+export interface WorldOptions extends LogOptions {
+  clock: ClockMode;
+  serverFrameMs: number;
+  clientFrameMs: number;
+  kvpDir: string | null;
+  chat: boolean;
+  rateLimits: boolean;
+}
+
+export class World {
+  readonly log: SimLog;
+  readonly driver: Driver;
+  /** When this server started (GetGameTimer counts from here). */
+  startedAt: number;
+  readonly defs = new Map<string, ResourceDef>();
+  readonly lua = sharedLuaPool;
+  server: Host;
+  readonly clients = new Map<number, Host>();
+  players = new PlayerRegistry();
+  convars = new ConvarStore();
+  aces = new AceStore();
+  kvp: KvpStore;
+  kvpFinds = new KvpFinds();
+  /** SaveResourceFile writes here (`<resource>/<path>`), never to the resource folders. */
+  readonly savedFiles = new Map<string, string>();
+  /** Server start order, which is also the order clients start resources in. */
+  startOrder: string[] = [];
+  private limiter: NetRateLimiter;
+  /** Set by the connection code: drops a player (reason, resource, clientDropReason). */
+  dropPlayer: (player: PlayerRecord, reason: string, resource: string, code: number) => void = () => {};
+
+  constructor(readonly options: WorldOptions) {
+    this.driver = new Driver(options.clock, () => this.server, options.serverFrameMs, options.clientFrameMs);
+    this.startedAt = this.driver.now();
+    this.log = new SimLog(options, () => this.driver.now());
+    this.kvp = new KvpStore(options.kvpDir);
+    this.server = this.createHost('server', null);
+    this.limiter = new NetRateLimiter(() => this.clock.now());
+  }
+
+  get clock(): Driver {
+    return this.driver;
+  }
+
+  createHost(side: 'server' | 'client', playerId: number | null): Host {
+    const host = new Host(
+      this,
+      side,
+      playerId,
+      side === 'server' ? this.options.serverFrameMs : this.options.clientFrameMs,
+    );
+    if (this.options.chat) this.addChatResource(host);
+    if (side === 'server') {
+      // A client command nobody registered on the client arrives as this net event and runs for that player.
+      host.test.on(
+        '__cfx_internal:commandFallback',
+        (raw: unknown) => {
+          const source = Number(host.test.currentSource);
+          if (!host.commands.execute(String(raw), source)) {
+            this.log.print('server', null, null, 'warn', `No such command ${String(raw).split(' ')[0]}.`);
+          }
+        },
+        true,
+      );
+    }
+    return host;
+  }
+
+  /**
+   * A new server process on the same machine: nothing survives but the KVP directory (and, without one, the
+   * in-memory KVP store) and files saved with SaveResourceFile.
+   */
+  resetServer(): void {
+    this.players = new PlayerRegistry();
+    this.convars = new ConvarStore();
+    this.aces = new AceStore();
+    if (this.options.kvpDir) this.kvp = new KvpStore(this.options.kvpDir);
+    this.kvpFinds = new KvpFinds();
+    this.startOrder = [];
+    this.limiter = new NetRateLimiter(() => this.clock.now());
+    this.startedAt = this.clock.now();
+    this.server = this.createHost('server', null);
+  }
+
+  /** A server console line (server.cfg, ExecuteCommand, the test), run with source 0. */
+  console(line: string): void {
+    runConsoleCommand(this, line);
+  }
+
+  clientCommand(client: Host, line: string): void {
+    runClientCommand(this, client.playerId ?? 0, line);
+  }
+
+  /** A stand-in for cfx-server-data's `chat`: started on every side; on clients it records what chat would show. */
+  private addChatResource(host: Host): void {
+    const chat = new ResourceInstance({ name: 'chat', dir: '' });
+    chat.state = 'started';
+    host.resources.set('chat', chat);
+    if (!host.client) return;
+    const data = host.client;
+    const runtime = new HostRuntime(host, chat);
+    chat.runtimes = [runtime];
+    host.addRuntime(runtime);
+    runtime.on('chat:addMessage', (message: unknown) => data.chatMessages.push(message), true);
+    runtime.on(
+      'chat:addSuggestion',
+      (name: unknown, help: unknown, params: unknown) =>
+        data.suggestions.set(String(name), {
+          name: String(name),
+          help: String(help ?? ''),
+          params: Array.isArray(params) ? params : [],
+        }),
+      true,
+    );
+    runtime.on(
+      'chat:addSuggestions',
+      (list: unknown) => {
+        if (!Array.isArray(list)) return;
+        for (const s of list as { name?: unknown; help?: unknown; params?: unknown }[]) {
+          data.suggestions.set(String(s.name), {
+            name: String(s.name),
+            help: String(s.help ?? ''),
+            params: Array.isArray(s.params) ? s.params : [],
+          });
+        }
+      },
+      true,
+    );
+    runtime.on('chat:removeSuggestion', (name: unknown) => data.suggestions.delete(String(name)), true);
+    runtime.on('chat:clear', () => data.chatMessages.splice(0), true);
+  }
+
+  // --- players -------------------------------------------------------------------------------------------------
+
+  /** A player from a native's `char* playerSrc` (atoi; temp ids while connecting). */
+  player(arg: unknown): PlayerRecord | undefined {
+    if (arg === null || arg === undefined) return undefined;
+    return this.players.get(atoi(arg));
+  }
+
+  playerIdsAsStrings(): string[] {
+    return this.players.joined().map((p) => String(p.id));
+  }
+
+  identifiersOf(arg: unknown): string[] {
+    return [...(this.player(arg)?.identifiers ?? [])];
+  }
+
+  tokensOf(arg: unknown): string[] {
+    return [...(this.player(arg)?.tokens ?? [])];
+  }
+
+  principalsOf(player: PlayerRecord): string[] {
+    return [`player.${player.id}`, ...player.identifiers.map((i) => `identifier.${i}`)];
+  }
+
+  isPlayerAceAllowed(arg: unknown, object: string): boolean {
+    const player = this.player(arg);
+    return player ? this.aces.isAllowed(this.principalsOf(player), object) : false;
+  }
+
+  // --- network -------------------------------------------------------------------------------------------------
+
+  /** A client's TriggerServerEvent: queued for the server's next frame, subject to FXServer's rate limits. */
+  sendToServer(playerId: number, name: string, payload: Uint8Array, sender: string | null): void {
+    const player = this.players.get(playerId);
+    if (player?.state !== 'joined') return;
+    if (this.options.rateLimits) {
+      const verdict = this.limiter.take(playerId, payload.length);
+      if (verdict === 'drop-player') {
+        this.server.queueTask(() =>
+          this.dropPlayer(player, 'Reliable network event overflow.', '__cfx_internal:server', 9),
+        );
+        return;
+      }
+      if (verdict === 'drop-event') return;
+    }
+    this.server.queueEvent(name, payload, `net:${playerId}`, { kind: 'net', sender });
+  }
+
+  /** The server's TriggerClientEvent: `-1` for everyone, otherwise atoi; unknown players are silently skipped. */
+  sendToClients(target: string, name: string, payload: Uint8Array, sender: string | null): void {
+    const targetId = target === '-1' ? -1 : atoi(target);
+    const deliver = (id: number, client: Host) =>
+      client.queueEvent(name, payload, 'net:65535', { kind: 'net', sender, target: targetId === -1 ? -1 : id });
+    if (targetId === -1) {
+      for (const [id, client] of this.clients) deliver(id, client);
+      return;
+    }
+    const client = this.clients.get(targetId);
+    if (client) deliver(targetId, client);
+  }
+
+  // --- state bags ----------------------------------------------------------------------------------------------
+
+  stateBagGet(host: Host, bag: string, key: string): Uint8Array | undefined {
+    return host.stateBags.get(bag, key);
+  }
+
+  /** A script's set on `host`: handlers run there; replicated sets travel server → clients or client → server. */
+  stateBagSet(host: Host, bag: string, key: string, value: Uint8Array, replicated: boolean): void {
+    if (host.side === 'server') {
+      if (!host.stateBags.has(bag)) {
+        if (!bag.startsWith('entity:')) return;
+        host.stateBags.create(bag);
+      }
+      const changed = host.stateBags.apply(bag, key, value, replicated, 0);
+      if (replicated && changed) this.replicate(bag, key, value, null);
+      return;
+    }
+    if (!host.stateBags.has(bag)) {
+      if (!bag.startsWith('entity:') && !bag.startsWith('localEntity:')) return;
+      host.stateBags.create(bag);
+    }
+    host.stateBags.apply(bag, key, value, replicated, 0);
+    if (!replicated) return;
+    if (this.convars.get('sv_stateBagStrictMode')?.value === 'true') {
+      this.log.print(
+        'client',
+        host.playerId,
+        null,
+        'warn',
+        "StateBags can't be modified from the client when sv_stateBagStrictMode is enabled.",
+      );
+      return;
+    }
+    const playerId = host.playerId ?? 0;
+    // Only the owning peer may replicate: its own player bag (and entities, which the simulator treats as owned).
+    if (bag !== `player:${playerId}` && !bag.startsWith('entity:')) return;
+    this.server.queueTask(() => {
+      const player = this.players.get(playerId);
+      if (player?.state !== 'joined' || !this.server.stateBags.has(bag)) return;
+      if (this.server.stateBags.apply(bag, key, value, true, player.slot)) this.replicate(bag, key, value, playerId);
+    });
+  }
+
+  /**
+   * Server → clients: `global` and entities to everyone, `player:N` to player N only (the simulator has no
+   * positions, so no other player is ever in scope).
+   */
+  private replicate(bag: string, key: string, value: Uint8Array, except: number | null): void {
+    const owner = bag.startsWith('player:') ? Number(bag.slice(7)) : null;
+    for (const [id, client] of this.clients) {
+      if (id === except || (owner !== null && owner !== id)) continue;
+      client.queueTask(() => {
+        if (!client.stateBags.has(bag)) client.stateBags.create(bag);
+        client.stateBags.apply(bag, key, value, true, 0);
+      });
+    }
+  }
+
+  /** A joining client starts with the server's replicated view (global and its own player bag). */
+  seedClientStateBags(client: Host, playerId: number): void {
+    for (const bag of ['global', `player:${playerId}`]) {
+      client.stateBags.create(bag);
+      for (const [key, value] of this.server.stateBags.entries(bag)) client.stateBags.seed(bag, key, value);
+    }
+  }
+
+  recordNuiMessage(host: Host, resource: string, data: string): void {
+    host.client?.nuiMessages.push({ resource, data });
+  }
+
+  /** All hosts (server first), for settling and shutdown. */
+  hosts(): Host[] {
+    return [this.server, ...this.clients.values()];
+  }
+}

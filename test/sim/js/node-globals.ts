@@ -1,0 +1,85 @@
+// The server's JS runs in FXServer's embedded Node 22, so a server runtime sees Node's globals (fivem-runtime.md
+// §10.2): require (built-ins, then the resource's node_modules), process, Buffer, fetch and the other web globals,
+// and the built-in modules as REPL-style globals. There is no module, __dirname or CommonJS `exports` (that name is
+// FiveM's export proxy). Timers are FiveM's tick timers, installed separately.
+import { builtinModules, createRequire } from 'node:module';
+import path from 'node:path';
+
+/** process.exit would end the test run; in FXServer it takes the whole server down, so it is reported instead. */
+function guardedProcess(onExit: (code: number) => void): NodeJS.Process {
+  return new Proxy(process, {
+    get(target, key) {
+      if (key === 'exit' || key === 'reallyExit' || key === 'abort') {
+        return (code?: number) => {
+          onExit(code ?? 0);
+          throw new Error(`Node.js exiting (exit code ${code ?? 0})`);
+        };
+      }
+      return Reflect.get(target, key, target);
+    },
+  });
+}
+
+const excludedModules = new Set(['module', 'console', 'process']);
+
+const webGlobals = [
+  'Buffer',
+  'fetch',
+  'Request',
+  'Response',
+  'Headers',
+  'FormData',
+  'Blob',
+  'File',
+  'AbortController',
+  'AbortSignal',
+  'URL',
+  'URLSearchParams',
+  'TextEncoder',
+  'TextDecoder',
+  'structuredClone',
+  'queueMicrotask',
+  'atob',
+  'btoa',
+  'crypto',
+  'Event',
+  'EventTarget',
+  'DOMException',
+  'MessageChannel',
+  'MessagePort',
+  'BroadcastChannel',
+  'ReadableStream',
+  'WritableStream',
+  'TransformStream',
+  'WebSocket',
+] as const;
+
+export function installNodeGlobals(
+  sandbox: Record<string, unknown>,
+  resourceDir: string,
+  hooks: {
+    onExit: (code: number) => void;
+    adoptPromise: <T>(p: Promise<T>) => Promise<T>;
+    performanceNow: () => number;
+  },
+): void {
+  const g = globalThis as unknown as Record<string, unknown>;
+  for (const name of webGlobals) if (g[name] !== undefined) sandbox[name] = g[name];
+  // fetch returns a promise of the script's realm, so an unhandled rejection is reported as the script's.
+  const hostFetch = g.fetch as ((...args: unknown[]) => Promise<unknown>) | undefined;
+  if (hostFetch) sandbox.fetch = (...args: unknown[]) => hooks.adoptPromise(hostFetch(...args));
+  sandbox.process = guardedProcess(hooks.onExit);
+  sandbox.require = createRequire(path.join(resourceDir, '__fxserver_entry__.js'));
+  sandbox.performance = { now: hooks.performanceNow, timeOrigin: performance.timeOrigin };
+  const requireFn = sandbox.require as NodeJS.Require;
+  for (const name of builtinModules) {
+    // `module` must stay undefined: bundles test `typeof module` to pick CommonJS, which FXServer scripts are not.
+    if (name.includes('/') || name.startsWith('_') || name in sandbox || excludedModules.has(name)) continue;
+    Object.defineProperty(sandbox, name, {
+      configurable: true,
+      enumerable: false,
+      get: () => requireFn(name),
+      set: (v) => Object.defineProperty(sandbox, name, { value: v, writable: true, configurable: true }),
+    });
+  }
+}

@@ -1,0 +1,40 @@
+// Splits a console line (server.cfg, ExecuteCommand, typed commands) into tokens: whitespace separates,
+// double quotes group, and `#` or `//` outside quotes starts a comment.
+export function tokenize(line: string): string[] {
+  const tokens: string[] = [];
+  let current = '';
+  let inToken = false;
+  let quoted = false;
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i] as string;
+    if (quoted) {
+      if (c === '"') quoted = false;
+      else current += c;
+      continue;
+    }
+    if (c === '"') {
+      quoted = true;
+      inToken = true;
+      continue;
+    }
+    if (c === '#' || (c === '/' && line[i + 1] === '/')) break;
+    if (c === ' ' || c === '\t') {
+      if (inToken) tokens.push(current);
+      current = '';
+      inToken = false;
+      continue;
+    }
+    current += c;
+    inToken = true;
+  }
+  if (inToken) tokens.push(current);
+  return tokens;
+}
+
+/** Splits a cfg text into its lines (`;` does not separate commands in cfg files read by the simulator). */
+export function cfgLines(text: string): string[] {
+  return text
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .filter((l) => l.length > 0);
+}

@@ -1,0 +1,277 @@
+// The simulator's test API: createSim() boots a simulated FXServer with resource folders, players join and act,
+// and the test observes console lines, script errors and every event. See docs/simulator.md.
+import fs from 'node:fs';
+import path from 'node:path';
+import './natives/index.js';
+import { describe } from './codec/msgpack.js';
+import type { ClockMode } from './host/driver.js';
+import { startResource, stopResource } from './host/lifecycle.js';
+import type { ConsoleLine, ScriptError, SimEvent } from './host/log.js';
+import { World } from './host/world.js';
+import type { ExportsProxy } from './js/host-runtime.js';
+import { SimPlayer } from './player.js';
+import { connectPlayer, dropPlayer, type JoinOptions } from './server/connections.js';
+import { cfgLines } from './server/console-line.js';
+
+export type ResourceOption = string | { dir: string; name?: string; start?: boolean };
+
+export interface SimOptions {
+  /** Resource folders, started in this order (the folder name is the resource name unless `name` is given). */
+  resources: readonly ResourceOption[];
+  /** server.cfg text (`set`, `setr`, `add_ace`, `ensure` …) or plain `set` convars. */
+  convars?: string | Readonly<Record<string, string | { value: string; replicated?: boolean }>>;
+  /** Extra console lines for permissions, e.g. `add_ace group.admin command.dutyrefresh allow`. */
+  aces?: readonly string[];
+  /** Where resource KVP is kept on disk; a restart on the same directory keeps it (default: in memory). */
+  kvpDir?: string;
+  /** 'real' (default; vitest fake timers make it virtual) or 'virtual' (only advance()/settle() move time). */
+  clock?: ClockMode;
+  serverFrameMs?: number;
+  clientFrameMs?: number;
+  /** Print console lines as they happen (default false). */
+  echo?: boolean;
+  recordEvents?: boolean | ((name: string) => boolean);
+  maxEvents?: number;
+  /** A stand-in `chat` resource that records messages and suggestions on clients (default true). */
+  chat?: boolean;
+  /** FXServer's client→server event rate limits (default true). */
+  rateLimits?: boolean;
+}
+
+export class Sim {
+  private readonly world: World;
+  private readonly playersById = new Map<number, SimPlayer>();
+  private stopped = false;
+
+  /** Use createSim(). */
+  constructor(private readonly options: SimOptions) {
+    this.world = new World({
+      clock: options.clock ?? 'real',
+      serverFrameMs: options.serverFrameMs ?? 50,
+      clientFrameMs: options.clientFrameMs ?? 16,
+      kvpDir: options.kvpDir ?? null,
+      chat: options.chat ?? true,
+      rateLimits: options.rateLimits ?? true,
+      echo: options.echo ?? false,
+      recordEvents: options.recordEvents ?? true,
+      maxEvents: options.maxEvents ?? 100_000,
+    });
+    this.world.dropPlayer = (player, reason, resource, code) => {
+      dropPlayer(this.world, player, reason, resource, code);
+      this.playersById.delete(player.id);
+    };
+    for (const entry of options.resources) {
+      const { dir, name } = typeof entry === 'string' ? { dir: entry, name: undefined } : entry;
+      const full = path.resolve(dir);
+      if (!fs.existsSync(path.join(full, 'fxmanifest.lua'))) throw new Error(`sim: no fxmanifest.lua in ${full}`);
+      const resourceName = name ?? path.basename(full);
+      this.world.defs.set(resourceName, { name: resourceName, dir: full });
+    }
+  }
+
+  /** @internal Runs the server.cfg, then starts every resource not started yet, in order. */
+  async boot(): Promise<void> {
+    const world = this.world;
+    await world.lua.reserve(world.defs.size * 2 + 2);
+    const convars = this.options.convars;
+    if (typeof convars === 'string') for (const line of cfgLines(convars)) world.console(line);
+    else if (convars) {
+      for (const [name, value] of Object.entries(convars)) {
+        if (typeof value === 'string') world.convars.set(name, value);
+        else world.convars.set(name, value.value, { replicated: value.replicated ?? false });
+      }
+    }
+    for (const line of this.options.aces ?? []) world.console(line);
+    for (const entry of this.options.resources) {
+      if (typeof entry !== 'string' && entry.start === false) continue;
+      const name =
+        typeof entry === 'string'
+          ? path.basename(path.resolve(entry))
+          : (entry.name ?? path.basename(path.resolve(entry.dir)));
+      if (world.server.resources.get(name)?.state !== 'started') startResource(world, world.server, name);
+    }
+    world.driver.start();
+  }
+
+  // --- what the test observes ----------------------------------------------------------------------------------
+
+  get console(): readonly ConsoleLine[] {
+    return this.world.log.console;
+  }
+  get errors(): readonly ScriptError[] {
+    return this.world.log.errors;
+  }
+  get events(): readonly SimEvent[] {
+    return this.world.log.events;
+  }
+  eventsNamed(name: string): SimEvent[] {
+    return this.world.log.events.filter((e) => e.name === name);
+  }
+  /** Throws with every recorded script error (a test's way to say "nothing went wrong"). */
+  assertNoErrors(): void {
+    if (this.world.log.errors.length === 0) return;
+    throw new Error(
+      `sim: ${this.world.log.errors.length} script error(s):\n${this.world.log.errors.map((e) => e.text).join('\n---\n')}`,
+    );
+  }
+  /** Forgets recorded console lines, errors and events. */
+  clearLogs(): void {
+    const log = this.world.log;
+    log.console.splice(0);
+    log.errors.splice(0);
+    log.events.splice(0);
+  }
+
+  // --- the server ----------------------------------------------------------------------------------------------
+
+  /** Server-side exports, called like a server JS script would. */
+  get exports(): ExportsProxy {
+    return this.world.server.test.exports;
+  }
+  /** A local server event (source ''). */
+  emit(name: string, ...args: unknown[]): void {
+    this.world.server.test.emit(name, args);
+  }
+  /** A server → client event (target -1 for everyone). */
+  emitNet(name: string, target: number, ...args: unknown[]): void {
+    this.world.server.test.emitNet(name, [target, ...args]);
+  }
+  /** Listens on the server (net-safe); the handler gets the arguments and `source`. */
+  on(name: string, handler: (args: unknown[], source: unknown) => void): void {
+    const runtime = this.world.server.test;
+    runtime.on(name, (...args: unknown[]) => handler(args, runtime.currentSource), true);
+  }
+  /** A server console line, run with source 0 (`bridge status`, `ensure bridge`, `setr x y`). */
+  command(line: string): void {
+    this.world.console(line);
+  }
+  convar(name: string): string | undefined {
+    return this.world.convars.get(name)?.value;
+  }
+  /** The server's copy of a state bag, decoded (`global`, `player:3`). */
+  stateBag(bag: string): Record<string, unknown> {
+    return Object.fromEntries(this.world.server.stateBags.entries(bag).map(([k, v]) => [k, describe(v)]));
+  }
+  resourceState(name: string): string {
+    const instance = this.world.server.resources.get(name);
+    if (instance) return instance.state;
+    return this.world.defs.has(name) ? 'stopped' : 'missing';
+  }
+  /** A file a resource wrote with SaveResourceFile. */
+  savedFile(resource: string, file: string): string | undefined {
+    return this.world.savedFiles.get(`${resource}/${file}`);
+  }
+
+  // --- resources -----------------------------------------------------------------------------------------------
+
+  addResource(dir: string, name?: string): string {
+    const full = path.resolve(dir);
+    const resourceName = name ?? path.basename(full);
+    this.world.defs.set(resourceName, { name: resourceName, dir: full });
+    return resourceName;
+  }
+  async startResource(name: string): Promise<boolean> {
+    await this.world.lua.reserve(this.world.clients.size + 2);
+    return startResource(this.world, this.world.server, name);
+  }
+  async stopResource(name: string): Promise<boolean> {
+    return stopResource(this.world, this.world.server, name);
+  }
+  async restartResource(name: string): Promise<boolean> {
+    await this.world.lua.reserve(this.world.clients.size + 2);
+    stopResource(this.world, this.world.server, name);
+    return startResource(this.world, this.world.server, name);
+  }
+
+  // --- players -------------------------------------------------------------------------------------------------
+
+  /** Connects a player: playerConnecting (deferrals honoured), playerJoining, then its client starts resources. */
+  async join(options: JoinOptions = {}): Promise<SimPlayer> {
+    const record = await connectPlayer(this.world, options);
+    const client = this.world.clients.get(record.id);
+    if (!client) throw new Error('sim: the client did not start');
+    const player = new SimPlayer(this.world, record, client);
+    this.playersById.set(record.id, player);
+    return player;
+  }
+  get players(): SimPlayer[] {
+    return [...this.playersById.values()].filter((p) => p.connected);
+  }
+  player(id: number): SimPlayer | undefined {
+    const p = this.playersById.get(id);
+    return p?.connected ? p : undefined;
+  }
+
+  // --- time ----------------------------------------------------------------------------------------------------
+
+  /** The simulator's clock (ms). */
+  now(): number {
+    return this.world.clock.now();
+  }
+  /** Lets `ms` of game time pass (virtual clock: instantly; fake timers: through them; else real waiting). */
+  advance(ms: number): Promise<void> {
+    return this.world.driver.advance(ms);
+  }
+  /** Lets `n` server frames pass. */
+  tick(n = 1): Promise<void> {
+    return this.world.driver.advance(n * this.world.options.serverFrameMs);
+  }
+  /** Waits until no side has queued events or tasks left (net events delivered, replication applied). */
+  settle(timeoutMs = 5000): Promise<void> {
+    return this.world.driver.until(
+      () => this.world.hosts().every((h) => h.pendingCount === 0),
+      timeoutMs,
+      'queued events',
+    );
+  }
+  /** Advances frame by frame until `promise` settles (an async export, a Lua export that waits); returns its value. */
+  async resolve<T>(promise: Promise<T> | T, timeoutMs = 5000): Promise<T> {
+    let settled = false;
+    const watched = Promise.resolve(promise).finally(() => {
+      settled = true;
+    });
+    watched.catch(() => {});
+    await this.world.driver.until(() => settled, timeoutMs, 'a promise to settle');
+    return watched;
+  }
+
+  /** Advances until `predicate()` holds (frame by frame). */
+  until(predicate: () => boolean, timeoutMs = 5000, what = 'a condition'): Promise<void> {
+    return this.world.driver.until(predicate, timeoutMs, what);
+  }
+
+  // --- lifecycle -----------------------------------------------------------------------------------------------
+
+  /** Players are dropped ('Server shutting down', code 7), then resources stop in reverse order. */
+  private shutdown(): void {
+    const world = this.world;
+    for (const player of world.players.joined()) {
+      dropPlayer(world, player, 'Server shutting down', '__cfx_internal:server', 7);
+    }
+    this.playersById.clear();
+    for (const name of [...world.startOrder].reverse()) stopResource(world, world.server, name);
+    world.server.destroy();
+  }
+
+  /** A new server process on the same KVP directory; previous SimPlayer objects are disconnected. */
+  async restart(): Promise<void> {
+    if (this.stopped) throw new Error('sim: stopped');
+    this.world.driver.stop();
+    this.shutdown();
+    this.world.resetServer();
+    await this.boot();
+  }
+
+  async stop(): Promise<void> {
+    if (this.stopped) return;
+    this.stopped = true;
+    this.world.driver.stop();
+    this.shutdown();
+  }
+}
+
+export async function createSim(options: SimOptions): Promise<Sim> {
+  const sim = new Sim(options);
+  await sim.boot();
+  return sim;
+}
