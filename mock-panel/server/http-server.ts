@@ -22,6 +22,8 @@ export interface MockPanelServer {
   /** `http://host:port`, with the port actually bound. */
   readonly url: string;
   readonly port: number;
+  /** TCP connections accepted so far: a client with a keep-alive pool opens few. */
+  readonly connectionsAccepted: number;
   /** Stops listening, ends hanging requests and closes every connection. */
   close(): Promise<void>;
 }
@@ -66,10 +68,17 @@ export async function startMockPanelServer(options: MockPanelServerOptions): Pro
   });
   const { port } = server.address() as AddressInfo;
   origin = urlOf(host, port);
+  let connectionsAccepted = 0;
+  server.on('connection', () => {
+    connectionsAccepted++;
+  });
 
   return {
     url: origin,
     port,
+    get connectionsAccepted() {
+      return connectionsAccepted;
+    },
     close: () =>
       new Promise<void>((resolve, reject) => {
         for (const request of inFlight) request.abort();
