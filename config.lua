@@ -14,17 +14,108 @@ Config.RefreshCooldownMs = 30000
 -- Console verbosity: 'error', 'warn', 'info' or 'debug'.
 Config.LogLevel = 'info'
 
+-- What going on duty does while the panel is unreachable (the bridge notices after a few failed requests):
+-- 'refuse' tells the player the panel is unreachable and keeps them off duty;
+-- 'queue' puts them on duty in game for a department their last known profile grants, and the call to the panel
+-- waits (kept across restarts) until the panel answers; if the panel then refuses it, they go off duty again.
+Config.DegradedMode = 'refuse'
+
+-- The panel's rate limit, shared by every request of this server (one IP). The bridge follows the rate-limit
+-- headers the panel sends; these values are used only until the first answer, or when the panel sends none.
+Config.PanelRateLimit = {
+  -- Requests allowed per window.
+  Requests = 200,
+  -- Length of the window, in milliseconds.
+  WindowMs = 60000,
+}
+
 -- Integrations with other resources. All are off by default.
 Config.Integrations = {
-  -- Job framework that receives the department as the player's job while on duty:
-  -- false (off), 'auto' (the first one running), 'esx', 'qbcore', 'qbox' or 'ox_core'.
+  -- Job framework that receives the department as the player's job while on duty (docs/integrations.md):
+  -- false (off), 'auto' (the first one started of qbx_core, qb-core, es_extended, ox_core), 'esx', 'qbcore',
+  -- 'qbox' or 'ox_core' (there the department becomes a group, removed again off duty).
   JobFramework = false,
-  -- Job a player returns to when going off duty.
+  -- Job a player returns to when going off duty (not used on ox_core).
   FallbackJob = 'unemployed',
   -- Grade of that job.
   FallbackGrade = 0,
-  -- Pass duty state on to rcore_police.
+  -- Optional, per department slug: the job it gives while on duty (default: the slug itself) and the grade of
+  -- each panel rank id (a rank not listed gets the lowest grade: 0, or 1 on ox_core). For example:
+  --   DepartmentJobs = {
+  --     lspd = { Job = 'police', Grades = { [1] = 0, [2] = 1, [3] = 2 } },
+  --     bcso = { Job = 'sheriff', Grades = { [4] = 0, [5] = 2 } },
+  --   },
+  DepartmentJobs = {},
+  -- Pass duty state on to rcore_police; going off duty in rcore_police also ends duty here (docs/integrations.md).
   RcorePolice = false,
+}
+
+-- How players see the bridge's messages: 'auto' uses ox_lib's notifications while ox_lib is started and the
+-- game's feed otherwise; 'feed' always uses the feed.
+Config.Notifications = 'auto'
+
+-- What players read. Change any text here; a key left out keeps the English text shown below.
+-- {name} placeholders are filled in: a text may leave them out but may not use others (it is then refused
+-- with a console warning and the English text is used). An empty text ('') shows no notification.
+Config.Locale = {
+  -- Title of the notifications (shown by ox_lib; the feed has none).
+  notification_title = 'Duty',
+  -- Going on duty.
+  on_duty = 'You are now on duty: {department}, {rank}.',
+  -- Going off duty (may also use {department}).
+  off_duty = 'You are now off duty.',
+  -- Taken off duty because a refresh removed the department.
+  off_duty_department_removed = 'You were taken off duty: you are no longer a member of {department}.',
+  -- Taken off duty by an administrator (may also use {department}).
+  off_duty_admin = 'An administrator took you off duty.',
+  -- Asking to go on duty again for the same department.
+  already_on_duty = 'You are already on duty in {department}.',
+  -- Asking to go off duty while off duty.
+  already_off_duty = 'You are not on duty.',
+  -- Stands for a department whose name is unknown, inside other messages.
+  department_fallback = 'department {id}',
+  -- A refresh changed the rank while on duty.
+  rank_changed = 'Your rank is now {rank}.',
+  -- /dutyrefresh done.
+  refreshed = 'Your departments and ranks were refreshed.',
+  -- /dutyrefresh failed.
+  refresh_failed = 'Your departments could not be refreshed right now; try again in a moment.',
+  -- /dutyrefresh again too soon.
+  refresh_cooldown = 'Please wait {seconds} s before refreshing again.',
+  -- /dutyrefresh started.
+  refreshing = 'Refreshing your departments...',
+  -- Going on duty before a menu selected a department.
+  no_department_selected = 'Select a department before going on duty.',
+  -- A menu called UpdatePlayerDuty with something other than true or false.
+  invalid_status = 'UpdatePlayerDuty needs true (on duty) or false (off duty).',
+  -- Going on duty for a department the player is not a member of.
+  not_member = 'You are not a member of that department. If this is wrong, run /dutyrefresh.',
+  -- Going on duty before the departments are loaded.
+  profile_unavailable = 'Your departments are not loaded yet; try again in a moment or run /dutyrefresh.',
+  -- The panel refused a duty change ({detail} is its reason).
+  panel_refused = 'The panel refused the duty change: {detail}. Run /dutyrefresh if your roles changed.',
+  -- The panel did not answer a duty change.
+  panel_unavailable = 'The panel did not answer; try again in a moment.',
+  -- Too many duty requests in a short time.
+  too_many_requests = 'Too many duty requests; slow down.',
+  -- A malformed duty request.
+  invalid_request = 'The duty request was not valid.',
+  -- The bridge has no panel set up.
+  not_configured = 'The duty system is not configured on this server. Tell an administrator.',
+  -- The player has no chat account linked.
+  no_identifier = 'No chat account is linked to your game. Link your chat account in FiveM and reconnect.',
+  -- The linked chat account id is not valid.
+  malformed_identifier = 'Your chat account identifier is not valid. Re-link your chat account and reconnect.',
+  -- The panel does not know the chat account.
+  not_registered = 'The panel does not know your chat account yet: run /syncme in the chat or press "Refresh roles" in the panel, then /dutyrefresh.',
+  -- The panel refused the API token.
+  unauthorized = 'The duty system cannot reach the panel right now. Tell an administrator.',
+  -- The departments could not be loaded.
+  panel_unavailable_profile = 'Your departments could not be loaded right now; run /dutyrefresh in a moment.',
+  -- A menu asked for the departments before they arrived.
+  loading = 'Your departments are still loading.',
+  -- Help text of /dutyrefresh in the chat suggestions.
+  dutyrefresh_help = 'Reload your departments and ranks from the panel',
 }
 
 -- The JS side of the resource cannot see Lua globals; it reads this table through a same-resource export.

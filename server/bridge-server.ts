@@ -1,6 +1,8 @@
 import { catchError, defer, EMPTY, ignoreElements, map, merge, mergeMap, type Subscription } from 'rxjs';
 import { validateConfig } from '../shared/config/index.js';
 import { type DutyOutcome, INTERNAL_EVENTS, PUBLIC_EVENTS } from '../shared/events.js';
+import { registerAdminCommand } from './commands/admin-command.js';
+import { statusCommand } from './commands/status-command.js';
 import { readPanelSettings, TOKEN_CONVAR } from './config/panel-settings.js';
 import { DutyService } from './duty/duty-service.js';
 import { snapshotOf } from './duty/duty-state.js';
@@ -8,10 +10,11 @@ import { Outbox } from './duty/outbox.js';
 import { createLogger, type Logger } from './log/logger.js';
 import { DutyRequestArgsSchema, requestIdOf } from './net/client-requests.js';
 import { TokenBuckets } from './net/token-bucket.js';
-import { createPanelClient, type PanelClient } from './panel/panel-client.js';
+import { createPanelStack, type PanelStack } from './panel/panel-stack.js';
 import { probePanel } from './panel/probe.js';
 import { PlayerRegistry } from './players/player-registry.js';
 import { ProfileCache } from './profiles/profile-cache.js';
+import { ProfilePersistence } from './profiles/profile-persistence.js';
 import { ProfileService } from './profiles/profile-service.js';
 import type { BridgeRuntime, ServerPort } from './server-port.js';
 
@@ -44,32 +47,54 @@ export function startBridgeServer(port: ServerPort, runtime: BridgeRuntime): Bri
   // Redacted even when the settings are unusable: an owner may have pasted the token into the base URL as well.
   token = port.convar(TOKEN_CONVAR).trim();
   for (const warning of settings.warnings) logger.warn(warning);
-  let panel: PanelClient | undefined;
+  // Every panel request goes through this stack's scheduler, within the panel's rate limit.
+  let stack: PanelStack | undefined;
   if (settings.ok) {
     token = settings.settings.token;
-    panel = createPanelClient({
+    stack = createPanelStack({
       apiBase: settings.settings.apiBase,
       token,
       timeoutMs: config.RequestTimeoutMs,
-      now: runtime.now,
-      ...(runtime.fetch ? { fetch: runtime.fetch } : {}),
+      fallbackLimit: { limit: config.PanelRateLimit.Requests, windowMs: config.PanelRateLimit.WindowMs },
+      runtime,
+      logger,
     });
   } else {
     for (const error of settings.errors) logger.error(error);
     logger.error('the bridge stays inactive until the convars above are set and the resource is restarted');
   }
 
+  const panel = stack?.client;
   const players = new PlayerRegistry();
-  const cache = panel ? new ProfileCache(panel, { ttlMs: config.RefreshIntervalMs, now: runtime.now }) : undefined;
-  const profiles = new ProfileService(cache, players, logger);
-  const outbox = panel
-    ? new Outbox({ store: port.store, panel, logger, now: runtime.now, sleep: runtime.sleep, random: runtime.random })
+  const cache = panel
+    ? new ProfileCache(panel, {
+        ttlMs: config.RefreshIntervalMs,
+        now: runtime.now,
+        persistence: new ProfilePersistence(port.store),
+      })
     : undefined;
+  const restoredProfiles = cache?.restore() ?? 0;
+  if (restoredProfiles > 0) logger.info(`${restoredProfiles} player profile(s) kept from the last run`);
+  const profiles = new ProfileService(cache, players, logger);
+  const outbox =
+    panel && stack
+      ? new Outbox({
+          store: port.store,
+          panel,
+          availability: stack.breaker,
+          logger,
+          now: runtime.now,
+          sleep: runtime.sleep,
+          random: runtime.random,
+        })
+      : undefined;
 
   const sendDutyState = (src: number) => port.emitClient(INTERNAL_EVENTS.dutyState, src, snapshotOf(duty.state(src)));
 
   const duty = new DutyService({
     outbox: outbox as Outbox,
+    ...(stack ? { panel: stack.breaker } : {}),
+    degradedMode: config.DegradedMode,
     logger,
     now: runtime.now,
     sleep: runtime.sleep,
@@ -78,8 +103,9 @@ export function startBridgeServer(port: ServerPort, runtime: BridgeRuntime): Bri
       const session = players.get(src);
       return session?.chat.ok ? { chatId: session.chat.chatId, name: session.name } : undefined;
     },
-    // A refetch also updates the player's menu, which showed the outdated departments.
-    profile: async (src, refetch) => (refetch ? await sendProfile(src, true) : await profiles.view(src)).entry,
+    // A refetch also updates the player's menu, which showed the outdated departments. Otherwise whatever profile is
+    // held is good enough: the panel checks the rank itself, and a refusal comes back here with `refetch`.
+    profile: async (src, refetch) => (refetch ? (await sendProfile(src, true)).entry : await profiles.forDuty(src)),
     effects: {
       onDuty(src, state, department) {
         logger.info(`player ${src} is on duty in department ${department.slug} as rank ${department.rank.id}`);
@@ -187,7 +213,7 @@ export function startBridgeServer(port: ServerPort, runtime: BridgeRuntime): Bri
       mergeMap(
         guard('join', async (src: number) => {
           ensureSession(src);
-          await profiles.view(src);
+          await profiles.view(src, { priority: 'join' });
         }),
       ),
     ),
@@ -217,15 +243,55 @@ export function startBridgeServer(port: ServerPort, runtime: BridgeRuntime): Bri
         }),
       ),
     ),
+    // A profile refreshed in the background (it was stale, or the panel is back after an outage) reaches the client
+    // and may end or change a duty.
+    profiles.refreshed$.pipe(
+      mergeMap(
+        guard('profile refresh', async ({ src, view }) => {
+          if (!players.get(src)) return;
+          port.emitClient(PUBLIC_EVENTS.profile, src, view.payload);
+          sendDutyState(src);
+          if (view.entry && view.payload.ok) duty.submit({ kind: 'reconcile', src, profile: view.entry });
+        }),
+      ),
+    ),
+    stack ? stack.breaker.recovered$.pipe(map(() => profiles.recover())) : EMPTY,
   ).subscribe();
 
   for (const src of port.connectedPlayers()) ensureSession(src);
 
+  registerAdminCommand(
+    port,
+    [
+      statusCommand(() => ({
+        now: runtime.now(),
+        panel:
+          stack && outbox && settings.ok
+            ? {
+                apiBase: settings.settings.apiBase,
+                circuit: stack.breaker.snapshot(),
+                latency: stack.latency.snapshot(),
+                budget: stack.budget.snapshot(),
+                scheduler: stack.scheduler.stats(),
+                outbox: outbox.stats(),
+                degradedMode: config.DegradedMode,
+              }
+            : undefined,
+        cachedProfiles: cache?.size ?? 0,
+        playersOnline: players.size,
+        playersOnDuty: duty.onDutyPlayers().length,
+      })),
+    ],
+    { redact: (text) => logger.redact(text), onError: (message) => logger.error(message) },
+  );
+
   const ready = (async () => {
     if (!panel || !settings.ok) return;
+    // The probe leaves first, alone: its answer tells the budget the panel's real limit before the kept calls spend it.
+    const probed = probePanel(panel, settings.settings.apiBase, logger);
     const resumed = outbox?.resume() ?? 0;
     if (resumed > 0) logger.info(`sending ${resumed} duty change(s) left from the last run`);
-    await probePanel(panel, settings.settings.apiBase, logger);
+    await probed;
   })().catch((error: unknown) => logger.error(`start-up failed: ${String(error)}`));
 
   return {
@@ -239,6 +305,7 @@ export function startBridgeServer(port: ServerPort, runtime: BridgeRuntime): Bri
       subscription.unsubscribe();
       duty.stop();
       outbox?.stop();
+      stack?.stop();
     },
   };
 }

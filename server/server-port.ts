@@ -22,6 +22,13 @@ export interface ServerPort {
   emitLocal(event: string, ...args: unknown[]): void;
   emitClient(event: string, src: number, ...args: unknown[]): void;
   print(line: string): void;
+  /**
+   * Registers a server command. `restricted`: only the console and principals with the ACE `command.<name>` may run
+   * it. The handler gets who ran it (0 for the console) and the arguments.
+   */
+  registerCommand(name: string, handler: (src: number, args: string[]) => void, restricted: boolean): void;
+  /** A line for whoever ran a command: the server console (0) or that player's chat. */
+  reply(src: number, line: string): void;
   convar(name: string): string;
   /** The table config.lua exports, or undefined with `error` when it could not be read. */
   readConfig(): { value: unknown } | { error: string };

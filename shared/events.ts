@@ -93,3 +93,58 @@ export const PUBLIC_EVENTS = {
   deptData: 'bridge:client:deptData',
   offDuty: 'bridge:client:offDuty',
 } as const;
+
+/** A department in GetDutyOptions(): what the player holds there, and how a menu selects it. */
+export interface DutyOptionDepartment extends DepartmentSummary {
+  /** Marks this department as the one UpdatePlayerDuty(true) goes on duty for. */
+  setActive: () => boolean;
+}
+
+/** The result of the client export GetDutyOptions(). */
+export interface DutyOptions {
+  ok: boolean;
+  departments: DutyOptionDepartment[];
+  selectedDeptId: number | null;
+  onDuty: boolean;
+  /** When ok is false: why (`loading` until the profile arrived). */
+  error?: ProfileErrorCode | 'loading';
+  /** When ok is false: the text to show the player. */
+  message?: string;
+}
+
+/** The client exports (`exports.bridge:Name(...)` from another resource's client script). */
+export interface BridgeClientExports {
+  IsPlayerOnDuty(): boolean;
+  GetDutyOptions(): DutyOptions;
+  /** True when the request was sent; the callback receives the outcome. */
+  UpdatePlayerDuty(status: boolean, callback?: (outcome: DutyOutcome) => void): boolean;
+}
+
+/** A player's duty as the server exports and the state bag show it. */
+export interface PlayerDuty extends DutySnapshot {
+  departmentSlug: string | null;
+}
+
+export type OnDutyPlayer = { source: number } & PlayerDuty;
+
+export interface PlayerDepartments {
+  ok: boolean;
+  departments: DepartmentSummary[];
+  error?: string;
+}
+
+/** The server exports (`exports.bridge:Name(...)` from another resource's server script). */
+export interface BridgeServerExports {
+  IsPlayerOnDuty(src: number): boolean;
+  GetPlayerDuty(src: number): PlayerDuty;
+  GetOnDutyPlayers(departmentId?: number): OnDutyPlayer[];
+  GetPlayerDepartments(src: number): PlayerDepartments;
+  /** For MDTs and admin tools: the same checks and panel calls as the player's own request. */
+  SetPlayerDuty(src: number, on: boolean, departmentId?: number): Promise<DutyOutcome>;
+  RefreshPlayer(src: number): Promise<ProfilePayload>;
+}
+
+/** Key of the replicated duty state on `Player(src).state` (server) and `LocalPlayer.state` (client). */
+export const DUTY_STATE_BAG_KEY = 'bridge:duty';
+
+export type DutyStateBag = PlayerDuty;

@@ -1,14 +1,16 @@
 /**
  * Every message a player can see, in English. `{name}` placeholders are filled from the message's parameters.
- * Owners can override any key from config.lua (a later issue wires the overrides).
+ * Owners replace any of them with `Config.Locale` in config.lua; the client reads the result (see messagesFrom).
  */
 export const ENGLISH = {
+  notification_title: 'Duty',
   on_duty: 'You are now on duty: {department}, {rank}.',
   off_duty: 'You are now off duty.',
   off_duty_department_removed: 'You were taken off duty: you are no longer a member of {department}.',
   off_duty_admin: 'An administrator took you off duty.',
   already_on_duty: 'You are already on duty in {department}.',
   already_off_duty: 'You are not on duty.',
+  department_fallback: 'department {id}',
   rank_changed: 'Your rank is now {rank}.',
   refreshed: 'Your departments and ranks were refreshed.',
   refresh_failed: 'Your departments could not be refreshed right now; try again in a moment.',
@@ -34,6 +36,52 @@ export const ENGLISH = {
 } as const;
 
 export type MessageKey = keyof typeof ENGLISH;
+export type Messages = Record<MessageKey, string>;
+
+export const MESSAGE_KEYS = Object.keys(ENGLISH) as MessageKey[];
+
+export const isMessageKey = (key: string): key is MessageKey => (MESSAGE_KEYS as string[]).includes(key);
+
+const PLACEHOLDER = /\{(\w+)\}/g;
+
+const placeholdersIn = (text: string): string[] => [...text.matchAll(PLACEHOLDER)].map((match) => match[1] as string);
+
+// Parameters the client passes although the English text leaves them out, so an owner's text may use them.
+const UNUSED_BY_ENGLISH: Partial<Record<MessageKey, readonly string[]>> = {
+  off_duty: ['department'],
+  off_duty_admin: ['department'],
+};
+
+/** The placeholders a message is given: an override may use any of them, or leave them out. */
+export const placeholdersOf = (key: MessageKey): string[] => [
+  ...new Set([...placeholdersIn(ENGLISH[key]), ...(UNUSED_BY_ENGLISH[key] ?? [])]),
+];
+
+/**
+ * Why an owner's text cannot replace a message, or undefined when it can. A placeholder the message is not given
+ * would reach players as literal braces, so it is refused rather than shown.
+ */
+export function overrideProblem(key: MessageKey, text: unknown): string | undefined {
+  if (typeof text !== 'string') return 'a message must be a string';
+  const allowed = placeholdersOf(key);
+  const unknown = placeholdersIn(text).filter((name) => !allowed.includes(name));
+  if (unknown.length === 0) return undefined;
+  const offered = allowed.length > 0 ? `it can use ${allowed.map((name) => `{${name}}`).join(', ')}` : 'it has none';
+  return `${key} has no placeholder ${unknown.map((name) => `{${name}}`).join(', ')}; ${offered}`;
+}
+
+/**
+ * The messages with the owner's `Config.Locale` applied. Unknown keys and unusable texts keep English here; the
+ * server validates the same table (shared/config/schema.ts) and names each problem in its console.
+ */
+export function messagesFrom(overrides: unknown): Messages {
+  const messages: Messages = { ...ENGLISH };
+  if (overrides === null || typeof overrides !== 'object' || Array.isArray(overrides)) return messages;
+  for (const [key, text] of Object.entries(overrides)) {
+    if (isMessageKey(key) && overrideProblem(key, text) === undefined) messages[key] = text as string;
+  }
+  return messages;
+}
 
 export function formatMessage(
   table: Record<string, string>,
@@ -41,5 +89,12 @@ export function formatMessage(
   params: Record<string, unknown> = {},
 ): string {
   const template = table[key] ?? key;
-  return template.replace(/\{(\w+)\}/g, (whole, name: string) => (name in params ? String(params[name]) : whole));
+  return template.replace(PLACEHOLDER, (whole, name: string) => (name in params ? String(params[name]) : whole));
 }
+
+/**
+ * How messages reach the player: `auto` shows them with ox_lib's notify while ox_lib is started and in the game's
+ * feed otherwise; `feed` always uses the feed.
+ */
+export const NOTIFICATION_STYLES = ['auto', 'feed'] as const;
+export type NotificationStyle = (typeof NOTIFICATION_STYLES)[number];

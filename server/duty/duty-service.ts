@@ -1,16 +1,38 @@
-import { catchError, concatMap, defer, EMPTY, groupBy, mergeMap, Subject, type Subscription } from 'rxjs';
+import {
+  catchError,
+  concatMap,
+  defer,
+  EMPTY,
+  groupBy,
+  mergeMap,
+  type Observable,
+  Subject,
+  type Subscription,
+  take,
+} from 'rxjs';
+import type { DegradedMode } from '../../shared/config/index.js';
 import type { Department } from '../../shared/contract/index.js';
 import type { DeptDataPayload, DutyOutcome, OffDutyReason } from '../../shared/events.js';
 import type { Logger } from '../log/logger.js';
+import type { PanelFailure } from '../panel/panel-result.js';
 import type { ProfileEntry } from '../profiles/profile-cache.js';
 import { type DutyState, OFF_DUTY } from './duty-state.js';
-import type { Outbox } from './outbox.js';
+import type { DeliveryResult, Outbox } from './outbox.js';
 
 export type DutyIntent =
   | { kind: 'on'; src: number; departmentId: number; reply?: (outcome: DutyOutcome) => void }
   | { kind: 'off'; src: number; reason: OffDutyReason; reply?: (outcome: DutyOutcome) => void }
   /** A refreshed profile: a removed department ends the duty, a new rank replaces the old one. */
-  | { kind: 'reconcile'; src: number; profile: ProfileEntry };
+  | { kind: 'reconcile'; src: number; profile: ProfileEntry }
+  /** The panel refused an `on` the game applied while it was unreachable (degraded mode `queue`). */
+  | {
+      kind: 'queuedOnRefused';
+      src: number;
+      departmentId: number;
+      since: number;
+      failure: PanelFailure;
+      retried: boolean;
+    };
 
 /** What the duty machine needs to know about a player, looked up when an intent is handled. */
 export interface DutyPlayer {
@@ -24,8 +46,19 @@ export interface DutyEffects {
   rankChanged(src: number, state: DutyState, department: DeptDataPayload): void;
 }
 
+/** Whether the panel answers, from the circuit breaker. */
+export interface PanelStatus {
+  readonly isOpen: boolean;
+  /** Emits when the panel stops answering. */
+  readonly unreachable$: Observable<void>;
+}
+
 export interface DutyServiceOptions {
   outbox: Outbox;
+  /** Without it the panel is taken to answer. */
+  panel?: PanelStatus;
+  /** config.lua's DegradedMode: what going on duty does while the panel is unreachable. */
+  degradedMode?: DegradedMode;
   logger: Logger;
   now: () => number;
   sleep: (ms: number) => Promise<void>;
@@ -76,7 +109,9 @@ export class DutyService {
               defer(() => this.handle(intent)).pipe(
                 catchError((error: unknown) => {
                   options.logger.error(`duty ${intent.kind} of player ${intent.src} failed: ${String(error)}`);
-                  if (intent.kind !== 'reconcile') intent.reply?.(refuse('invalid_request', 'internal error'));
+                  if (intent.kind === 'on' || intent.kind === 'off') {
+                    intent.reply?.(refuse('invalid_request', 'internal error'));
+                  }
                   return EMPTY;
                 }),
               ),
@@ -127,6 +162,7 @@ export class DutyService {
 
   private async handle(intent: DutyIntent): Promise<void> {
     if (intent.kind === 'reconcile') return this.reconcile(intent.src, intent.profile);
+    if (intent.kind === 'queuedOnRefused') return this.queuedOnRefused(intent);
     const outcome =
       intent.kind === 'on' ? await this.on(intent.src, intent.departmentId) : this.off(intent.src, intent.reason);
     intent.reply?.(outcome);
@@ -135,6 +171,10 @@ export class DutyService {
   private ok(src: number, changed: boolean): DutyOutcome {
     const { onDuty, departmentId, rankId, since } = this.state(src);
     return { ok: true, changed, onDuty, departmentId, rankId, since };
+  }
+
+  private get panelDown(): boolean {
+    return this.options.panel?.isOpen ?? false;
   }
 
   private async on(src: number, departmentId: number): Promise<DutyOutcome> {
@@ -151,21 +191,26 @@ export class DutyService {
       const department = profile.departments.find((entry) => entry.id === departmentId);
       if (!department) return refuse('not_member', `you are not a member of department ${departmentId}`);
 
-      const onDuty = this.state(src);
-      if (onDuty.onDuty && onDuty.departmentId !== null) this.goOff(src, player, onDuty.departmentId, 'request');
+      // Known to be down: answer now instead of waiting out a timeout.
+      if (this.panelDown) {
+        if (this.options.degradedMode !== 'queue') {
+          return refuse('panel_unavailable', 'the panel is unreachable; going on duty works again once it answers');
+        }
+        this.switchAwayFrom(src, player, departmentId);
+        const { result } = this.options.outbox.enqueue(this.onCall(src, player, department), { appliedInGame: true });
+        this.applyQueued(src, department, result);
+        return this.ok(src, true);
+      }
 
-      const { id, result } = this.options.outbox.enqueue({
-        action: 'on',
-        body: {
-          chatId: player.chatId,
-          departmentId,
-          rankId: department.rank.id,
-          serverId: src,
-          playerName: player.name,
-        },
-      });
-      const waited = this.options.sleep(this.options.onDutyWaitMs).then(() => undefined);
-      const delivery = await Promise.race([result, waited]);
+      this.switchAwayFrom(src, player, departmentId);
+      const { id, result } = this.options.outbox.enqueue(this.onCall(src, player, department));
+      const delivery = await this.waitForDelivery(result);
+      if (delivery === 'panel_down') {
+        // The panel went down while the player waited: in `queue` mode the duty starts now, the call stays queued.
+        this.options.outbox.markApplied(id);
+        this.applyQueued(src, department, result);
+        return this.ok(src, true);
+      }
       if (delivery === undefined || delivery.kind === 'withdrawn') {
         this.options.outbox.withdraw(id);
         return refuse('panel_unavailable', 'the panel did not answer; try again in a moment');
@@ -179,17 +224,110 @@ export class DutyService {
         }
         return refuse('panel_refused', `the panel refused: ${delivery.failure.message}`);
       }
-      const state: DutyState = {
-        onDuty: true,
-        departmentId,
-        departmentSlug: department.slug,
-        rankId: department.rank.id,
-        since: this.options.now(),
-      };
-      this.states.set(src, state);
-      this.options.effects.onDuty(src, state, departmentPayload(department));
+      this.start(src, department);
       return this.ok(src, true);
     }
+  }
+
+  private onCall(src: number, player: DutyPlayer, department: Department) {
+    return {
+      action: 'on' as const,
+      body: {
+        chatId: player.chatId,
+        departmentId: department.id,
+        rankId: department.rank.id,
+        serverId: src,
+        playerName: player.name,
+      },
+    };
+  }
+
+  /** Going on duty for another department while on duty is off, then on. */
+  private switchAwayFrom(src: number, player: DutyPlayer, departmentId: number): void {
+    const onDuty = this.state(src);
+    if (onDuty.onDuty && onDuty.departmentId !== null && onDuty.departmentId !== departmentId) {
+      this.goOff(src, player, onDuty.departmentId, 'request');
+    }
+  }
+
+  /**
+   * The delivery, or undefined once the player has waited long enough, or `panel_down` when the panel stops
+   * answering meanwhile and degraded mode `queue` lets the duty start without it.
+   */
+  private async waitForDelivery(result: Promise<DeliveryResult>): Promise<DeliveryResult | 'panel_down' | undefined> {
+    const waited = this.options.sleep(this.options.onDutyWaitMs).then(() => undefined);
+    const panel = this.options.panel;
+    if (this.options.degradedMode !== 'queue' || !panel) return Promise.race([result, waited]);
+    let subscription: Subscription | undefined;
+    const wentDown = new Promise<'panel_down'>((resolve) => {
+      subscription = panel.unreachable$.pipe(take(1)).subscribe(() => resolve('panel_down'));
+    });
+    try {
+      return await Promise.race([result, waited, wentDown]);
+    } finally {
+      subscription?.unsubscribe();
+    }
+  }
+
+  private start(src: number, department: Department): DutyState {
+    const state: DutyState = {
+      onDuty: true,
+      departmentId: department.id,
+      departmentSlug: department.slug,
+      rankId: department.rank.id,
+      since: this.options.now(),
+    };
+    this.states.set(src, state);
+    this.options.effects.onDuty(src, state, departmentPayload(department));
+    return state;
+  }
+
+  /** On duty in game while the `on` waits in the outbox; a later refusal by the panel undoes it. */
+  private applyQueued(src: number, department: Department, result: Promise<DeliveryResult>, retried = false): void {
+    const state = this.start(src, department);
+    this.options.logger.info(
+      `player ${src} is on duty in department ${department.slug} while the panel is unreachable; the panel learns it once it answers`,
+    );
+    void result.then((delivery) => {
+      if (delivery.kind !== 'refused' || state.since === null) return;
+      this.submit({
+        kind: 'queuedOnRefused',
+        src,
+        departmentId: department.id,
+        since: state.since,
+        failure: delivery.failure,
+        retried,
+      });
+    });
+  }
+
+  private async queuedOnRefused(intent: Extract<DutyIntent, { kind: 'queuedOnRefused' }>): Promise<void> {
+    const { src, departmentId, since, failure } = intent;
+    const state = this.state(src);
+    const player = this.options.player(src);
+    // The player has moved on since (off duty, another department, another session): nothing to undo.
+    if (!player || !state.onDuty || state.departmentId !== departmentId || state.since !== since) return;
+    if (!intent.retried && STALE_PROFILE_CODES.has(String(failure.code))) {
+      const profile = await this.options.profile(src, true);
+      const department = profile?.kind === 'found' ? profile.departments.find((d) => d.id === departmentId) : undefined;
+      if (department) {
+        const { result } = this.options.outbox.enqueue(this.onCall(src, player, department), { appliedInGame: true });
+        void result.then((delivery) => {
+          if (delivery.kind !== 'refused') return;
+          this.submit({ kind: 'queuedOnRefused', src, departmentId, since, failure: delivery.failure, retried: true });
+        });
+        if (department.rank.id !== state.rankId) {
+          const next: DutyState = { ...state, rankId: department.rank.id };
+          this.states.set(src, next);
+          this.options.effects.rankChanged(src, next, departmentPayload(department));
+        }
+        return;
+      }
+    }
+    this.options.logger.warn(
+      `the panel refused the duty of player ${src} in department ${departmentId} that began while it was unreachable (${failure.code ?? failure.kind}); they go off duty`,
+    );
+    this.goOff(src, player, departmentId, 'department_removed');
   }
 
   private off(src: number, reason: OffDutyReason): DutyOutcome {

@@ -1,9 +1,10 @@
-import { concatMap, defer, groupBy, mergeMap, Subject, type Subscription } from 'rxjs';
+import { concatMap, defer, groupBy, mergeMap, type Observable, Subject, type Subscription } from 'rxjs';
 import type { DutyOffBody, DutyOnBody, DutyResponse } from '../../shared/contract/index.js';
 import type { Logger } from '../log/logger.js';
 import type { PanelClient } from '../panel/panel-client.js';
 import type { PanelFailure } from '../panel/panel-result.js';
 import type { KeyValueStore } from '../storage/key-value-store.js';
+import { sleepUntilWoken } from '../time/sleep-until-woken.js';
 
 export type DutyCall = { action: 'on'; body: DutyOnBody } | { action: 'off'; body: DutyOffBody };
 
@@ -11,6 +12,11 @@ export interface OutboxRecord {
   id: number;
   call: DutyCall;
   createdAt: number;
+  /**
+   * An `on` the player already is on duty for in game (degraded mode: the panel was unreachable). It is a duty the
+   * game had, so a restart delivers it followed by the `off` that ends it, instead of replacing it with that `off`.
+   */
+  appliedInGame?: true;
 }
 
 export type DeliveryResult =
@@ -18,9 +24,19 @@ export type DeliveryResult =
   | { kind: 'refused'; failure: PanelFailure }
   | { kind: 'withdrawn' };
 
+/** Whether the panel answers, from the circuit breaker. */
+export interface PanelAvailability {
+  /** Resolves at once while the panel is taken to answer, else when it answers again. */
+  untilReachable(): Promise<void>;
+  /** Emits when the panel answers again after an outage: a backoff in progress is cut short. */
+  readonly recovered$: Observable<void>;
+}
+
 export interface OutboxOptions {
   store: KeyValueStore;
   panel: Pick<PanelClient, 'setDuty'>;
+  /** Without it the outbox only knows its own failures and waits out every backoff. */
+  availability?: PanelAvailability;
   logger: Logger;
   now: () => number;
   /** Waits `ms`; injected so tests run in virtual time. */
@@ -40,18 +56,33 @@ interface Pending {
   record: OutboxRecord;
   settle: (result: DeliveryResult) => void;
   withdrawn: boolean;
-  /** Set once an attempt was sent (it may have reached the panel), so withdrawing it must be undone with an `off`. */
+  /** Takes an attempt that waits for its turn out of the scheduler's queue. */
+  abort: AbortController;
+  /**
+   * Set once an attempt left for the panel (the scheduler tells), so withdrawing it must be undone with an `off`;
+   * an attempt still waiting for its turn is simply taken back.
+   */
   mayHaveReachedPanel: boolean;
+}
+
+export interface OutboxStats {
+  size: number;
+  /** Calls held back because the panel is unreachable. */
+  waitingForPanel: number;
+  oldestCreatedAt: number | undefined;
 }
 
 /**
  * Duty calls on their way to the panel. Each is written to KVP before it is sent, delivered in order per player,
- * retried with backoff and jitter while the failure is transient, and removed once delivered or refused.
+ * retried with backoff and jitter while the failure is transient, and removed once delivered or refused. While the
+ * panel is known to be down a call waits for it without spending attempts, and the panel answering again cuts every
+ * backoff short.
  */
 export class Outbox {
   private readonly queue = new Subject<Pending>();
   private readonly pending = new Map<number, Pending>();
   private readonly subscription: Subscription;
+  private waitingForPanel = 0;
   private nextId: number;
 
   constructor(private readonly options: OutboxOptions) {
@@ -64,7 +95,11 @@ export class Outbox {
       .subscribe();
   }
 
-  /** Sends the records a previous run left behind, in their original order (an `on` as the `off` that undoes it). */
+  /**
+   * Sends the records a previous run left behind, in their original order. Duty is per session, so nobody is on
+   * duty after a restart: an `on` still waiting for the panel becomes the `off` that ends it (it may have reached
+   * the panel); an `on` the game had applied (degraded mode) is delivered, then ended with an `off`.
+   */
   resume(): number {
     const records = this.options.store
       .keys(KEY_PREFIX)
@@ -77,27 +112,43 @@ export class Outbox {
         }
       })
       .sort((a, b) => a.id - b.id);
+    const lastOf = new Map(records.map((record) => [record.call.body.chatId, record.id]));
     for (const record of records) {
       this.nextId = Math.max(this.nextId, record.id + 1);
-      // Duty is per session: an `on` left from the last run must not put anyone on duty now, but it may have
-      // reached the panel, so the `off` that ends it is sent in its place.
+    }
+    for (const record of records) {
       const { call } = record;
-      if (call.action === 'on') {
-        const { chatId, departmentId } = call.body;
-        this.submit({ ...record, call: { action: 'off', body: { chatId, departmentId } } });
-      } else {
+      if (call.action !== 'on') {
         this.submit(record);
+        continue;
       }
+      const { chatId, departmentId } = call.body;
+      if (!record.appliedInGame) {
+        this.submit({ ...record, call: { action: 'off', body: { chatId, departmentId } } });
+        continue;
+      }
+      this.submit(record);
+      // A run that ended without its stop (a crash) left no `off` behind the duty it had.
+      if (lastOf.get(chatId) === record.id) this.enqueue({ action: 'off', body: { chatId, departmentId } });
     }
     return records.length;
   }
 
   /** Persists the call and queues it behind the player's earlier calls. */
-  enqueue(call: DutyCall): { id: number; result: Promise<DeliveryResult> } {
+  enqueue(call: DutyCall, { appliedInGame = false } = {}): { id: number; result: Promise<DeliveryResult> } {
     const record: OutboxRecord = { id: this.nextId++, call, createdAt: this.options.now() };
+    if (appliedInGame && call.action === 'on') record.appliedInGame = true;
     this.options.store.set(SEQUENCE_KEY, String(record.id));
     this.options.store.set(recordKey(record.id), JSON.stringify(record));
     return { id: record.id, result: this.submit(record) };
+  }
+
+  /** The game applied this queued `on` after all (the panel went down while the player waited): keep it so. */
+  markApplied(id: number): void {
+    const item = this.pending.get(id);
+    if (item?.record.call.action !== 'on') return;
+    item.record.appliedInGame = true;
+    this.options.store.set(recordKey(id), JSON.stringify(item.record));
   }
 
   /**
@@ -108,6 +159,7 @@ export class Outbox {
     const item = this.pending.get(id);
     if (!item || item.withdrawn) return;
     item.withdrawn = true;
+    item.abort.abort();
     // Queued now, so the undo follows the attempt in flight and precedes whatever the player asks for next.
     if (item.mayHaveReachedPanel && item.record.call.action === 'on') this.undoOn(item.record.call.body);
   }
@@ -116,13 +168,26 @@ export class Outbox {
     return this.pending.size;
   }
 
+  stats(): OutboxStats {
+    let oldestCreatedAt: number | undefined;
+    for (const { record } of this.pending.values())
+      oldestCreatedAt = Math.min(oldestCreatedAt ?? record.createdAt, record.createdAt);
+    return { size: this.pending.size, waitingForPanel: this.waitingForPanel, oldestCreatedAt };
+  }
+
   stop(): void {
     this.subscription.unsubscribe();
   }
 
   private submit(record: OutboxRecord): Promise<DeliveryResult> {
     return new Promise((settle) => {
-      const item: Pending = { record, settle, withdrawn: false, mayHaveReachedPanel: false };
+      const item: Pending = {
+        record,
+        settle,
+        withdrawn: false,
+        abort: new AbortController(),
+        mayHaveReachedPanel: false,
+      };
       this.pending.set(record.id, item);
       this.queue.next(item);
     });
@@ -144,23 +209,36 @@ export class Outbox {
 
   private async deliver(item: Pending): Promise<void> {
     const { call } = item.record;
-    const { logger } = this.options;
+    const { logger, availability } = this.options;
+    const options = { signal: item.abort.signal, onSent: () => (item.mayHaveReachedPanel = true) };
     let invalidAnswers = 0;
-    for (let attempt = 1; ; attempt++) {
+    let attempt = 0;
+    for (;;) {
       if (item.withdrawn) {
         this.withdrawCall(item);
         return;
       }
-      item.mayHaveReachedPanel = true;
       const result =
         call.action === 'on'
-          ? await this.options.panel.setDuty('on', call.body)
-          : await this.options.panel.setDuty('off', call.body);
+          ? await this.options.panel.setDuty('on', call.body, options)
+          : await this.options.panel.setDuty('off', call.body, options);
       if (result.ok) {
         this.finish(item, { kind: 'delivered', response: result.value });
         return;
       }
       const { failure } = result;
+      if (failure.kind === 'cancelled') {
+        // Only a withdrawal cancels: the attempt never left, so nothing is to be undone.
+        this.withdrawCall(item);
+        return;
+      }
+      if (failure.kind === 'unavailable') {
+        // Not sent: the panel is known to be down. No attempt is spent; the call waits until it answers again.
+        this.waitingForPanel += 1;
+        await (availability?.untilReachable() ?? this.options.sleep(this.backoffMs(++attempt, failure)));
+        this.waitingForPanel -= 1;
+        continue;
+      }
       if (failure.kind === 'rejected' || failure.kind === 'not_found' || ++invalidAnswers > MAX_INVALID_ANSWERS) {
         logger.warn(
           `the panel refused duty ${call.action} for chat id ${call.body.chatId}: ${failure.code ?? failure.kind} (${failure.message}); the call is dropped`,
@@ -169,11 +247,12 @@ export class Outbox {
         return;
       }
       if (failure.kind !== 'invalid_response') invalidAnswers = 0;
-      const wait = this.backoffMs(attempt, failure);
+      const wait = this.backoffMs(++attempt, failure);
       logger.debug(
         `duty ${call.action} for chat id ${call.body.chatId} failed (${failure.kind}); retrying in ${wait} ms`,
       );
-      await this.options.sleep(wait);
+      // The panel answering again (the circuit closing) cuts the wait short.
+      await sleepUntilWoken(this.options.sleep, wait, availability?.recovered$);
     }
   }
 

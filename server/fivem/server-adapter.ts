@@ -49,6 +49,18 @@ export function createServerPort(onStop: () => void): ServerPort {
     emitLocal: (event, ...args) => emit(event, ...args),
     emitClient: (event, src, ...args) => emitNet(event, src, ...args),
     print: (line) => console.log(line),
+    registerCommand(name, handler, restricted) {
+      // Commands do not set `source`: FXServer passes who ran it (0 for the console) as the first argument.
+      RegisterCommand(
+        name,
+        (src: unknown, args: unknown) => handler(Number(src) || 0, Array.isArray(args) ? args.map(String) : []),
+        restricted,
+      );
+    },
+    reply(src, line) {
+      if (src > 0) emitNet('chat:addMessage', src, { args: ['bridge', line] });
+      else console.log(line);
+    },
     convar: (name) => GetConvar(name, ''),
     readConfig() {
       try {

@@ -13,6 +13,8 @@ export interface Logger {
   /** Lets a key that was logged with `once` be logged again (e.g. after the fault went away). */
   forget(key: string): void;
   setLevel(level: LogLevel): void;
+  /** The text with every secret masked, for lines that reach a console or chat without going through the log. */
+  redact(text: string): string;
 }
 
 export interface LoggerOptions {
@@ -50,5 +52,6 @@ export function createLogger({ print, level = 'info', secrets = () => [] }: Logg
     setLevel(next) {
       threshold = SEVERITY[next];
     },
+    redact,
   };
 }

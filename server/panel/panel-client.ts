@@ -13,29 +13,55 @@ import {
   ErrorBodySchema,
 } from '../../shared/contract/index.js';
 import type { PanelFailure, PanelFailureKind, PanelResult } from './panel-result.js';
+import { panelNow, retryAfterMs } from './rate-limit/reset-time.js';
+import type { ProfileRequestClass } from './scheduling/request-classes.js';
 
 export interface PanelResponseInfo {
   method: 'GET' | 'POST';
   path: string;
+  /** Undefined when no answer came (network error, timeout). */
   status: number | undefined;
   latencyMs: number;
   headers: Headers | undefined;
 }
 
-export interface PanelClientOptions {
+/** One request and what came back: the parsed result, and the raw facts the scheduler learns from. */
+export interface PanelExchange<T> {
+  result: PanelResult<T>;
+  response: PanelResponseInfo;
+}
+
+export interface PanelTransportOptions {
   apiBase: string;
   token: string;
   timeoutMs: number;
-  /** Every answer (or failure to get one), for the budget and the status report. */
-  onResponse?: (info: PanelResponseInfo) => void;
   now?: () => number;
   fetch?: typeof fetch;
 }
 
+/** One HTTP request per call, nothing else: no budget, no queue. Only the request scheduler calls it. */
+export interface PanelTransport {
+  getDepartments(chatId: string): Promise<PanelExchange<DepartmentsResponse>>;
+  setDuty(action: DutyAction, body: DutyOnBody | DutyOffBody): Promise<PanelExchange<DutyResponse>>;
+}
+
+export interface ProfileRequestOptions {
+  /** The class the fetch waits in; a second caller with a higher class moves the shared request up. */
+  priority?: ProfileRequestClass;
+}
+
+export interface DutyRequestOptions {
+  /** Aborting takes a request out of the queue if it has not left yet (it then fails as `cancelled`). */
+  signal?: AbortSignal;
+  /** Called the moment the request leaves for the panel. */
+  onSent?: () => void;
+}
+
+/** The panel as the rest of the bridge sees it: every call waits its turn in the request scheduler. */
 export interface PanelClient {
-  getDepartments(chatId: string): Promise<PanelResult<DepartmentsResponse>>;
-  setDuty(action: 'on', body: DutyOnBody): Promise<PanelResult<DutyResponse>>;
-  setDuty(action: 'off', body: DutyOffBody): Promise<PanelResult<DutyResponse>>;
+  getDepartments(chatId: string, options?: ProfileRequestOptions): Promise<PanelResult<DepartmentsResponse>>;
+  setDuty(action: 'on', body: DutyOnBody, options?: DutyRequestOptions): Promise<PanelResult<DutyResponse>>;
+  setDuty(action: 'off', body: DutyOffBody, options?: DutyRequestOptions): Promise<PanelResult<DutyResponse>>;
 }
 
 // A panel answer is a few kilobytes; anything far larger is not a panel answer and is not buffered whole.
@@ -47,14 +73,6 @@ const statusKind = (status: number): PanelFailureKind => {
   if (status === 429) return 'rate_limited';
   if (status >= 500) return 'server_error';
   return 'rejected';
-};
-
-const retryAfterMs = (headers: Headers): number | undefined => {
-  const value = headers.get('retry-after');
-  if (value === null) return undefined;
-  if (/^\d+$/.test(value.trim())) return Number(value) * 1000;
-  const date = Date.parse(value);
-  return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
 };
 
 async function readJson(response: Response): Promise<{ json?: unknown; error?: string }> {
@@ -73,7 +91,7 @@ async function readJson(response: Response): Promise<{ json?: unknown; error?: s
   }
 }
 
-function failureFromBody(status: number, json: unknown, headers: Headers): PanelFailure {
+function failureFromBody(status: number, json: unknown, headers: Headers, nowMs: number): PanelFailure {
   const body = ErrorBodySchema.safeParse(json);
   const failure: PanelFailure = {
     kind: status >= 200 && status < 300 ? 'rejected' : statusKind(status),
@@ -81,14 +99,14 @@ function failureFromBody(status: number, json: unknown, headers: Headers): Panel
     message: body.success ? body.data.message : `the panel answered ${status}`,
   };
   if (body.success) failure.code = body.data.error;
-  const wait = retryAfterMs(headers);
+  const wait = retryAfterMs(headers.get('retry-after'), panelNow(headers.get('date'), nowMs));
   if (wait !== undefined) failure.retryAfterMs = wait;
   return failure;
 }
 
 /** The one HTTP client of the bridge. It never throws: every outcome, network errors included, is a result. */
-export function createPanelClient(options: PanelClientOptions): PanelClient {
-  const now = options.now ?? (() => performance.now());
+export function createPanelTransport(options: PanelTransportOptions): PanelTransport {
+  const now = options.now ?? (() => Date.now());
   const http: KyInstance = ky.create({
     prefixUrl: options.apiBase,
     headers: { authorization: `Bearer ${options.token}`, accept: 'application/json' },
@@ -105,53 +123,56 @@ export function createPanelClient(options: PanelClientOptions): PanelClient {
     path: string,
     schema: z.ZodType<T>,
     json?: object,
-  ): Promise<PanelResult<T>> {
+  ): Promise<PanelExchange<T>> {
     const started = now();
-    const report = (status: number | undefined, headers: Headers | undefined) =>
-      options.onResponse?.({ method, path, status, latencyMs: now() - started, headers });
-    let response: Response;
+    let response: Response | undefined;
+    const exchange = (result: PanelResult<T>): PanelExchange<T> => ({
+      result,
+      response: { method, path, status: response?.status, latencyMs: now() - started, headers: response?.headers },
+    });
     try {
       response = await http(path.replace(/^\//, ''), { method, ...(json ? { json } : {}) });
     } catch (error) {
-      report(undefined, undefined);
       if (error instanceof TimeoutError) {
-        return { ok: false, failure: { kind: 'timeout', message: `no answer within ${options.timeoutMs} ms` } };
+        return exchange({
+          ok: false,
+          failure: { kind: 'timeout', message: `no answer within ${options.timeoutMs} ms` },
+        });
       }
       const cause = error instanceof Error ? (error.cause instanceof Error ? error.cause.message : error.message) : '';
-      return { ok: false, failure: { kind: 'network', message: `the panel cannot be reached (${cause})` } };
+      return exchange({ ok: false, failure: { kind: 'network', message: `the panel cannot be reached (${cause})` } });
     }
-    report(response.status, response.headers);
     let body: { json?: unknown; error?: string };
     try {
       body = await readJson(response);
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
-      return {
+      return exchange({
         ok: false,
         failure: { kind: 'network', status: response.status, message: `the answer broke off (${reason})` },
-      };
+      });
     }
     if (body.error !== undefined) {
       const kind = response.ok ? 'invalid_response' : statusKind(response.status);
-      return { ok: false, failure: { kind, status: response.status, message: body.error } };
+      return exchange({ ok: false, failure: { kind, status: response.status, message: body.error } });
     }
     if (!response.ok || (body.json as { ok?: unknown } | null)?.ok !== true) {
-      return { ok: false, failure: failureFromBody(response.status, body.json, response.headers) };
+      return exchange({ ok: false, failure: failureFromBody(response.status, body.json, response.headers, now()) });
     }
     const parsed = schema.safeParse(body.json);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
       const where = issue?.path.length ? issue.path.join('.') : 'body';
-      return {
+      return exchange({
         ok: false,
         failure: {
           kind: 'invalid_response',
           status: response.status,
           message: `the answer does not match the contract at ${where}: ${issue?.message ?? 'invalid'}`,
         },
-      };
+      });
     }
-    return { ok: true, value: parsed.data, status: response.status };
+    return exchange({ ok: true, value: parsed.data, status: response.status });
   }
 
   return {

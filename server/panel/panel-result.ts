@@ -12,7 +12,11 @@ export type PanelFailureKind =
   | 'server_error'
   | 'timeout'
   | 'network'
-  | 'invalid_response';
+  | 'invalid_response'
+  /** Not sent: the panel is unreachable (circuit open), so the bridge answers at once instead of waiting it out. */
+  | 'unavailable'
+  /** Not sent: the caller withdrew the request while it waited for its turn. */
+  | 'cancelled';
 
 export interface PanelFailure {
   kind: PanelFailureKind;
@@ -27,4 +31,4 @@ export type PanelResult<T> = { ok: true; value: T; status: number } | { ok: fals
 
 /** Failures that say nothing about the request itself: the same call may succeed later. */
 export const isTransient = (failure: PanelFailure): boolean =>
-  ['rate_limited', 'server_error', 'timeout', 'network'].includes(failure.kind);
+  ['rate_limited', 'server_error', 'timeout', 'network', 'unavailable'].includes(failure.kind);

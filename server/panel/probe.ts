@@ -2,7 +2,7 @@ import type { Logger } from '../log/logger.js';
 import type { PanelClient } from './panel-client.js';
 
 // A well-formed id no user has: the answer tells whether the panel is up and takes the token, and costs one request.
-const PROBE_CHAT_ID = '0'.repeat(18);
+export const PROBE_CHAT_ID = '0'.repeat(18);
 
 export type ProbeResult = 'ok' | 'unauthorized' | 'unreachable';
 

@@ -1,7 +1,9 @@
 import { LRUCache } from 'lru-cache';
 import type { Department, PanelUser } from '../../shared/contract/index.js';
 import type { PanelClient } from '../panel/panel-client.js';
-import type { PanelFailure } from '../panel/panel-result.js';
+import type { PanelFailure, PanelResult } from '../panel/panel-result.js';
+import type { ProfileRequestClass } from '../panel/scheduling/request-classes.js';
+import type { ProfilePersistence } from './profile-persistence.js';
 
 export type ProfileEntry =
   | { kind: 'found'; chatId: string; user: PanelUser; departments: Department[]; fetchedAt: number }
@@ -16,58 +18,74 @@ export interface ProfileCacheOptions {
   now: () => number;
   /** Enough for every player of the largest server plus those who left recently. */
   max?: number;
-}
-
-class PanelFailureError extends Error {
-  constructor(readonly failure: PanelFailure) {
-    super(failure.message);
-  }
+  /** Resource KVP; profiles survive a restart there. */
+  persistence?: ProfilePersistence;
+  /** How long past its expiry a kept profile is still loaded at start, as the stale fallback. */
+  keepStaleMs?: number;
 }
 
 // A user who is not registered yet usually fixes that within minutes (/syncme), so that answer is kept briefly.
 const NOT_REGISTERED_TTL_MS = 60_000;
+const DAY_MS = 86_400_000;
+
+/** A department member's profile matters more: they can go on duty, and a rank change affects them. */
+export const isMember = (entry: ProfileEntry | undefined): boolean =>
+  entry?.kind === 'found' && entry.departments.length > 0;
 
 /**
- * Player profiles by chat id. Concurrent lookups of one id share one request (lru-cache's fetch), entries live for
- * the refresh interval, and a failed refresh keeps the old entry so callers can fall back to it.
+ * Player profiles by chat id: kept for the refresh interval, in memory and in resource KVP, and kept past it as the
+ * fallback when the panel cannot be asked. Concurrent fetches of one id share one request: the scheduler's single
+ * flight, the one place that deduplicates.
  */
 export class ProfileCache {
   private readonly cache: LRUCache<string, ProfileEntry>;
+  // Callers that shared one request get the same result object: only the first stores it.
+  private readonly stored = new WeakMap<object, ProfileEntry>();
 
-  constructor(panel: Pick<PanelClient, 'getDepartments'>, options: ProfileCacheOptions) {
+  constructor(
+    private readonly panel: Pick<PanelClient, 'getDepartments'>,
+    private readonly options: ProfileCacheOptions,
+  ) {
     this.cache = new LRUCache<string, ProfileEntry>({
       max: options.max ?? 4096,
       ttl: options.ttlMs,
       perf: { now: options.now },
-      noDeleteOnFetchRejection: true,
       noDeleteOnStaleGet: true,
-      fetchMethod: async (chatId, _stale, { options: entryOptions }) => {
-        const result = await panel.getDepartments(chatId);
-        const fetchedAt = options.now();
-        if (result.ok) {
-          const { user, departments } = result.value;
-          return { kind: 'found', chatId, user, departments, fetchedAt };
-        }
-        if (result.failure.kind === 'not_found') {
-          entryOptions.ttl = Math.min(options.ttlMs, NOT_REGISTERED_TTL_MS);
-          return { kind: 'not_registered', chatId, fetchedAt };
-        }
-        throw new PanelFailureError(result.failure);
+      dispose: (_entry, chatId, reason) => {
+        if (reason === 'evict' || reason === 'delete') options.persistence?.delete(chatId);
       },
     });
   }
 
+  /** Loads what a previous run kept: fresh profiles as they were, stale ones as the fallback. */
+  restore(): number {
+    const persistence = this.options.persistence;
+    if (!persistence) return 0;
+    const oldestKept = this.options.now() - (this.options.keepStaleMs ?? DAY_MS);
+    const kept = persistence
+      .loadAll()
+      .filter(({ entry, ttlMs }) => {
+        if (entry.fetchedAt + ttlMs >= oldestKept) return true;
+        persistence.delete(entry.chatId);
+        return false;
+      })
+      .sort((a, b) => a.entry.fetchedAt - b.entry.fetchedAt);
+    for (const { entry, ttlMs } of kept) this.cache.set(entry.chatId, entry, { ttl: ttlMs, start: entry.fetchedAt });
+    return kept.length;
+  }
+
   /** The profile, fetched when missing or expired (or always, with `force`). Never throws. */
-  async get(chatId: string, { force = false }: { force?: boolean } = {}): Promise<ProfileLookup> {
-    try {
-      const entry = await this.cache.fetch(chatId, { forceRefresh: force });
-      if (entry) return { ok: true, entry };
-      return { ok: false, failure: { kind: 'invalid_response', message: 'no profile' }, stale: undefined };
-    } catch (error) {
-      const failure: PanelFailure =
-        error instanceof PanelFailureError ? error.failure : { kind: 'network', message: String(error) };
-      return { ok: false, failure, stale: this.cache.get(chatId, { allowStale: true }) };
-    }
+  async get(
+    chatId: string,
+    { force = false, priority = 'waiting' }: { force?: boolean; priority?: ProfileRequestClass } = {},
+  ): Promise<ProfileLookup> {
+    const fresh = force ? undefined : this.cache.get(chatId);
+    if (fresh) return { ok: true, entry: fresh };
+    const result = await this.panel.getDepartments(chatId, { priority });
+    const entry = this.store(chatId, result);
+    if (entry) return { ok: true, entry };
+    const failure: PanelFailure = result.ok ? { kind: 'invalid_response', message: 'no profile' } : result.failure;
+    return { ok: false, failure, stale: this.peek(chatId) };
   }
 
   /** The entry as cached, fresh or not, without fetching. */
@@ -75,7 +93,32 @@ export class ProfileCache {
     return this.cache.get(chatId, { allowStale: true });
   }
 
+  /** Held and within its TTL. */
+  isFresh(chatId: string): boolean {
+    return this.cache.has(chatId);
+  }
+
   get size(): number {
     return this.cache.size;
+  }
+
+  private store(chatId: string, result: PanelResult<{ user: PanelUser; departments: Department[] }>) {
+    const known = this.stored.get(result);
+    if (known) return known;
+    let entry: ProfileEntry;
+    let ttl = this.options.ttlMs;
+    if (result.ok) {
+      const { user, departments } = result.value;
+      entry = { kind: 'found', chatId, user, departments, fetchedAt: this.options.now() };
+    } else if (result.failure.kind === 'not_found') {
+      ttl = Math.min(ttl, NOT_REGISTERED_TTL_MS);
+      entry = { kind: 'not_registered', chatId, fetchedAt: this.options.now() };
+    } else {
+      return undefined;
+    }
+    this.stored.set(result, entry);
+    this.cache.set(chatId, entry, { ttl });
+    this.options.persistence?.save(entry, ttl);
+    return entry;
   }
 }

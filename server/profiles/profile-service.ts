@@ -1,8 +1,11 @@
+import { Subject } from 'rxjs';
 import type { DepartmentSummary, ProfilePayload } from '../../shared/events.js';
 import type { Logger } from '../log/logger.js';
 import type { PanelFailure } from '../panel/panel-result.js';
+import type { ProfileRequestClass } from '../panel/scheduling/request-classes.js';
 import type { PlayerRegistry } from '../players/player-registry.js';
 import type { ProfileCache, ProfileEntry } from './profile-cache.js';
+import { RefreshPolicy } from './refresh-policy.js';
 
 export interface ProfileView {
   payload: ProfilePayload;
@@ -10,6 +13,21 @@ export interface ProfileView {
   entry: ProfileEntry | undefined;
   /** The panel could not be asked: the payload is the last profile known, not a fresh one. */
   stale?: boolean;
+  /** The profile is past its TTL and a refresh is on its way (it arrives on `refreshed$`). */
+  revalidating?: boolean;
+}
+
+/** A profile refreshed in the background for an online player. */
+export interface RefreshedProfile {
+  src: number;
+  view: ProfileView;
+}
+
+export interface ViewOptions {
+  /** Bypass the cache (/dutyrefresh). */
+  force?: boolean;
+  /** The class a fetch waits in when there is no profile at all. */
+  priority?: ProfileRequestClass;
 }
 
 const summaries = (entry: Extract<ProfileEntry, { kind: 'found' }>): DepartmentSummary[] =>
@@ -27,13 +45,28 @@ export const payloadOf = (entry: ProfileEntry): ProfilePayload =>
 
 /** Turns a player's identity and the panel's answer into the profile the game sees, with a reason when it fails. */
 export class ProfileService {
+  readonly refreshed$ = new Subject<RefreshedProfile>();
+  private readonly policy: RefreshPolicy | undefined;
+
   constructor(
     private readonly cache: ProfileCache | undefined,
     private readonly players: PlayerRegistry,
     private readonly logger: Logger,
-  ) {}
+  ) {
+    this.policy = cache
+      ? new RefreshPolicy({
+          cache,
+          players,
+          onRefreshed: (src, entry) => this.refreshed$.next({ src, view: { payload: payloadOf(entry), entry } }),
+        })
+      : undefined;
+  }
 
-  async view(src: number, { force = false }: { force?: boolean } = {}): Promise<ProfileView> {
+  /**
+   * The profile the game sees. A fresh one from the cache; a stale one at once, refreshed in the background; none:
+   * fetched at `priority`, the stale one (if any) when the panel cannot be asked.
+   */
+  async view(src: number, { force = false, priority = 'waiting' }: ViewOptions = {}): Promise<ProfileView> {
     const session = this.players.get(src);
     if (!this.cache) {
       return {
@@ -54,7 +87,13 @@ export class ProfileService {
         entry: undefined,
       };
     }
-    const lookup = await this.cache.get(session.chat.chatId, { force });
+    const { chatId } = session.chat;
+    const known = force ? undefined : this.cache.peek(chatId);
+    if (known && !this.cache.isFresh(chatId)) {
+      this.policy?.revalidate(chatId, known);
+      return { payload: payloadOf(known), entry: known, revalidating: true };
+    }
+    const lookup = await this.cache.get(chatId, { force, priority });
     if (lookup.ok) {
       this.logger.forget('panel-unreachable');
       return { payload: payloadOf(lookup.entry), entry: lookup.entry };
@@ -73,10 +112,23 @@ export class ProfileService {
     };
   }
 
+  /**
+   * The profile a duty change is checked against: whatever is held, fresh or stale, without a refresh (the panel
+   * checks the rank itself and a refusal fetches the profile again); fetched only when nothing is held.
+   */
+  async forDuty(src: number): Promise<ProfileEntry | undefined> {
+    return this.cached(src) ?? (await this.view(src)).entry;
+  }
+
   /** The entry the bridge holds for a player without fetching, fresh or stale. */
   cached(src: number): ProfileEntry | undefined {
     const chatId = this.players.chatId(src);
     return chatId === undefined ? undefined : this.cache?.peek(chatId);
+  }
+
+  /** The panel answers again: every online player without a profile gets one, stale ones are refreshed. */
+  recover(): void {
+    this.policy?.recover();
   }
 
   // Owners need to hear about a broken token or a dead panel once, not once per player.

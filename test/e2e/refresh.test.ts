@@ -101,29 +101,30 @@ describe('the profile cache in virtual time', () => {
     await world.close();
   });
 
-  it('serves the profile from the cache for RefreshIntervalMs, then fetches it again when it is needed', async () => {
+  it('serves the profile from the cache for RefreshIntervalMs; once expired, asking for it refreshes it once', async () => {
     world = await startWorld({ clock: 'virtual' });
     const player = await world.join(ONE_DEPARTMENT);
-    const duty = async (status: boolean) => {
-      const outcomes: unknown[] = [];
-      options(player).departments[0]?.setActive();
-      bridgeOf(player).UpdatePlayerDuty(status, (outcome: unknown) => outcomes.push(outcome));
-      await world.sim.until(() => outcomes.length > 0, 10_000, 'the duty outcome');
+    const profiles = () => world.eventArgs('bridge:client:profile', player);
+    const askForProfile = async () => {
+      player.emitNet('bridge:internal:ready');
       await world.sim.settle();
+      await world.sim.tick(2);
     };
     expect(departmentsRequests(world)).toHaveLength(1);
 
     await world.sim.advance(290_000);
-    await duty(true);
-    await duty(false);
+    await askForProfile();
     expect(departmentsRequests(world)).toHaveLength(1);
+    expect(profiles()).toHaveLength(2);
 
     await world.sim.advance(15_000);
-    await duty(true);
+    await askForProfile();
+    await world.sim.until(() => departmentsRequests(world).length === 2, 10_000, 'the refresh of the expired profile');
+    await world.sim.until(() => profiles().length === 4, 10_000, 'the stale profile, then the refreshed one');
+    const [stale, fresh] = profiles().slice(-2) as [[{ fetchedAt: number }], [{ fetchedAt: number }]];
+    expect(fresh[0].fetchedAt).toBeGreaterThan(stale[0].fetchedAt);
+
+    await askForProfile();
     expect(departmentsRequests(world)).toHaveLength(2);
-    expect(world.requests().slice(-2)).toEqual([
-      `GET /api/leo/user/${ONE_DEPARTMENT}/departments 200`,
-      'POST /api/leo/duty/on 200',
-    ]);
   });
 });

@@ -9,6 +9,8 @@ const mock = useMockPanel();
 const FIVE_MINUTES = 300_000;
 /** How long a player waits for the panel to accept going on duty: twice the request timeout. */
 const ON_DUTY_WAIT = 10_000;
+/** The longest gap between two probes of an unreachable panel. */
+const PROBE_INTERVAL_MAX = 15_000;
 
 const PANEL_FAULTS = {
   'a 500': () => mock.panel.controls.injectErrors({ error: 'internal_error' }),
@@ -146,6 +148,8 @@ describe('duty calls across a panel outage', () => {
     expect(running.dutyResults(7)).toEqual([[1, expect.objectContaining({ error: 'panel_unavailable' })]]);
 
     mock.panel.controls.clearFaults();
+    // The bridge notices the panel is back with its next probe (at most 15 s apart, plus jitter).
+    await elapse(PROBE_INTERVAL_MAX);
     running.port.requestDuty(7, 2, true, LSPD.id);
     await elapse(ON_DUTY_WAIT);
     await elapse(120_000);
@@ -175,22 +179,23 @@ describe('duty calls across a panel outage', () => {
     expect(mock.panel.controls.sessions(TWO_DEPARTMENTS).every((session) => session.endedAt !== null)).toBe(true);
   });
 
-  it('waits as long as Retry-After says when the panel answers 429', async () => {
+  it('holds a duty call the budget says the panel would refuse until the window resets, instead of collecting a 429', async () => {
     const panel = mock.replace({ rateLimit: { limit: 3, windowMs: 60_000 } });
     const running = await startBridge(panel);
     await connect(running, 7, ALEX);
     running.port.requestDuty(7, 1, true, LSPD.id);
     await settle();
 
+    // The probe, the profile and the on used the panel's 3 requests of this window (its headers said so).
     running.port.requestDuty(7, 2, false, null);
     await settle();
-    expect(running.answers().at(-1)).toBe(`${DUTY_OFF} 429`);
-
+    expect(running.bridge.duty.state(7).onDuty).toBe(false);
     await elapse(59_000);
-    expect(running.calls().filter((call) => call === DUTY_OFF)).toHaveLength(1);
+    expect(running.calls().filter((call) => call === DUTY_OFF)).toEqual([]);
 
     await elapse(1_000);
     expect(running.answers().at(-1)).toBe(`${DUTY_OFF} 200`);
+    expect(panel.controls.requests().filter((entry) => entry.status === 429)).toEqual([]);
     expect(panel.controls.sessions(TWO_DEPARTMENTS)).toEqual([expect.objectContaining({ endedBy: 'off' })]);
   });
 

@@ -1,3 +1,4 @@
+import { Subject } from 'rxjs';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type DutyCall, Outbox, type OutboxRecord } from '../../../server/duty/outbox.js';
 import { createLogger } from '../../../server/log/logger.js';
@@ -30,11 +31,15 @@ interface Attempt {
   answer(result: PanelResult<DutyResponse>): void;
 }
 
+/** The scheduler tells the outbox when an attempt leaves; these panels send every attempt at once. */
+type SendOptions = { onSent?: () => void } | undefined;
+
 /** A panel whose every answer the test gives by hand, so it decides what happened and when. */
 function handAnsweredPanel() {
   const attempts: Attempt[] = [];
   const panel = {
-    setDuty(action: 'on' | 'off', body: { chatId: string; departmentId?: number }) {
+    setDuty(action: 'on' | 'off', body: { chatId: string; departmentId?: number }, options?: SendOptions) {
+      options?.onSent?.();
       return new Promise<PanelResult<DutyResponse>>((resolve) => {
         attempts.push({
           call: `${action} ${body.chatId} ${body.departmentId}`,
@@ -51,7 +56,8 @@ function handAnsweredPanel() {
 function scriptedPanel(answer: (call: string, attempt: number) => PanelResult<DutyResponse>) {
   const attempts: Array<{ call: string; at: number }> = [];
   const panel = {
-    async setDuty(action: 'on' | 'off', body: { chatId: string; departmentId?: number }) {
+    async setDuty(action: 'on' | 'off', body: { chatId: string; departmentId?: number }, options?: SendOptions) {
+      options?.onSent?.();
       const call = `${action} ${body.chatId} ${body.departmentId}`;
       attempts.push({ call, at: Date.now() - START_TIME });
       return answer(call, attempts.length);
@@ -60,11 +66,35 @@ function scriptedPanel(answer: (call: string, attempt: number) => PanelResult<Du
   return { panel, attempts, calls: () => attempts.map((attempt) => attempt.call) };
 }
 
-function outboxWith(panel: ConstructorParameters<typeof Outbox>[0]['panel'], store = createMemoryStore()) {
+/** The circuit breaker as the outbox sees it, switched by the test. */
+function fakeAvailability() {
+  const recovered$ = new Subject<void>();
+  let reachable = true;
+  const waiters: Array<() => void> = [];
+  return {
+    recovered$,
+    untilReachable: () => (reachable ? Promise.resolve() : new Promise<void>((resolve) => waiters.push(resolve))),
+    goDown() {
+      reachable = false;
+    },
+    comeBack() {
+      reachable = true;
+      for (const resolve of waiters.splice(0)) resolve();
+      recovered$.next();
+    },
+  };
+}
+
+function outboxWith(
+  panel: ConstructorParameters<typeof Outbox>[0]['panel'],
+  store = createMemoryStore(),
+  availability?: ReturnType<typeof fakeAvailability>,
+) {
   const lines: string[] = [];
   const outbox = new Outbox({
     store,
     panel,
+    ...(availability ? { availability } : {}),
     logger: createLogger({ print: (line) => lines.push(line), level: 'debug' }),
     now: () => Date.now(),
     sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
@@ -237,6 +267,48 @@ describe('the outbox', () => {
   });
 });
 
+describe('the outbox and the circuit breaker', () => {
+  const UNAVAILABLE: PanelFailure = { kind: 'unavailable', message: 'the panel is unreachable' };
+
+  it('cuts a backoff short when the panel answers again', async () => {
+    const availability = fakeAvailability();
+    const { panel, attempts } = scriptedPanel((_call, attempt) => (attempt <= 6 ? failed(NETWORK) : delivered(ALEX)));
+    const { outbox } = outboxWith(panel, createMemoryStore(), availability);
+
+    const { result } = outbox.enqueue(off(ALEX));
+    await elapse(24_000);
+    // Six failures: the next try would come at 47.25 s (a 24 s wait, three quarters of its 32 s ceiling).
+    expect(attempts).toHaveLength(6);
+    await elapse(1_000);
+    availability.comeBack();
+    await settle();
+
+    expect(attempts.map((attempt) => attempt.at)).toEqual([0, 750, 2_250, 5_250, 11_250, 23_250, 25_000]);
+    expect(await result).toMatchObject({ kind: 'delivered' });
+  });
+
+  it('waits for the panel without spending attempts while it is known to be down, then sends at once', async () => {
+    const availability = fakeAvailability();
+    availability.goDown();
+    let down = true;
+    const { panel, attempts } = scriptedPanel(() => (down ? failed(UNAVAILABLE) : delivered(ALEX)));
+    const { outbox, store } = outboxWith(panel, createMemoryStore(), availability);
+
+    const { result } = outbox.enqueue(off(ALEX));
+    await elapse(600_000);
+    expect(attempts).toHaveLength(1);
+    expect(outbox.stats()).toMatchObject({ size: 1, waitingForPanel: 1, oldestCreatedAt: START_TIME });
+    expect(recordsIn(store)).toHaveLength(1);
+
+    down = false;
+    availability.comeBack();
+    await settle();
+    expect(attempts.map((attempt) => attempt.at)).toEqual([0, 600_000]);
+    expect(await result).toMatchObject({ kind: 'delivered' });
+    expect(outbox.stats()).toMatchObject({ size: 0, waitingForPanel: 0 });
+  });
+});
+
 describe('resuming after a restart', () => {
   const storeWith = (records: OutboxRecord[], sequence: number) => {
     const store = createMemoryStore();
@@ -279,6 +351,35 @@ describe('resuming after a restart', () => {
     attempts[0]?.answer(delivered(ALEX));
     await settle();
     expect(calls()).toEqual([`off ${ALEX} 1`, `on ${ALEX} 2`]);
+  });
+
+  it('delivers an on the game had applied (degraded mode) and then the off that ends it', async () => {
+    const store = storeWith([{ id: 5, call: on(ALEX, 1, 2), createdAt: 1, appliedInGame: true }], 5);
+    const { panel, calls } = scriptedPanel(() => delivered(ALEX));
+    const { outbox } = outboxWith(panel, store);
+
+    outbox.resume();
+    await settle();
+
+    expect(calls()).toEqual([`on ${ALEX} 1`, `off ${ALEX} 1`]);
+    expect(recordsIn(store)).toEqual([]);
+  });
+
+  it('does not add an off behind an applied on when the last run already queued one', async () => {
+    const store = storeWith(
+      [
+        { id: 5, call: on(ALEX, 1, 2), createdAt: 1, appliedInGame: true },
+        { id: 6, call: off(ALEX, 1), createdAt: 2 },
+      ],
+      6,
+    );
+    const { panel, calls } = scriptedPanel(() => delivered(ALEX));
+    const { outbox } = outboxWith(panel, store);
+
+    outbox.resume();
+    await settle();
+
+    expect(calls()).toEqual([`on ${ALEX} 1`, `off ${ALEX} 1`]);
   });
 
   it('turns an on left from the last run into the off that ends it', async () => {

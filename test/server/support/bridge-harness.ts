@@ -1,3 +1,4 @@
+import type { RequestHandler } from 'msw';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, beforeEach, vi } from 'vitest';
 import { createMockPanel, type MockPanel, type MockPanelOptions } from '../../../mock-panel/index.js';
@@ -36,6 +37,8 @@ export interface MockPanelHandle {
   readonly panel: MockPanel;
   /** Replaces this test's panel with one made with `options` (call it before starting the bridge). */
   replace(options: PanelOptions): MockPanel;
+  /** Puts handlers in front of the panel's for this test (a panel that misbehaves in a way the mock cannot). */
+  use(...handlers: RequestHandler[]): void;
 }
 
 /**
@@ -66,6 +69,7 @@ export function useMockPanel(): MockPanelHandle {
       return currentPanel;
     },
     replace: install,
+    use: (...handlers) => server.use(...handlers),
   };
 }
 

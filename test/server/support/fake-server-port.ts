@@ -41,6 +41,10 @@ export class FakeServerPort implements ServerPort {
   readonly localEvents: LocalEvent[] = [];
   readonly clientEvents: ClientEvent[] = [];
   readonly lines: string[] = [];
+  /** Commands the bridge registered, by name. */
+  readonly commands = new Map<string, { handler: (src: number, args: string[]) => void; restricted: boolean }>();
+  /** Lines the bridge answered a command with, with who ran it. */
+  readonly replies: Array<{ src: number; line: string }> = [];
   readonly convars: Map<string, string>;
   readonly players = new Map<number, FakePlayer>();
   readonly store: KeyValueStore;
@@ -77,6 +81,14 @@ export class FakeServerPort implements ServerPort {
     this.lines.push(line);
   }
 
+  registerCommand(name: string, handler: (src: number, args: string[]) => void, restricted: boolean): void {
+    this.commands.set(name, { handler, restricted });
+  }
+
+  reply(src: number, line: string): void {
+    this.replies.push({ src, line });
+  }
+
   convar(name: string): string {
     return this.convars.get(name) ?? '';
   }
@@ -102,6 +114,16 @@ export class FakeServerPort implements ServerPort {
 
   requestRefresh(src: number): void {
     this.refreshRequests$.next({ src, args: [] });
+  }
+
+  /** Runs a registered command as the console (src 0) or a player would, and returns the lines it answered. */
+  runCommand(line: string, src = 0): string[] {
+    const [name = '', ...args] = line.trim().split(/\s+/);
+    const command = this.commands.get(name);
+    if (!command) throw new Error(`no command ${name} is registered`);
+    const mark = this.replies.length;
+    command.handler(src, args);
+    return this.replies.slice(mark).map((reply) => reply.line);
   }
 
   drop(src: number, reason = 'Exiting'): void {

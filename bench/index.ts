@@ -1,0 +1,139 @@
+// npm run bench [-- --json] [-- --players 100,500] [-- --no-real-time]
+//
+// The bridge against a naive baseline in the FXServer simulator (test/sim), both talking to the mock panel:
+// join storms at 100, 500 and 2048 players and a ten-minute outage with a restart, on virtual time, plus one
+// storm in real time over loopback HTTP for latency. Prints the tables; `--json` adds one JSON object as the last
+// line with the same figures. See docs/budget.md.
+import { type BenchReport, formatReport } from './report.js';
+import { runJoinStorm, type StormResult } from './scenarios/join-storm.js';
+import { runOutageWithRestart } from './scenarios/outage-restart.js';
+import { prepareResources } from './support/resources.js';
+
+const args = process.argv.slice(2);
+const json = args.includes('--json');
+const realTime = !args.includes('--no-real-time');
+const playersArg = args[args.indexOf('--players') + 1];
+const sizes = args.includes('--players') && playersArg ? playersArg.split(',').map(Number) : [100, 500, 2048];
+
+const LIMIT_PER_MINUTE = 200;
+const SLOT_MS = 60_000 / LIMIT_PER_MINUTE;
+const LATENCY_MS = 80;
+const MINUTE = 60_000;
+
+const benchStarted = performance.now();
+const progress = (text: string) =>
+  process.stderr.write(`bench [${((performance.now() - benchStarted) / 1000).toFixed(0)} s]: ${text}\n`);
+
+async function main(): Promise<BenchReport> {
+  const started = performance.now();
+  progress('building the bridge and the naive baseline');
+  const resources = await prepareResources();
+  try {
+    const storm: StormResult[] = [];
+    for (const players of sizes) {
+      const floorMs = (players / LIMIT_PER_MINUTE) * MINUTE;
+      for (const [implementation, resource] of [
+        ['bridge', resources.bridge],
+        ['naive', resources.naive],
+      ] as const) {
+        progress(`join storm, ${players} players, ${implementation}`);
+        storm.push(
+          await runJoinStorm({
+            implementation,
+            resource,
+            players,
+            clock: 'virtual',
+            latencyMs: LATENCY_MS,
+            limitPerMinute: LIMIT_PER_MINUTE,
+            // The naive baseline may never load everyone: it gets twice the floor (at least 20 min) to try.
+            capMs: Math.max(20 * MINUTE, 2 * floorMs),
+          }),
+        );
+      }
+    }
+
+    let loopback: StormResult | undefined;
+    if (realTime) {
+      progress('join storm in real time over loopback HTTP, 100 players joining within 10 s, bridge (about a minute)');
+      loopback = await runJoinStorm({
+        implementation: 'bridge',
+        resource: resources.bridge,
+        players: 100,
+        clock: 'real',
+        latencyMs: 0,
+        limitPerMinute: LIMIT_PER_MINUTE,
+        capMs: 45_000,
+        arrivalSpanMs: 10_000,
+        idleToggles: { count: 20, everyMs: 250 },
+      });
+    }
+
+    const outage = [];
+    for (const [implementation, resource] of [
+      ['bridge', resources.bridge],
+      ["bridge, DegradedMode 'queue'", resources.bridgeWith("Config.DegradedMode = 'queue'")],
+      ['naive', resources.naive],
+    ] as const) {
+      progress(`panel outage with a restart, 200 players, ${implementation}`);
+      outage.push(await runOutageWithRestart({ implementation, resource, players: 200, latencyMs: LATENCY_MS }));
+    }
+
+    const bridgeStorms = storm.filter((result) => result.implementation === 'bridge');
+    const bridgeOutages = outage.filter((result) => result.implementation.startsWith('bridge'));
+    const all429 = [...bridgeStorms, ...(loopback ? [loopback] : []), ...bridgeOutages].reduce(
+      (sum, result) => sum + result.tooManyRequests,
+      0,
+    );
+    const uses = bridgeStorms.flatMap((result) => (result.budgetUse === undefined ? [] : [result.budgetUse]));
+    const largest = bridgeStorms.at(-1);
+    const lost = bridgeOutages.reduce((sum, result) => sum + result.lostDutyRecords, 0);
+    const toggleBound = (largest?.idleToggleP99Ms ?? 0) + SLOT_MS;
+    const perSession = bridgeStorms.map((result) => ({
+      result,
+      // One request per player, one per duty change, one start-up probe.
+      expected: result.players + result.dutyChanges + 1,
+    }));
+
+    return {
+      settings: {
+        limitPerMinute: LIMIT_PER_MINUTE,
+        slotMs: SLOT_MS,
+        virtualLatencyMs: LATENCY_MS,
+        where: `simulated FXServer (test/sim), mock panel in process with ${LATENCY_MS} ms latency, virtual time`,
+      },
+      storm,
+      loopback,
+      outage,
+      targets: {
+        '0 × 429 (every bridge run)': { value: `${all429}`, met: all429 === 0 },
+        'budget use >= 95% while requests wait': {
+          value: uses.map((use) => `${(use * 100).toFixed(1)}%`).join(', ') || 'no run had a backlog',
+          met: uses.length > 0 && uses.every((use) => use >= 0.95),
+        },
+        [`duty-toggle p99 during the ${largest?.players ?? '-'}-player storm <= panel latency + one slot`]: {
+          value: `${Math.round(largest?.toggleP99Ms ?? Number.NaN)} ms <= ${Math.round(largest?.idleToggleP99Ms ?? Number.NaN)} ms (toggle on the quiet server: panel latency as the game sees it) + ${SLOT_MS} ms`,
+          met: largest?.toggleP99Ms !== undefined && largest.toggleP99Ms <= toggleBound,
+        },
+        '0 duty records lost in the outage with a restart': { value: `${lost}`, met: lost === 0 },
+        'requests per player session = 1 + duty changes': {
+          value: perSession
+            .map(
+              ({ result }) =>
+                `${result.players}: ${result.requests} requests = ${result.players} players + ${result.dutyChanges} duty changes + 1 probe`,
+            )
+            .join('; '),
+          met: perSession.every(({ result, expected }) => result.requests <= expected),
+        },
+      },
+      durationS: (performance.now() - started) / 1000,
+    };
+  } finally {
+    resources.remove();
+  }
+}
+
+const report = await main();
+for (const line of formatReport(report)) console.log(line);
+if (json) console.log(JSON.stringify(report));
+// Simulated clients and an idle keep-alive pool may still hold the event loop; everything is reported.
+process.exit(0);

@@ -1,0 +1,106 @@
+import type { StormResult } from './scenarios/join-storm.js';
+import type { OutageResult } from './scenarios/outage-restart.js';
+
+export interface BenchReport {
+  settings: {
+    limitPerMinute: number;
+    slotMs: number;
+    virtualLatencyMs: number;
+    where: string;
+  };
+  storm: StormResult[];
+  loopback: StormResult | undefined;
+  outage: OutageResult[];
+  targets: Record<string, { value: string; met: boolean }>;
+  durationS: number;
+}
+
+const seconds = (value: number | undefined) => (value === undefined ? 'never' : `${value.toFixed(1)} s`);
+const ms = (value: number | undefined) => (value === undefined ? '-' : `${Math.round(value)}`);
+const percent = (value: number | undefined) => (value === undefined ? '-' : `${(value * 100).toFixed(1)}%`);
+
+function table(header: string[], rows: string[][]): string[] {
+  const widths = header.map((title, column) =>
+    Math.max(title.length, ...rows.map((row) => (row[column] ?? '').length)),
+  );
+  const line = (cells: string[]) => `| ${cells.map((cell, column) => cell.padEnd(widths[column] ?? 0)).join(' | ')} |`;
+  return [line(header), `|${widths.map((width) => '-'.repeat(width + 2)).join('|')}|`, ...rows.map(line)];
+}
+
+function stormRow(result: StormResult): string[] {
+  const loaded =
+    result.allProfilesAfterS === undefined
+      ? `${result.profilesLoaded} of ${result.players} by the cap`
+      : seconds(result.allProfilesAfterS);
+  return [
+    result.clock === 'real' ? `${result.players} (real time)` : String(result.players),
+    result.implementation,
+    String(result.requests),
+    String(result.tooManyRequests),
+    loaded,
+    seconds(result.floorS),
+    percent(result.budgetUse),
+    `${result.toggles}: ${ms(result.toggleP50Ms)} / ${ms(result.toggleP99Ms)}`,
+    `${ms(result.idleToggleP50Ms)} / ${ms(result.idleToggleP99Ms)}`,
+    String(result.lostDutyRecords),
+    `${result.requestsPerSession.toFixed(2)} (${(1 + result.dutyChanges / result.players).toFixed(2)})`,
+  ];
+}
+
+/** The tables `npm run bench` prints (the README shows the same). */
+export function formatReport(report: BenchReport): string[] {
+  const { settings } = report;
+  const lines = [
+    `Join storm: the players join within one minute; panel limit ${settings.limitPerMinute} requests/min (one slot = ${settings.slotMs} ms), ${settings.where}.`,
+    '',
+    ...table(
+      [
+        'players',
+        'bridge',
+        'requests',
+        '429s',
+        'all profiles after',
+        'floor',
+        'budget use',
+        'toggles in storm: p50 / p99 ms',
+        'idle toggle p50 / p99 ms',
+        'lost',
+        'requests per session (1 + duty changes)',
+      ],
+      [...report.storm, ...(report.loopback ? [report.loopback] : [])].map(stormRow),
+    ),
+    '',
+    'Panel outage: 200 players on and off duty every 1-3 min; the panel hangs from minute 3 to 13; the server restarts at minute 8.',
+    '',
+    ...table(
+      [
+        'bridge',
+        'duty changes',
+        'lost',
+        'panel had them all after',
+        'toggles during outage (refused): p50 / p99 ms',
+        'requests during outage',
+        'requests',
+        '429s',
+      ],
+      report.outage.map((result) => [
+        result.implementation,
+        String(result.dutyChanges),
+        String(result.lostDutyRecords),
+        result.caughtUpAfterS === undefined ? 'never' : `${result.caughtUpAfterS.toFixed(1)} s`,
+        `${result.togglesDuringOutage} (${result.refusedDuringOutage}): ${ms(result.toggleP50DuringOutageMs)} / ${ms(result.toggleP99DuringOutageMs)}`,
+        String(result.requestsDuringOutage),
+        String(result.requests),
+        String(result.tooManyRequests),
+      ]),
+    ),
+    '',
+    'Targets (the bridge):',
+    ...Object.entries(report.targets).map(
+      ([name, { value, met }]) => `  ${met ? 'met    ' : 'MISSED '} ${name}: ${value}`,
+    ),
+    '',
+    `The bench took ${report.durationS.toFixed(0)} s.`,
+  ];
+  return lines;
+}

@@ -1,0 +1,82 @@
+import type { Logger } from '../log/logger.js';
+import type { BridgeRuntime } from '../server-port.js';
+import { CircuitBreaker } from './health/circuit-breaker.js';
+import { LatencyStats } from './health/latency-stats.js';
+import { createPanelTransport, type PanelClient } from './panel-client.js';
+import { PROBE_CHAT_ID } from './probe.js';
+import { RateBudget, type RateLimitPolicy } from './rate-limit/rate-budget.js';
+import { createScheduledPanelClient } from './scheduled-panel-client.js';
+import { RequestScheduler } from './scheduling/request-scheduler.js';
+
+export interface PanelStackOptions {
+  apiBase: string;
+  token: string;
+  timeoutMs: number;
+  /** config.lua's rate limit, used until the panel's headers tell the real one. */
+  fallbackLimit: RateLimitPolicy;
+  runtime: BridgeRuntime;
+  logger: Logger;
+}
+
+/** Everything between the bridge and the panel: transport, budget, circuit breaker and the scheduler over them. */
+export interface PanelStack {
+  client: PanelClient;
+  scheduler: RequestScheduler;
+  budget: RateBudget;
+  breaker: CircuitBreaker;
+  latency: LatencyStats;
+  stop(): void;
+}
+
+const describePolicy = ({ limit, windowMs }: RateLimitPolicy) => `${limit} requests per ${windowMs / 1000} s`;
+
+export function createPanelStack(options: PanelStackOptions): PanelStack {
+  const { runtime, logger } = options;
+  const transport = createPanelTransport({
+    apiBase: options.apiBase,
+    token: options.token,
+    timeoutMs: options.timeoutMs,
+    now: runtime.now,
+    ...(runtime.fetch ? { fetch: runtime.fetch } : {}),
+  });
+  const budget = new RateBudget({
+    now: runtime.now,
+    fallback: options.fallbackLimit,
+    onPolicyLearned: (learned, configured) => {
+      if (learned.limit === configured.limit && learned.windowMs === configured.windowMs) return;
+      logger.info(
+        `the panel's rate-limit headers say ${describePolicy(learned)} (config.lua: ${describePolicy(configured)}); following the panel`,
+      );
+    },
+  });
+  const latency = new LatencyStats();
+  // The breaker's probe goes through the scheduler like any request; the scheduler needs the breaker: the probe
+  // reaches the scheduler through this late-bound reference.
+  const scheduled: { scheduler?: RequestScheduler } = {};
+  const breaker = new CircuitBreaker({
+    now: runtime.now,
+    sleep: runtime.sleep,
+    random: runtime.random,
+    logger,
+    probe: () =>
+      scheduled.scheduler?.submit({
+        requestClass: 'duty',
+        player: 'probe',
+        probe: true,
+        send: () => transport.getDepartments(PROBE_CHAT_ID),
+      }) ?? Promise.resolve(),
+  });
+  const scheduler = new RequestScheduler({ clock: runtime, budget, breaker, latency, logger });
+  scheduled.scheduler = scheduler;
+  return {
+    client: createScheduledPanelClient(transport, scheduler),
+    scheduler,
+    budget,
+    breaker,
+    latency,
+    stop() {
+      scheduler.stop();
+      breaker.stop();
+    },
+  };
+}

@@ -1,0 +1,116 @@
+import { panelNow, resetDelayMs, retryAfterMs } from './reset-time.js';
+import { type FieldMember, nonNegativeNumber, parseFieldDictionary, parseFieldList } from './structured-fields.js';
+
+/** Which header set an answer used; `none` when it carried no rate-limit headers at all. */
+export type RateLimitHeaderForm = 'draft-8' | 'draft-7' | 'draft-6' | 'legacy' | 'none';
+
+/** What one answer says about the panel's budget. Every field is optional: panels send different subsets. */
+export interface RateLimitObservation {
+  form: RateLimitHeaderForm;
+  /** Requests allowed per window. */
+  limit?: number;
+  /** Length of the window, from a policy's `w=`. */
+  windowMs?: number;
+  /** Requests left in the window when the panel counted this one. */
+  remaining?: number;
+  /** Milliseconds from the answer until the window resets; zero or negative when the reset lies in the past. */
+  resetInMs?: number;
+  /** `Retry-After`, on a 429 or a 503. */
+  retryAfterMs?: number;
+}
+
+const seconds = (value: string | undefined) => {
+  const number = nonNegativeNumber(value);
+  return number === undefined ? undefined : number * 1000;
+};
+
+/** Of several draft-8 limits in one header, the one closest to running out is the one that binds. */
+function bindingMember(members: FieldMember[]): FieldMember | undefined {
+  let binding: FieldMember | undefined;
+  for (const member of members) {
+    const remaining = nonNegativeNumber(member.params.get('r'));
+    if (remaining === undefined) continue;
+    const best = nonNegativeNumber(binding?.params.get('r'));
+    if (best === undefined || remaining < best) binding = member;
+  }
+  return binding;
+}
+
+/** Draft 8: `RateLimit: "name"; r=199; t=60` with `RateLimit-Policy: "name"; q=200; w=60`. */
+function readDraft8(rateLimit: string, policy: string | null): Omit<RateLimitObservation, 'form'> | undefined {
+  const member = bindingMember(parseFieldList(rateLimit));
+  if (!member) return undefined;
+  const named = policy ? parseFieldList(policy).find((entry) => entry.item === member.item) : undefined;
+  return definedOnly({
+    remaining: nonNegativeNumber(member.params.get('r')),
+    resetInMs: seconds(member.params.get('t')),
+    limit: nonNegativeNumber(named?.params.get('q')),
+    windowMs: seconds(named?.params.get('w')),
+  });
+}
+
+/** Draft 7: `RateLimit: limit=200, remaining=199, reset=60`. */
+function readDraft7(rateLimit: string): Omit<RateLimitObservation, 'form'> | undefined {
+  const fields = parseFieldDictionary(rateLimit);
+  if (!fields.has('remaining') && !fields.has('limit')) return undefined;
+  return definedOnly({
+    limit: nonNegativeNumber(fields.get('limit')),
+    remaining: nonNegativeNumber(fields.get('remaining')),
+    resetInMs: seconds(fields.get('reset')),
+  });
+}
+
+/** Drafts 6 and 7: `RateLimit-Policy: 200;w=60` (possibly several: the one matching the limit). */
+function policyWindowMs(policy: string | null, limit: number | undefined): number | undefined {
+  if (!policy) return undefined;
+  const members = parseFieldList(policy);
+  const matching = members.find((member) => nonNegativeNumber(member.item) === limit) ?? members[0];
+  return seconds(matching?.params.get('w'));
+}
+
+function policyLimit(policy: string | null): number | undefined {
+  if (!policy) return undefined;
+  return nonNegativeNumber(parseFieldList(policy)[0]?.item);
+}
+
+const definedOnly = <T extends object>(value: T): T =>
+  Object.fromEntries(Object.entries(value).filter(([, entry]) => entry !== undefined)) as T;
+
+/**
+ * Reads every rate-limit header form a panel may send (express-rate-limit's drafts 6, 7 and 8, the legacy
+ * `X-RateLimit-*` and `Retry-After`). The standard forms win over the legacy one when both are present; a value one
+ * form lacks is taken from another.
+ */
+export function readRateLimitHeaders(headers: Headers, localNowMs: number): RateLimitObservation {
+  const now = panelNow(headers.get('date'), localNowMs);
+  const policy = headers.get('ratelimit-policy');
+  const combined = headers.get('ratelimit');
+
+  const legacy = definedOnly({
+    limit: nonNegativeNumber(headers.get('x-ratelimit-limit')),
+    remaining: nonNegativeNumber(headers.get('x-ratelimit-remaining')),
+    resetInMs: resetDelayMs(headers.get('x-ratelimit-reset'), now),
+  });
+  const draft6 = definedOnly({
+    limit: nonNegativeNumber(headers.get('ratelimit-limit')) ?? policyLimit(policy),
+    remaining: nonNegativeNumber(headers.get('ratelimit-remaining')),
+    resetInMs: resetDelayMs(headers.get('ratelimit-reset'), now),
+  });
+
+  let form: RateLimitHeaderForm = 'none';
+  let standard: Omit<RateLimitObservation, 'form'> = {};
+  const draft8 = combined ? readDraft8(combined, policy) : undefined;
+  const draft7 = combined && !draft8 ? readDraft7(combined) : undefined;
+  if (draft8) [form, standard] = ['draft-8', draft8];
+  else if (draft7) [form, standard] = ['draft-7', { ...draft7, windowMs: policyWindowMs(policy, draft7.limit) }];
+  else if (Object.keys(draft6).length > 0 && draft6.remaining !== undefined) {
+    [form, standard] = ['draft-6', { ...draft6, windowMs: policyWindowMs(policy, draft6.limit) }];
+  } else if (Object.keys(legacy).length > 0) {
+    form = 'legacy';
+  }
+
+  const observation: RateLimitObservation = { form, ...legacy, ...definedOnly(standard) };
+  const retryAfter = retryAfterMs(headers.get('retry-after'), now);
+  if (retryAfter !== undefined) observation.retryAfterMs = retryAfter;
+  return observation;
+}

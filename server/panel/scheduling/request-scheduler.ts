@@ -1,0 +1,236 @@
+import type { Subscription } from 'rxjs';
+import type { Logger } from '../../log/logger.js';
+import { type Clock, WakeTimer } from '../../time/wake-timer.js';
+import { type CircuitBreaker, reachabilityOf } from '../health/circuit-breaker.js';
+import type { LatencyStats } from '../health/latency-stats.js';
+import type { PanelExchange } from '../panel-client.js';
+import type { PanelResult } from '../panel-result.js';
+import type { RateBudget, SendPace } from '../rate-limit/rate-budget.js';
+import { readRateLimitHeaders } from '../rate-limit/read-rate-limit-headers.js';
+import { FairQueue } from './fair-queue.js';
+import { classRank, paceOf, REQUEST_CLASSES, type RequestClass } from './request-classes.js';
+
+export interface ScheduledRequest<T> {
+  requestClass: RequestClass;
+  /** Whose request it is: players take turns within a class. */
+  player: string;
+  /** Requests with the same key share one panel request: asking again while one waits or is in flight joins it. */
+  singleFlight?: string;
+  /** Aborting takes the request out of the queue if it has not left yet; it then resolves as `cancelled`. */
+  signal?: AbortSignal;
+  /** Called the moment the request leaves. */
+  onSent?: () => void;
+  /** The circuit breaker's probe: the only request sent while the panel is known to be unreachable. */
+  probe?: boolean;
+  send(): Promise<PanelExchange<T>>;
+}
+
+export interface RequestSchedulerOptions {
+  clock: Clock;
+  budget: RateBudget;
+  breaker: CircuitBreaker;
+  latency: LatencyStats;
+  logger: Logger;
+  /** Requests in flight at once; more wait (a hanging panel must not collect hundreds of open requests). */
+  maxInFlight?: number;
+}
+
+export interface SchedulerStats {
+  queued: Record<RequestClass, number>;
+  inFlight: number;
+  sent: number;
+  /** 429 answers: each means the budget estimate was wrong; the request was queued again, not dropped. */
+  rateLimited: number;
+}
+
+interface Entry {
+  request: ScheduledRequest<unknown>;
+  requestClass: RequestClass;
+  state: 'queued' | 'sent' | 'done';
+  promise: Promise<PanelResult<unknown>>;
+  settle(result: PanelResult<unknown>): void;
+}
+
+const UNAVAILABLE: PanelResult<never> = {
+  ok: false,
+  failure: { kind: 'unavailable', message: 'the panel is unreachable; the bridge retries once it answers again' },
+};
+const CANCELLED: PanelResult<never> = {
+  ok: false,
+  failure: { kind: 'cancelled', message: 'withdrawn before it was sent' },
+};
+
+/**
+ * The one way to the panel. Requests wait in priority classes (duty, waiting, join, refreshes), take turns between
+ * players within a class, and share one request per single-flight key. One leaves only when the rate budget says
+ * the panel will accept it; a 429 anyway blocks everything until the panel's reset and puts the request back at the
+ * head of its class. While the circuit is open, requests are answered `unavailable` at once.
+ */
+export class RequestScheduler {
+  private readonly queues = new Map<RequestClass, FairQueue<Entry>>(
+    REQUEST_CLASSES.map((requestClass) => [requestClass, new FairQueue<Entry>((entry) => entry.request.player)]),
+  );
+  private readonly shared = new Map<string, Entry>();
+  private readonly timer: WakeTimer;
+  private readonly subscription: Subscription;
+  private inFlight = 0;
+  private sent = 0;
+  private rateLimited = 0;
+  private stopped = false;
+
+  constructor(private readonly options: RequestSchedulerOptions) {
+    this.timer = new WakeTimer(options.clock, () => this.pump());
+    // Whatever waits when the panel goes away is answered now rather than after a timeout each.
+    this.subscription = options.breaker.unreachable$.subscribe(() => this.failQueued());
+  }
+
+  submit<T>(request: ScheduledRequest<T>): Promise<PanelResult<T>> {
+    if (this.stopped) return new Promise(() => {});
+    const key = request.singleFlight;
+    const existing = key === undefined ? undefined : this.shared.get(key);
+    if (existing) {
+      this.promote(existing, request.requestClass);
+      return existing.promise as Promise<PanelResult<T>>;
+    }
+    if (this.options.breaker.isOpen && !request.probe) return Promise.resolve(UNAVAILABLE);
+    if (request.signal?.aborted) return Promise.resolve(CANCELLED);
+
+    let settle: (result: PanelResult<unknown>) => void = () => {};
+    const promise = new Promise<PanelResult<unknown>>((resolve) => {
+      settle = resolve;
+    });
+    const entry: Entry = {
+      request: request as ScheduledRequest<unknown>,
+      requestClass: request.requestClass,
+      state: 'queued',
+      promise,
+      settle: (result) => {
+        if (entry.state === 'done') return;
+        entry.state = 'done';
+        if (key !== undefined && this.shared.get(key) === entry) this.shared.delete(key);
+        settle(result);
+      },
+    };
+    if (key !== undefined) this.shared.set(key, entry);
+    request.signal?.addEventListener('abort', () => this.cancel(entry), { once: true });
+    this.queueOf(entry.requestClass).push(entry);
+    this.pump();
+    return promise as Promise<PanelResult<T>>;
+  }
+
+  stats(): SchedulerStats {
+    const queued = Object.fromEntries(
+      REQUEST_CLASSES.map((requestClass) => [requestClass, this.queueOf(requestClass).size]),
+    ) as Record<RequestClass, number>;
+    return { queued, inFlight: this.inFlight, sent: this.sent, rateLimited: this.rateLimited };
+  }
+
+  /** A stopped resource sends nothing more; what waited never resolves (its KVP records outlive it). */
+  stop(): void {
+    this.stopped = true;
+    this.timer.stop();
+    this.subscription.unsubscribe();
+  }
+
+  private queueOf(requestClass: RequestClass): FairQueue<Entry> {
+    return this.queues.get(requestClass) as FairQueue<Entry>;
+  }
+
+  /** A caller with a higher class joined a request that is still waiting: it moves up (never down). */
+  private promote(entry: Entry, requestClass: RequestClass): void {
+    if (entry.state !== 'queued' || classRank(requestClass) >= classRank(entry.requestClass)) return;
+    this.queueOf(entry.requestClass).remove(entry);
+    entry.requestClass = requestClass;
+    this.queueOf(requestClass).push(entry);
+    this.pump();
+  }
+
+  private cancel(entry: Entry): void {
+    if (entry.state !== 'queued') return;
+    this.queueOf(entry.requestClass).remove(entry);
+    entry.settle(CANCELLED);
+  }
+
+  private failQueued(): void {
+    for (const requestClass of REQUEST_CLASSES) {
+      const queue = this.queueOf(requestClass);
+      for (const entry of queue.drain()) {
+        if (entry.request.probe) queue.push(entry);
+        else entry.settle(UNAVAILABLE);
+      }
+    }
+  }
+
+  private next(): Entry | undefined {
+    for (const requestClass of REQUEST_CLASSES) {
+      const entry = this.queueOf(requestClass).peek();
+      if (entry) return entry;
+    }
+    return undefined;
+  }
+
+  private pump(): void {
+    const maxInFlight = this.options.maxInFlight ?? 32;
+    while (!this.stopped && this.inFlight < maxInFlight) {
+      // Learn before spending: one request at a time until the panel has answered once and its headers said what
+      // its limit really is (config.lua's may be wrong). The answer pumps again.
+      if (!this.options.budget.hasAnswered && this.inFlight > 0) return;
+      const entry = this.next();
+      if (!entry) return;
+      const pace = paceOf(entry.requestClass);
+      // Classes below are paced too, so when the head cannot go yet nothing behind it can either.
+      const at = this.options.budget.nextSendAt(pace);
+      const now = this.options.clock.now();
+      if (at > now) {
+        this.timer.wakeAt(at);
+        return;
+      }
+      this.queueOf(entry.requestClass).shift();
+      this.dispatch(entry, pace);
+    }
+  }
+
+  private dispatch(entry: Entry, pace: SendPace): void {
+    entry.state = 'sent';
+    const ticket = this.options.budget.take(pace);
+    this.inFlight += 1;
+    this.sent += 1;
+    entry.request.onSent?.();
+    entry.request
+      .send()
+      .catch(
+        (error: unknown): PanelExchange<unknown> => ({
+          result: { ok: false, failure: { kind: 'network', message: String(error) } },
+          response: { method: 'GET', path: '', status: undefined, latencyMs: 0, headers: undefined },
+        }),
+      )
+      .then((exchange) => {
+        this.inFlight -= 1;
+        if (!this.stopped) this.learn(entry, ticket, exchange);
+        this.pump();
+      });
+  }
+
+  private learn(entry: Entry, ticket: number, { result, response }: PanelExchange<unknown>): void {
+    const { budget, breaker, latency, clock, logger } = this.options;
+    const now = clock.now();
+    if (response.status !== undefined) latency.record(response.latencyMs, now);
+    // No answer at all (network error, timeout) says nothing about the budget.
+    const observation = response.headers ? readRateLimitHeaders(response.headers, now) : undefined;
+    breaker.record(reachabilityOf(response), result.ok ? undefined : result.failure.message);
+    if (response.status === 429) {
+      budget.refused(ticket, observation ?? { form: 'none' });
+      this.rateLimited += 1;
+      const { blockedUntil } = budget.snapshot();
+      logger.warn(
+        `the panel answered 429 to ${response.method} ${response.path} despite the budget; nothing is sent for ${Math.round(((blockedUntil ?? now) - now) / 1000)} s and the request is queued again`,
+      );
+      // Never dropped: back to the head of its class, to leave first when the window opens.
+      entry.state = 'queued';
+      this.queueOf(entry.requestClass).unshift(entry);
+      return;
+    }
+    if (observation) budget.observe(ticket, observation);
+    entry.settle(result);
+  }
+}

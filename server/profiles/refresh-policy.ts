@@ -1,0 +1,62 @@
+import type { PlayerRegistry } from '../players/player-registry.js';
+import { isMember, type ProfileCache, type ProfileEntry } from './profile-cache.js';
+
+export interface RefreshPolicyOptions {
+  cache: ProfileCache;
+  players: PlayerRegistry;
+  /** A profile fetched in the background for an online player, to send to their client and check their duty. */
+  onRefreshed: (src: number, entry: ProfileEntry) => void;
+}
+
+/**
+ * When profiles are fetched again. Nothing is polled: a profile is refreshed when something needs it (the client
+ * asks for it, a player joins) and it is past its TTL. The stale one is used meanwhile and the refresh waits in
+ * the background classes, department members before the others, so however many players need one, refreshes only
+ * get the budget the interactive work leaves and never more than the panel allows.
+ */
+export class RefreshPolicy {
+  private readonly refreshing = new Set<string>();
+
+  constructor(private readonly options: RefreshPolicyOptions) {}
+
+  /** Refreshes a stale profile in the background (once, however many ask meanwhile). */
+  revalidate(chatId: string, stale: ProfileEntry): void {
+    if (this.refreshing.has(chatId)) return;
+    this.refreshing.add(chatId);
+    const priority = isMember(stale) ? 'member-refresh' : 'other-refresh';
+    void this.options.cache
+      .get(chatId, { force: true, priority })
+      .then((lookup) => {
+        if (lookup.ok) this.tell(chatId, lookup.entry);
+      })
+      .finally(() => this.refreshing.delete(chatId));
+  }
+
+  /**
+   * The panel answers again after an outage: players who joined meanwhile get the profile they could not, and
+   * stale ones are refreshed, all through the scheduler at their usual classes.
+   */
+  recover(): void {
+    const { cache, players } = this.options;
+    for (const session of players.all()) {
+      if (!session.chat.ok) continue;
+      const { chatId } = session.chat;
+      const entry = cache.peek(chatId);
+      if (entry && !cache.isFresh(chatId)) this.revalidate(chatId, entry);
+      if (entry || this.refreshing.has(chatId)) continue;
+      this.refreshing.add(chatId);
+      void cache
+        .get(chatId, { priority: 'join' })
+        .then((lookup) => {
+          if (lookup.ok) this.tell(chatId, lookup.entry);
+        })
+        .finally(() => this.refreshing.delete(chatId));
+    }
+  }
+
+  private tell(chatId: string, entry: ProfileEntry): void {
+    for (const session of this.options.players.all()) {
+      if (session.chat.ok && session.chat.chatId === chatId) this.options.onRefreshed(session.src, entry);
+    }
+  }
+}
