@@ -1,5 +1,6 @@
 import {
   type DeptDataPayload,
+  type DutyOptions,
   type DutyOutcome,
   type DutySnapshot,
   INTERNAL_EVENTS,
@@ -7,32 +8,18 @@ import {
   type ProfilePayload,
   PUBLIC_EVENTS,
 } from '../shared/events.js';
-import { ENGLISH, formatMessage } from '../shared/locale.js';
+import type { MessageKey } from '../shared/locale.js';
 import type { ClientPort } from './client-port.js';
+import { createPlayerMessages } from './player-messages.js';
+import { type ClientSettings, clientSettings } from './settings.js';
 
-export interface DutyOptionDepartment {
-  id: number;
-  slug: string;
-  name: string;
-  rank: { id: number; name: string };
-  /** Marks this department as the one UpdatePlayerDuty(true) goes on duty for. */
-  setActive: () => boolean;
-}
-
-export interface DutyOptions {
-  ok: boolean;
-  departments: DutyOptionDepartment[];
-  selectedDeptId: number | null;
-  onDuty: boolean;
-  error?: string;
-  message?: string;
-}
+export type { DutyOptionDepartment, DutyOptions } from '../shared/events.js';
 
 type DutyCallback = (outcome: DutyOutcome) => void;
 
 const OFF: DutySnapshot = { onDuty: false, departmentId: null, rankId: null, since: null };
 
-const OFF_DUTY_MESSAGE: Record<OffDutyPayload['reason'], keyof typeof ENGLISH> = {
+const OFF_DUTY_MESSAGE: Record<OffDutyPayload['reason'], MessageKey> = {
   request: 'off_duty',
   dropped: 'off_duty',
   resource_stop: 'off_duty',
@@ -40,13 +27,23 @@ const OFF_DUTY_MESSAGE: Record<OffDutyPayload['reason'], keyof typeof ENGLISH> =
   admin: 'off_duty_admin',
 };
 
-const PROFILE_MESSAGE: Record<string, keyof typeof ENGLISH> = {
-  panel_unavailable: 'panel_unavailable_profile',
-};
+// A profile that failed for the panel's sake says so with its own words: the duty error of that name means a
+// duty change the panel did not answer.
+const profileMessageKey = (error: string): string =>
+  error === 'panel_unavailable' ? 'panel_unavailable_profile' : error;
+
+function readSettings(port: ClientPort): ClientSettings {
+  try {
+    return clientSettings(port.readConfig());
+  } catch (error) {
+    port.log(`[bridge] config.lua could not be read on the client (${String(error)}); using English messages`);
+    return clientSettings(undefined);
+  }
+}
 
 /** The client half: the spec's exports, the client events, a notification for every outcome, and /dutyrefresh. */
 export function startBridgeClient(port: ClientPort) {
-  const messages: Record<string, string> = { ...ENGLISH };
+  const { say, text } = createPlayerMessages(port, readSettings(port));
   let profile: ProfilePayload | undefined;
   let duty: DutySnapshot = OFF;
   let selectedDeptId: number | null = null;
@@ -55,11 +52,14 @@ export function startBridgeClient(port: ClientPort) {
   let nextRequestId = 1;
   const pending = new Map<number, DutyCallback>();
 
-  const say = (key: string, params?: Record<string, unknown>) => port.notify(formatMessage(messages, key, params));
   const departmentName = (id: number | null) =>
     (dutyDepartment?.departmentId === id ? dutyDepartment.name : undefined) ??
     (profile?.ok ? profile.departments.find((d) => d.id === id)?.name : undefined) ??
-    `department ${id}`;
+    text('department_fallback', { id });
+
+  // The server's message is for logs; the player (and a menu showing it) reads the owner's wording.
+  const inPlayerWords = (outcome: DutyOutcome): DutyOutcome =>
+    outcome.ok ? outcome : { ...outcome, message: text(outcome.error, { detail: outcome.message }) };
 
   const reply = (callback: unknown, outcome: DutyOutcome) => {
     if (typeof callback !== 'function') return;
@@ -73,8 +73,16 @@ export function startBridgeClient(port: ClientPort) {
 
   function getDutyOptions(): DutyOptions {
     const base = { selectedDeptId, onDuty: duty.onDuty };
-    if (!profile) return { ok: false, error: 'loading', message: messages.loading, departments: [], ...base };
-    if (!profile.ok) return { ok: false, error: profile.error, message: profile.message, departments: [], ...base };
+    if (!profile) return { ok: false, error: 'loading', message: text('loading'), departments: [], ...base };
+    if (!profile.ok) {
+      return {
+        ok: false,
+        error: profile.error,
+        message: text(profileMessageKey(profile.error)),
+        departments: [],
+        ...base,
+      };
+    }
     return {
       ok: true,
       departments: profile.departments.map(({ id, slug, name, rank }) => ({
@@ -93,9 +101,9 @@ export function startBridgeClient(port: ClientPort) {
 
   function updatePlayerDuty(status: unknown, callback?: unknown): boolean {
     const on = status === true || status === 1 ? true : status === false || status === 0 ? false : undefined;
-    const refuse = (error: 'no_department_selected' | 'invalid_request', key: keyof typeof ENGLISH) => {
+    const refuse = (error: 'no_department_selected' | 'invalid_request', key: MessageKey) => {
       say(key);
-      reply(callback, { ok: false, error, message: messages[key] as string });
+      reply(callback, { ok: false, error, message: text(key) });
       return false;
     };
     if (on === undefined) return refuse('invalid_request', 'invalid_status');
@@ -117,7 +125,7 @@ export function startBridgeClient(port: ClientPort) {
     if (next.ok && selectedDeptId !== null && !next.departments.some((d) => d.id === selectedDeptId)) {
       selectedDeptId = null;
     }
-    if (newError && !next.ok) say(PROFILE_MESSAGE[next.error] ?? next.error);
+    if (newError && !next.ok) say(profileMessageKey(next.error));
   });
 
   port.onServer(INTERNAL_EVENTS.dutyState, (snapshot) => {
@@ -146,14 +154,12 @@ export function startBridgeClient(port: ClientPort) {
     else if (!result.changed) {
       say(result.onDuty ? 'already_on_duty' : 'already_off_duty', { department: departmentName(result.departmentId) });
     }
-    callback?.(result);
+    callback?.(inPlayerWords(result));
   });
 
   port.onServer(INTERNAL_EVENTS.notify, (key, params) => say(String(key), (params ?? {}) as Record<string, unknown>));
 
-  port.registerCommand('dutyrefresh', messages.dutyrefresh_help as string, () =>
-    port.emitServer(INTERNAL_EVENTS.refreshRequest),
-  );
+  port.registerCommand('dutyrefresh', text('dutyrefresh_help'), () => port.emitServer(INTERNAL_EVENTS.refreshRequest));
 
   port.emitServer(INTERNAL_EVENTS.clientReady);
 

@@ -5,6 +5,13 @@ export interface ClientPort {
   emitServer(event: string, ...args: unknown[]): void;
   registerExport(name: string, fn: (...args: never[]) => unknown): void;
   registerCommand(name: string, help: string, handler: () => void): void;
-  notify(text: string): void;
+  /** The resource's own config.lua table, read through the GetConfig export it registers; throws if it cannot. */
+  readConfig(): unknown;
+  /** State of another resource: `started`, `stopped`, `missing`, ... */
+  resourceState(name: string): string;
+  /** Calls another resource's client export; throws when it has none or the call fails. */
+  callExport(resource: string, name: string, ...args: unknown[]): unknown;
+  /** A notification in the game's feed, above the minimap. */
+  showFeed(text: string): void;
   log(line: string): void;
 }

@@ -18,7 +18,15 @@ export function createClientPort(): ClientPort {
       RegisterCommand(name, () => handler(), false);
       emit('chat:addSuggestion', `/${name}`, help, []);
     },
-    notify(text) {
+    // config.lua is a shared script: it ran in this client's Lua runtime before this bundle and exported its table.
+    readConfig: () => exports[GetCurrentResourceName()]?.GetConfig?.(),
+    resourceState: (name) => GetResourceState(name),
+    callExport(resource, name, ...args) {
+      const fn = exports[resource]?.[name];
+      if (typeof fn !== 'function') throw new Error(`${resource} has no export ${name}`);
+      return fn(...args);
+    },
+    showFeed(text) {
       BeginTextCommandThefeedPost('STRING');
       AddTextComponentSubstringPlayerName(text);
       EndTextCommandThefeedPostTicker(false, true);

@@ -1,7 +1,16 @@
 import type { ClientPort } from '../../client/client-port.js';
 
+export interface FakeClientOptions {
+  /** What config.lua's GetConfig export answers; a function that throws plays a missing export. */
+  config?: unknown;
+  /** States of other resources (`ox_lib: 'started'`); any other is `missing`. */
+  resources?: Record<string, string>;
+  /** Other resources' client exports. */
+  exports?: Record<string, Record<string, (...args: unknown[]) => unknown>>;
+}
+
 /** A ClientPort that records what the client half does and lets a test play the server's part. */
-export function createFakeClientPort() {
+export function createFakeClientPort(options: FakeClientOptions = {}) {
   const handlers = new Map<string, (...args: unknown[]) => void>();
   const exported = new Map<string, (...args: never[]) => unknown>();
   const commands = new Map<string, { help: string; handler: () => void }>();
@@ -21,7 +30,14 @@ export function createFakeClientPort() {
     registerCommand: (name, help, handler) => {
       commands.set(name, { help, handler });
     },
-    notify: (text) => {
+    readConfig: () => (typeof options.config === 'function' ? options.config() : options.config),
+    resourceState: (name) => options.resources?.[name] ?? 'missing',
+    callExport: (resource, name, ...args) => {
+      const fn = options.exports?.[resource]?.[name];
+      if (!fn) throw new Error(`No such export ${name} in resource ${resource}`);
+      return fn(...args);
+    },
+    showFeed: (text) => {
       notifications.push(text);
     },
     log: (line) => {
@@ -31,6 +47,7 @@ export function createFakeClientPort() {
   return {
     port,
     sent,
+    /** What the feed showed. */
     notifications,
     logs,
     commands,

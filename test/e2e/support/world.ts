@@ -21,6 +21,10 @@ export interface WorldOptions {
   config?: string;
   panel?: Partial<MockPanelOptions>;
   clock?: 'virtual' | 'real';
+  /** The bridge folder to load (a packaged copy, say); by default the repository root. */
+  bridgeDir?: string;
+  /** More resources, started after the bridge and the Lua duty menu (an example, a stub of ox_lib). */
+  resources?: Array<string | { dir: string; name?: string }>;
 }
 
 export interface World {
@@ -38,12 +42,12 @@ export interface World {
 }
 
 /** A copy of the resource whose config.lua has `extra` appended; dist/ is the freshly built one. */
-function bridgeWithConfig(extra: string): { dir: string; remove: () => void } {
+function bridgeWithConfig(extra: string, source = REPO_ROOT): { dir: string; remove: () => void } {
   const dir = mkdtempSync(join(tmpdir(), 'bridge-e2e-'));
   const resource = join(dir, 'bridge');
-  cpSync(join(REPO_ROOT, 'fxmanifest.lua'), join(resource, 'fxmanifest.lua'), { recursive: true });
-  writeFileSync(join(resource, 'config.lua'), `${readFileSync(join(REPO_ROOT, 'config.lua'), 'utf8')}\n${extra}\n`);
-  symlinkSync(join(REPO_ROOT, 'dist'), join(resource, 'dist'), 'dir');
+  cpSync(join(source, 'fxmanifest.lua'), join(resource, 'fxmanifest.lua'), { recursive: true });
+  writeFileSync(join(resource, 'config.lua'), `${readFileSync(join(source, 'config.lua'), 'utf8')}\n${extra}\n`);
+  symlinkSync(join(source, 'dist'), join(resource, 'dist'), 'dir');
   return { dir: resource, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
@@ -51,10 +55,11 @@ export async function startWorld(options: WorldOptions = {}): Promise<World> {
   let simNow = () => Date.now();
   const panel = createMockPanel({ token: TOKEN, now: () => simNow(), ...options.panel });
   const server = await startMockPanelServer({ panel, port: 0 });
-  const resource = options.config ? bridgeWithConfig(options.config) : undefined;
+  const bridgeDir = options.bridgeDir ?? REPO_ROOT;
+  const resource = options.config ? bridgeWithConfig(options.config, bridgeDir) : undefined;
   const kvpDir = mkdtempSync(join(tmpdir(), 'bridge-e2e-kvp-'));
   const sim = await createSim({
-    resources: [{ dir: resource?.dir ?? REPO_ROOT, name: 'bridge' }, LUA_DUTY_MENU],
+    resources: [{ dir: resource?.dir ?? bridgeDir, name: 'bridge' }, LUA_DUTY_MENU, ...(options.resources ?? [])],
     convars: options.convars ?? { BRIDGE_API_BASE: server.url, BRIDGE_LEO_API_TOKEN: TOKEN },
     kvpDir,
     clock: options.clock ?? 'real',

@@ -1,0 +1,91 @@
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { zip } from './zip';
+
+// npm run package [-- --out <dir>] [--no-build]: the drop-in resource folder <dir>/bridge and <dir>/bridge.zip
+// (default <dir>: package/), holding only what FXServer loads plus the README and the licence.
+
+export const RESOURCE_NAME = 'bridge';
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const DOCUMENTS = ['README.md', 'LICENSE'];
+const MANIFEST = 'fxmanifest.lua';
+
+// A manifest entry that names files: `client_script 'x'`, `server_scripts { 'a', 'b' }`, `files { ... }`, ...
+const FILE_ENTRY =
+  /^\s*(?:shared_scripts?|server_scripts?|client_scripts?|files?|ui_page)\s*(\{[^}]*\}|'[^']*'|"[^"]*")/gm;
+const QUOTED = /'([^']*)'|"([^"]*)"/g;
+
+/** The manifest and every file it names: what FXServer needs of the resource at run time. */
+export function manifestFiles(root: string): string[] {
+  const manifest = readFileSync(join(root, MANIFEST), 'utf8');
+  const named = [...manifest.matchAll(FILE_ENTRY)].flatMap(([, list]) =>
+    [...(list as string).matchAll(QUOTED)].map((quoted) => (quoted[1] ?? quoted[2]) as string),
+  );
+  // `@other/file` entries live in other resources.
+  const own = named.filter((file) => !file.startsWith('@'));
+  const globbed = own.filter((file) => /[*?[]/.test(file));
+  if (globbed.length > 0)
+    throw new Error(`${MANIFEST} names files by glob, which packaging does not expand: ${globbed}`);
+  return [MANIFEST, ...own];
+}
+
+export interface PackageOptions {
+  /** Where `bridge/` and `bridge.zip` go. */
+  outDir: string;
+  /** Build dist/ first (tsup.config.ts); off when dist/ was just built. */
+  build: boolean;
+  root?: string;
+}
+
+export interface PackageResult {
+  folder: string;
+  zipFile: string;
+  /** Paths inside the resource folder, sorted. */
+  files: string[];
+}
+
+export async function packageResource({ outDir, build, root = ROOT }: PackageOptions): Promise<PackageResult> {
+  if (build) {
+    const { build: buildBundles } = await import('tsup');
+    // tsup.config.ts names its entries relative to the repository root.
+    process.chdir(root);
+    await buildBundles({ silent: true });
+  }
+  const files = [...new Set([...manifestFiles(root), ...DOCUMENTS])].sort();
+  const missing = files.filter((file) => !existsSync(join(root, file)));
+  if (missing.length > 0) throw new Error(`missing ${missing.join(', ')}; run npm run build first`);
+
+  const folder = join(outDir, RESOURCE_NAME);
+  rmSync(folder, { recursive: true, force: true });
+  for (const file of files) cpSync(join(root, file), join(folder, file));
+
+  // Entries under bridge/, so unzipping into resources/ gives resources/bridge.
+  const zipFile = join(outDir, `${RESOURCE_NAME}.zip`);
+  mkdirSync(outDir, { recursive: true });
+  writeFileSync(
+    zipFile,
+    zip(files.map((file) => ({ path: `${RESOURCE_NAME}/${file}`, data: readFileSync(join(folder, file)) }))),
+  );
+  return { folder, zipFile, files };
+}
+
+async function main() {
+  const { values } = parseArgs({
+    options: {
+      out: { type: 'string', default: join(ROOT, 'package') },
+      'no-build': { type: 'boolean', default: false },
+    },
+  });
+  const result = await packageResource({ outDir: resolve(values.out), build: !values['no-build'] });
+  console.log(`packaged ${result.files.length} files into ${result.folder} and ${result.zipFile}:`);
+  for (const file of result.files) console.log(`  ${file}`);
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  main().catch((error: unknown) => {
+    console.error(`npm run package failed: ${error instanceof Error ? error.message : String(error)}`);
+    process.exitCode = 1;
+  });
+}

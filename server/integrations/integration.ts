@@ -1,0 +1,45 @@
+import type { OffDutyReason } from '../../shared/events.js';
+
+/** A player's duty after the bridge changed it, as integrations receive it. */
+export interface DutyChange {
+  src: number;
+  onDuty: boolean;
+  departmentId: number | null;
+  departmentSlug: string | null;
+  rankId: number | null;
+  /** Why the player went off duty; absent when going on duty. */
+  reason?: OffDutyReason;
+}
+
+/**
+ * What integrations may do in FXServer: look at other resources, call their exports, and use local server
+ * events. The FiveM adapter implements it; tests use stub resources in the simulator or a fake.
+ */
+export interface ResourcePort {
+  /** `GetResourceState`: 'started', 'stopped', 'missing', ... */
+  resourceState(name: string): string;
+  /**
+   * Whether `exports[resource][name]` exists right now. In FiveM reading the property is the lookup, and it throws
+   * `No such export` when nothing answers: `try { return typeof exports[resource][name] === 'function' } catch { return false }`.
+   */
+  hasExport(resource: string, name: string): boolean;
+  /** `exports[resource][name](...args)`; throws as FiveM does when the export is missing or fails. */
+  callExport(resource: string, name: string, ...args: unknown[]): unknown;
+  emitLocal(event: string, ...args: unknown[]): void;
+  /** Listens to a local server event (`on`, never `onNet`); the handler receives the event's arguments. */
+  onLocal(event: string, handler: (...args: unknown[]) => void): void;
+}
+
+/** Asks the bridge to change a player's duty, for integrations that pass changes back (rcore_police). */
+export interface DutyControl {
+  isOnDuty(src: number): boolean;
+  takeOffDuty(src: number, reason: OffDutyReason): void;
+}
+
+/** One integration: told every duty change the bridge makes; never throws into the bridge. */
+export interface Integration {
+  readonly name: string;
+  dutyChanged(change: DutyChange): void;
+  /** The player left; forget what is kept about them (called after the drop's own duty change, if any). */
+  playerDropped?(src: number): void;
+}

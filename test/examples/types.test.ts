@@ -1,0 +1,110 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { TS_DUTY_HUD } from './support/ts-duty-hud.js';
+import { projectDiagnostics, sourceDiagnostics } from './support/type-check.js';
+
+// Consumers live in test/examples/ here; a real resource reaches the same files through a tsconfig path.
+const CLIENT_CONSUMER = `
+import type { DutyOutcome } from '../../types/index.js';
+
+const options = exports.bridge.GetDutyOptions();
+const rankId: number | undefined = options.departments[0]?.rank.id;
+options.departments[0]?.setActive();
+exports.bridge.UpdatePlayerDuty(true, (outcome: DutyOutcome) => {
+  const detail: number | null | string = outcome.ok ? outcome.since : outcome.error;
+  console.log(rankId, detail);
+});
+onNet('bridge:client:deptData', (department) => {
+  const model: string | undefined = department.data.vehicles[0]?.model;
+  console.log(model, department.data.callsignPrefix?.toUpperCase());
+});
+onNet('some:other:event', (anything: unknown) => console.log(anything));
+const slug: string | null | undefined = LocalPlayer.state['bridge:duty']?.departmentSlug;
+console.log(slug);
+
+// @ts-expect-error UpdatePlayerDuty takes a boolean
+exports.bridge.UpdatePlayerDuty('on');
+// @ts-expect-error there is no such export
+exports.bridge.GetDutyOption();
+onNet('bridge:client:offDuty', (info) => {
+  // @ts-expect-error the payload names the department by id only
+  console.log(info.departmentName);
+});
+`;
+
+const SERVER_CONSUMER = `
+on('bridge:server:playerOnDuty', (src, departmentId, rankId) => {
+  const sum: number = src + departmentId + rankId;
+  console.log(sum, Player(src).state['bridge:duty']?.since);
+});
+exports.bridge.SetPlayerDuty(1, true, 2).then((outcome) => console.log(outcome.ok));
+const firstOnDuty: number | undefined = exports.bridge.GetOnDutyPlayers(1)[0]?.source;
+const departments: string[] = exports.bridge.GetPlayerDepartments(1).departments.map((d) => d.slug);
+console.log(firstOnDuty, departments, exports.bridge.GetPlayerDuty(1).departmentSlug);
+
+// @ts-expect-error the server's IsPlayerOnDuty needs the player
+exports.bridge.IsPlayerOnDuty();
+// @ts-expect-error SetPlayerDuty answers with a promise
+console.log(exports.bridge.SetPlayerDuty(1, false).ok);
+on('bridge:server:playerOffDuty', (src) => {
+  // @ts-expect-error the player is a server id, a number
+  src.toUpperCase();
+});
+`;
+
+const client = (source: string) =>
+  sourceDiagnostics({
+    files: { 'test/examples/consumer.ts': source },
+    include: ['types/client.d.ts'],
+    types: ['@citizenfx/client'],
+  });
+
+describe('the types shipped for TypeScript consumers (types/)', () => {
+  it('type a client script: exports.bridge, onNet payloads and the state bag, refusing each misuse', () => {
+    expect(client(CLIENT_CONSUMER)).toEqual([]);
+  });
+
+  it('type a server script: exports.bridge, on arguments and the state bag, refusing each misuse', () => {
+    const diagnostics = sourceDiagnostics({
+      files: { 'test/examples/consumer.ts': SERVER_CONSUMER },
+      include: ['types/server.d.ts'],
+      types: ['@citizenfx/server'],
+    });
+    expect(diagnostics).toEqual([]);
+  });
+
+  it('report a misuse left unmarked, so the checks above can fail', () => {
+    expect(client("exports.bridge.UpdatePlayerDuty('on');")).toEqual([
+      expect.stringMatching(/^test\/examples\/consumer\.ts:1 TS2345: Argument of type 'string'/),
+    ]);
+  });
+
+  it('type-check the TS example, client and server', () => {
+    expect(projectDiagnostics(join(TS_DUTY_HUD, 'src', 'client', 'tsconfig.json'))).toEqual([]);
+    expect(projectDiagnostics(join(TS_DUTY_HUD, 'src', 'server', 'tsconfig.json'))).toEqual([]);
+  });
+
+  it("equal the bridge's own types, and a drift is caught", () => {
+    const agreement = readFileSync(join(import.meta.dirname, 'shipped-types-agree.ts'), 'utf8');
+    const check = (typesIndex?: string) =>
+      sourceDiagnostics({
+        files: {
+          'test/examples/agree.ts': agreement,
+          ...(typesIndex === undefined ? {} : { 'types/index.d.ts': typesIndex }),
+        },
+        types: ['node'],
+        // zod's declarations are large and not what is checked here; the shipped ones are checked above.
+        skipLibCheck: true,
+      });
+    expect(check()).toEqual([]);
+    const shipped = readFileSync(join(import.meta.dirname, '..', '..', 'types', 'index.d.ts'), 'utf8');
+    const drifted = shipped.replace(
+      'export type Rank = { id: number; name: string };',
+      'export type Rank = { id: number };',
+    );
+    const errors = check(drifted);
+    expect(errors.length).toBeGreaterThan(0);
+    expect(errors.filter((error) => !error.includes("TS2344: Type 'false' does not satisfy"))).toEqual([]);
+  });
+});

@@ -1,0 +1,20 @@
+// Types the bridge's side of a server script's globals: `exports.bridge`, `on` for its server events and the
+// `bridge:duty` state bag on `Player(src).state`. Include it in a server tsconfig beside @citizenfx/server.
+import type { BridgeServerEvents, BridgeServerExports, DutyStateBag } from './index';
+
+declare global {
+  interface CitizenExports {
+    bridge: BridgeServerExports;
+  }
+
+  /** A bridge server event, with its arguments typed. */
+  function on<E extends keyof BridgeServerEvents>(
+    eventName: E,
+    callback: (...args: BridgeServerEvents[E]) => void,
+  ): void;
+
+  interface StateBagInterface {
+    /** Set by the bridge (replicated); absent until the player's first duty state. */
+    'bridge:duty'?: DutyStateBag;
+  }
+}
