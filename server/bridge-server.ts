@@ -1,12 +1,16 @@
 import { catchError, defer, EMPTY, ignoreElements, map, merge, mergeMap, type Subscription } from 'rxjs';
 import { validateConfig } from '../shared/config/index.js';
-import { type DutyOutcome, INTERNAL_EVENTS, PUBLIC_EVENTS } from '../shared/events.js';
+import { type DutyOutcome, INTERNAL_EVENTS, type OffDutyReason, PUBLIC_EVENTS } from '../shared/events.js';
 import { registerAdminCommand } from './commands/admin-command.js';
+import { offDutyCommand } from './commands/offduty-command.js';
+import { refreshCommand } from './commands/refresh-command.js';
 import { statusCommand } from './commands/status-command.js';
 import { readPanelSettings, TOKEN_CONVAR } from './config/panel-settings.js';
 import { DutyService } from './duty/duty-service.js';
-import { snapshotOf } from './duty/duty-state.js';
+import { type DutyState, OFF_DUTY, snapshotOf } from './duty/duty-state.js';
 import { Outbox } from './duty/outbox.js';
+import { createServerExports } from './exports/server-exports.js';
+import { createIntegrations } from './integrations/create-integrations.js';
 import { createLogger, type Logger } from './log/logger.js';
 import { DutyRequestArgsSchema, requestIdOf } from './net/client-requests.js';
 import { TokenBuckets } from './net/token-bucket.js';
@@ -15,8 +19,9 @@ import { probePanel } from './panel/probe.js';
 import { PlayerRegistry } from './players/player-registry.js';
 import { ProfileCache } from './profiles/profile-cache.js';
 import { ProfilePersistence } from './profiles/profile-persistence.js';
-import { ProfileService } from './profiles/profile-service.js';
+import { ProfileService, payloadOf } from './profiles/profile-service.js';
 import type { BridgeRuntime, ServerPort } from './server-port.js';
+import { publishDutyState } from './state/duty-state-bag.js';
 
 export interface BridgeServer {
   readonly logger: Logger;
@@ -91,6 +96,29 @@ export function startBridgeServer(port: ServerPort, runtime: BridgeRuntime): Bri
 
   const sendDutyState = (src: number) => port.emitClient(INTERNAL_EVENTS.dutyState, src, snapshotOf(duty.state(src)));
 
+  const integrations = createIntegrations({
+    config: config.Integrations,
+    resources: port.resources,
+    duty: {
+      isOnDuty: (src) => duty.state(src).onDuty,
+      takeOffDuty: (src, reason) => duty.submit({ kind: 'off', src, reason }),
+    },
+    logger,
+  });
+  // Every duty change reaches the state bag and the integrations the same way, whatever caused it. Going off duty,
+  // the integrations still learn which department ended.
+  const dutyChanged = (src: number, state: DutyState, ended?: { departmentId: number; reason: OffDutyReason }) => {
+    publishDutyState((id, key, value) => port.setPlayerState(id, key, value), src, state);
+    integrations.dutyChanged({
+      src,
+      onDuty: state.onDuty,
+      departmentId: ended?.departmentId ?? state.departmentId,
+      departmentSlug: state.departmentSlug,
+      rankId: state.rankId,
+      ...(ended ? { reason: ended.reason } : {}),
+    });
+  };
+
   const duty = new DutyService({
     outbox: outbox as Outbox,
     ...(stack ? { panel: stack.breaker } : {}),
@@ -109,18 +137,21 @@ export function startBridgeServer(port: ServerPort, runtime: BridgeRuntime): Bri
     effects: {
       onDuty(src, state, department) {
         logger.info(`player ${src} is on duty in department ${department.slug} as rank ${department.rank.id}`);
+        dutyChanged(src, state);
         port.emitLocal(PUBLIC_EVENTS.playerOnDuty, src, state.departmentId, state.rankId);
         port.emitClient(PUBLIC_EVENTS.deptData, src, department);
         sendDutyState(src);
       },
       offDuty(src, departmentId, reason) {
         logger.info(`player ${src} is off duty (${reason})`);
+        dutyChanged(src, OFF_DUTY, { departmentId, reason });
         port.emitLocal(PUBLIC_EVENTS.playerOffDuty, src);
         if (reason === 'dropped') return;
         port.emitClient(PUBLIC_EVENTS.offDuty, src, { departmentId, reason });
         sendDutyState(src);
       },
-      rankChanged(src, _state, department) {
+      rankChanged(src, state, department) {
+        dutyChanged(src, state);
         port.emitClient(PUBLIC_EVENTS.deptData, src, department);
         sendDutyState(src);
         port.emitClient(INTERNAL_EVENTS.notify, src, 'rank_changed', { rank: department.rank.name });
@@ -128,8 +159,12 @@ export function startBridgeServer(port: ServerPort, runtime: BridgeRuntime): Bri
     },
   });
 
-  const ensureSession = (src: number) =>
-    players.get(src) ?? players.add(src, port.playerName(src), port.playerIdentifiers(src));
+  const ensureSession = (src: number) => {
+    const known = players.get(src);
+    if (known) return known;
+    publishDutyState((id, key, value) => port.setPlayerState(id, key, value), src, OFF_DUTY);
+    return players.add(src, port.playerName(src), port.playerIdentifiers(src));
+  };
 
   const sendProfile = async (src: number, force: boolean) => {
     const view = await profiles.view(src, { force });
@@ -138,6 +173,16 @@ export function startBridgeServer(port: ServerPort, runtime: BridgeRuntime): Bri
     sendDutyState(src);
     return view;
   };
+
+  /** What /dutyrefresh does after its cooldown: fetch bypassing the cache, tell the client, check the duty. */
+  const refreshProfile = async (src: number) => {
+    const view = await sendProfile(src, true);
+    if (view.entry && view.payload.ok) duty.submit({ kind: 'reconcile', src, profile: view.entry });
+    return view;
+  };
+
+  const notConfigured = (): Promise<DutyOutcome> =>
+    Promise.resolve({ ok: false, error: 'not_configured', message: 'the duty system is not configured' });
 
   const dutyGate = new TokenBuckets<number>(DUTY_REQUESTS_BURST, DUTY_REQUESTS_PER_SECOND, runtime.now);
   const refreshGate = new TokenBuckets<number>(2, 0.2, runtime.now);
@@ -189,8 +234,7 @@ export function startBridgeServer(port: ServerPort, runtime: BridgeRuntime): Bri
       return;
     }
     session.lastRefreshAt = now;
-    const view = await sendProfile(src, true);
-    if (view.entry && view.payload.ok) duty.submit({ kind: 'reconcile', src, profile: view.entry });
+    const view = await refreshProfile(src);
     port.emitClient(INTERNAL_EVENTS.notify, src, view.payload.ok && !view.stale ? 'refreshed' : 'refresh_failed', {});
   };
 
@@ -236,6 +280,7 @@ export function startBridgeServer(port: ServerPort, runtime: BridgeRuntime): Bri
       mergeMap(
         guard('drop', async ({ src }) => {
           if (outbox) await duty.request({ kind: 'off', src, reason: 'dropped' });
+          integrations.playerDropped(src);
           duty.forget(src);
           players.remove(src);
           dutyGate.forget(src);
@@ -260,6 +305,23 @@ export function startBridgeServer(port: ServerPort, runtime: BridgeRuntime): Bri
 
   for (const src of port.connectedPlayers()) ensureSession(src);
 
+  const serverExports = createServerExports({
+    dutyState: (src) => duty.state(src),
+    onDutyPlayers: () => duty.onDutyPlayers(),
+    isKnownPlayer: (src) => players.get(src) !== undefined,
+    cachedProfile: (src) => {
+      const entry = profiles.cached(src);
+      return entry ? payloadOf(entry) : undefined;
+    },
+    setDuty: (src, on, departmentId) =>
+      outbox
+        ? duty.request(on ? { kind: 'on', src, departmentId } : { kind: 'off', src, reason: 'admin' })
+        : notConfigured(),
+    takeOffDuty: (src) => (outbox ? duty.request({ kind: 'off', src, reason: 'admin' }) : notConfigured()),
+    refresh: async (src) => (await refreshProfile(src)).payload,
+  });
+  for (const [name, fn] of Object.entries(serverExports)) port.registerExport(name, fn);
+
   registerAdminCommand(
     port,
     [
@@ -281,6 +343,15 @@ export function startBridgeServer(port: ServerPort, runtime: BridgeRuntime): Bri
         playersOnline: players.size,
         playersOnDuty: duty.onDutyPlayers().length,
       })),
+      refreshCommand({
+        connectedPlayers: () => players.all().map((session) => session.src),
+        isConnected: (src) => players.get(src) !== undefined,
+        refresh: serverExports.RefreshPlayer,
+      }),
+      offDutyCommand({
+        isConnected: (src) => players.get(src) !== undefined,
+        takeOffDuty: (src) => serverExports.SetPlayerDuty(src, false),
+      }),
     ],
     { redact: (text) => logger.redact(text), onError: (message) => logger.error(message) },
   );

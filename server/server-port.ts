@@ -1,4 +1,5 @@
 import type { Observable } from 'rxjs';
+import type { ResourcePort } from './integrations/integration.js';
 import type { KeyValueStore } from './storage/key-value-store.js';
 
 export interface ClientMessage {
@@ -33,6 +34,12 @@ export interface ServerPort {
   /** The table config.lua exports, or undefined with `error` when it could not be read. */
   readConfig(): { value: unknown } | { error: string };
   readonly store: KeyValueStore;
+  /** A server export of this resource (`exports.bridge:Name(...)` for other resources). */
+  registerExport(name: string, fn: (...args: never[]) => unknown): void;
+  /** A replicated value on the player's state bag (`Player(src).state[key]`). */
+  setPlayerState(src: number, key: string, value: unknown): void;
+  /** Other resources: their state, exports and local events, for the integrations. */
+  readonly resources: ResourcePort;
 }
 
 /** Time and randomness, injected so tests run in virtual time. */

@@ -2,6 +2,7 @@ import { Subject } from 'rxjs';
 import { INTERNAL_EVENTS } from '../../shared/events.js';
 import type { ClientMessage, ServerPort } from '../server-port.js';
 import { createResourceKvpStore } from './resource-kvp.js';
+import { createResourcePort } from './resource-port.js';
 
 // FXServer sets `source` per dispatch and resets it afterwards, so every handler copies it first.
 // Net events carry the player's id; anything else (a local emit, "" or null) is not a player.
@@ -70,5 +71,9 @@ export function createServerPort(onStop: () => void): ServerPort {
       }
     },
     store: createResourceKvpStore(),
+    registerExport: (name, fn) => exports(name, fn),
+    // The third argument matters in JS: without `true` the value is not replicated, even on the server.
+    setPlayerState: (src, key, value) => Player(src).state.set(key, value, true),
+    resources: createResourcePort(),
   };
 }

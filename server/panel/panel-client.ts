@@ -48,6 +48,8 @@ export interface PanelTransport {
 export interface ProfileRequestOptions {
   /** The class the fetch waits in; a second caller with a higher class moves the shared request up. */
   priority?: ProfileRequestClass;
+  /** Only an answer to a request sent after this call will do (see ScheduledRequest.fresh). */
+  fresh?: boolean;
 }
 
 export interface DutyRequestOptions {

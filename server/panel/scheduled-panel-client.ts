@@ -17,11 +17,12 @@ export function createScheduledPanelClient(transport: PanelTransport, scheduler:
       send: () => transport.setDuty(action, body),
     });
   return {
-    getDepartments: (chatId: string, { priority = 'waiting' }: ProfileRequestOptions = {}) =>
+    getDepartments: (chatId: string, { priority = 'waiting', fresh = false }: ProfileRequestOptions = {}) =>
       scheduler.submit({
         requestClass: priority,
         player: chatId,
         singleFlight: `departments:${chatId}`,
+        fresh,
         send: () => transport.getDepartments(chatId),
       }),
     setDuty: setDuty as PanelClient['setDuty'],

@@ -81,7 +81,7 @@ export class ProfileCache {
   ): Promise<ProfileLookup> {
     const fresh = force ? undefined : this.cache.get(chatId);
     if (fresh) return { ok: true, entry: fresh };
-    const result = await this.panel.getDepartments(chatId, { priority });
+    const result = await this.panel.getDepartments(chatId, { priority, fresh: force });
     const entry = this.store(chatId, result);
     if (entry) return { ok: true, entry };
     const failure: PanelFailure = result.ok ? { kind: 'invalid_response', message: 'no profile' } : result.failure;

@@ -16,6 +16,11 @@ export interface ScheduledRequest<T> {
   player: string;
   /** Requests with the same key share one panel request: asking again while one waits or is in flight joins it. */
   singleFlight?: string;
+  /**
+   * The answer must come from a request sent after this call (a forced refresh after a role change): it may join a
+   * shared request still waiting, never one already on its way.
+   */
+  fresh?: boolean;
   /** Aborting takes the request out of the queue if it has not left yet; it then resolves as `cancelled`. */
   signal?: AbortSignal;
   /** Called the moment the request leaves. */
@@ -87,7 +92,8 @@ export class RequestScheduler {
   submit<T>(request: ScheduledRequest<T>): Promise<PanelResult<T>> {
     if (this.stopped) return new Promise(() => {});
     const key = request.singleFlight;
-    const existing = key === undefined ? undefined : this.shared.get(key);
+    const shared = key === undefined ? undefined : this.shared.get(key);
+    const existing = request.fresh && shared?.state !== 'queued' ? undefined : shared;
     if (existing) {
       this.promote(existing, request.requestClass);
       return existing.promise as Promise<PanelResult<T>>;

@@ -128,6 +128,23 @@ describe('the request scheduler', () => {
     expect(answers().filter((answer) => answer.startsWith(fetchPath(last)))).toHaveLength(1);
   });
 
+  it('answers a fresh fetch with a request sent after it, never one already on its way', async () => {
+    const panel = mock.replace({ data: users.data });
+    const { stack, answers } = stackFor(panel);
+    const chatId = chatIds[0] as string;
+    panel.controls.setLatency(1_000);
+    const early = stack.client.getDepartments(chatId);
+    await elapse(100);
+    // The roles change while that request is on its way: only a new request can see them.
+    const queuedAlongside = stack.client.getDepartments(chatId, { fresh: true });
+    const joinsQueued = stack.client.getDepartments(chatId, { fresh: true });
+    await elapse(5_000);
+    await waitFor(Promise.all([early, queuedAlongside, joinsQueued]));
+    expect(answers().filter((answer) => answer.startsWith(fetchPath(chatId)))).toHaveLength(2);
+    expect(await joinsQueued).toBe(await queuedAlongside);
+    expect(await early).not.toBe(await queuedAlongside);
+  });
+
   it('never sends a request the budget says the panel would refuse: 0 × 429 across windows', async () => {
     const panel = mock.replace({ data: users.data, rateLimit: { limit: 10, windowMs: 60_000 } });
     const { stack, tooMany, sentBetween } = stackFor(panel);

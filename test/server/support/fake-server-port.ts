@@ -1,4 +1,5 @@
 import { Subject } from 'rxjs';
+import type { ResourcePort } from '../../../server/integrations/integration.js';
 import type { ClientMessage, ServerPort } from '../../../server/server-port.js';
 import { createMemoryStore, type KeyValueStore } from '../../../server/storage/key-value-store.js';
 
@@ -48,6 +49,20 @@ export class FakeServerPort implements ServerPort {
   readonly convars: Map<string, string>;
   readonly players = new Map<number, FakePlayer>();
   readonly store: KeyValueStore;
+  /** Server exports the bridge registered, by name. */
+  readonly exported = new Map<string, (...args: never[]) => unknown>();
+  /** Player state bags as the bridge set them: `playerState.get(src)?.get(key)`. */
+  readonly playerState = new Map<number, Map<string, unknown>>();
+  /** Other resources: none is running unless a test says so. */
+  readonly resources: ResourcePort = {
+    resourceState: () => 'missing',
+    hasExport: () => false,
+    callExport: (resource, name) => {
+      throw new Error(`No such export ${name} in resource ${resource}`);
+    },
+    emitLocal: (event, ...args) => this.emitLocal(event, ...args),
+    onLocal: () => {},
+  };
   private readonly config: { value: unknown } | { error: string };
 
   constructor(options: FakeServerPortOptions = {}) {
@@ -83,6 +98,16 @@ export class FakeServerPort implements ServerPort {
 
   registerCommand(name: string, handler: (src: number, args: string[]) => void, restricted: boolean): void {
     this.commands.set(name, { handler, restricted });
+  }
+
+  registerExport(name: string, fn: (...args: never[]) => unknown): void {
+    this.exported.set(name, fn);
+  }
+
+  setPlayerState(src: number, key: string, value: unknown): void {
+    const bag = this.playerState.get(src) ?? new Map<string, unknown>();
+    bag.set(key, value);
+    this.playerState.set(src, bag);
   }
 
   reply(src: number, line: string): void {
