@@ -105,10 +105,12 @@ export function startBridgeServer(port: ServerPort, runtime: BridgeRuntime): Bri
     },
     logger,
   });
+  const publishDuty = (src: number, state: DutyState) =>
+    publishDutyState((id, key, value) => port.setPlayerState(id, key, value), src, state);
   // Every duty change reaches the state bag and the integrations the same way, whatever caused it. Going off duty,
   // the integrations still learn which department ended.
   const dutyChanged = (src: number, state: DutyState, ended?: { departmentId: number; reason: OffDutyReason }) => {
-    publishDutyState((id, key, value) => port.setPlayerState(id, key, value), src, state);
+    publishDuty(src, state);
     integrations.dutyChanged({
       src,
       onDuty: state.onDuty,
@@ -162,7 +164,7 @@ export function startBridgeServer(port: ServerPort, runtime: BridgeRuntime): Bri
   const ensureSession = (src: number) => {
     const known = players.get(src);
     if (known) return known;
-    publishDutyState((id, key, value) => port.setPlayerState(id, key, value), src, OFF_DUTY);
+    publishDuty(src, OFF_DUTY);
     return players.add(src, port.playerName(src), port.playerIdentifiers(src));
   };
 

@@ -5,14 +5,5 @@ export function percentile(values: readonly number[], share: number): number | u
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(share * sorted.length) - 1))];
 }
 
-/** A deterministic random source (mulberry32), so every run of the bench plays the same scenario. */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+// The mock panel's deterministic random source (mulberry32), so every run of the bench plays the same scenario.
+export { seededRandom } from '../../mock-panel/store/seeded-random.js';
