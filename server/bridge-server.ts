@@ -80,7 +80,7 @@ export function startBridgeServer(port: ServerPort, runtime: BridgeRuntime): Bri
     : undefined;
   const restoredProfiles = cache?.restore() ?? 0;
   if (restoredProfiles > 0) logger.info(`${restoredProfiles} player profile(s) kept from the last run`);
-  const profiles = new ProfileService(cache, players, logger);
+  const profiles = new ProfileService(cache, players, logger, config.Locale);
   const outbox =
     panel && stack
       ? new Outbox({
@@ -313,7 +313,7 @@ export function startBridgeServer(port: ServerPort, runtime: BridgeRuntime): Bri
     isKnownPlayer: (src) => players.get(src) !== undefined,
     cachedProfile: (src) => {
       const entry = profiles.cached(src);
-      return entry ? payloadOf(entry) : undefined;
+      return entry ? payloadOf(entry, config.Locale) : undefined;
     },
     setDuty: (src, on, departmentId) =>
       outbox

@@ -1,5 +1,6 @@
 import { Subject } from 'rxjs';
 import type { DepartmentSummary, ProfilePayload } from '../../shared/events.js';
+import { ENGLISH, type Messages } from '../../shared/locale.js';
 import type { Logger } from '../log/logger.js';
 import type { PanelFailure } from '../panel/panel-result.js';
 import type { ProfileRequestClass } from '../panel/scheduling/request-classes.js';
@@ -33,15 +34,11 @@ export interface ViewOptions {
 const summaries = (entry: Extract<ProfileEntry, { kind: 'found' }>): DepartmentSummary[] =>
   entry.departments.map(({ id, slug, name, rank }) => ({ id, slug, name, rank }));
 
-export const payloadOf = (entry: ProfileEntry): ProfilePayload =>
+/** The profile the game sees; its `message` is the owner's wording (`Config.Locale`), English by default. */
+export const payloadOf = (entry: ProfileEntry, messages: Messages = ENGLISH): ProfilePayload =>
   entry.kind === 'found'
     ? { ok: true, chatId: entry.chatId, departments: summaries(entry), fetchedAt: entry.fetchedAt }
-    : {
-        ok: false,
-        error: 'not_registered',
-        message:
-          'The panel does not know your chat account yet: run /syncme in the chat or press "Refresh roles" in the panel, then /dutyrefresh.',
-      };
+    : { ok: false, error: 'not_registered', message: messages.not_registered };
 
 /** Turns a player's identity and the panel's answer into the profile the game sees, with a reason when it fails. */
 export class ProfileService {
@@ -52,12 +49,14 @@ export class ProfileService {
     private readonly cache: ProfileCache | undefined,
     private readonly players: PlayerRegistry,
     private readonly logger: Logger,
+    private readonly messages: Messages = ENGLISH,
   ) {
     this.policy = cache
       ? new RefreshPolicy({
           cache,
           players,
-          onRefreshed: (src, entry) => this.refreshed$.next({ src, view: { payload: payloadOf(entry), entry } }),
+          onRefreshed: (src, entry) =>
+            this.refreshed$.next({ src, view: { payload: payloadOf(entry, this.messages), entry } }),
         })
       : undefined;
   }
@@ -70,7 +69,7 @@ export class ProfileService {
     const session = this.players.get(src);
     if (!this.cache) {
       return {
-        payload: { ok: false, error: 'not_configured', message: 'The duty system is not configured on this server.' },
+        payload: { ok: false, error: 'not_configured', message: this.messages.not_configured },
         entry: undefined,
       };
     }
@@ -80,9 +79,7 @@ export class ProfileService {
         payload: {
           ok: false,
           error: malformed ? 'malformed_identifier' : 'no_identifier',
-          message: malformed
-            ? 'Your chat account identifier is not valid. Re-link your chat account in FiveM and reconnect.'
-            : 'No chat account is linked to your game. Link your chat account in FiveM and reconnect.',
+          message: malformed ? this.messages.malformed_identifier : this.messages.no_identifier,
         },
         entry: undefined,
       };
@@ -91,22 +88,23 @@ export class ProfileService {
     const known = force ? undefined : this.cache.peek(chatId);
     if (known && !this.cache.isFresh(chatId)) {
       this.policy?.revalidate(chatId, known);
-      return { payload: payloadOf(known), entry: known, revalidating: true };
+      return { payload: payloadOf(known, this.messages), entry: known, revalidating: true };
     }
     const lookup = await this.cache.get(chatId, { force, priority });
     if (lookup.ok) {
       this.logger.forget('panel-unreachable');
-      return { payload: payloadOf(lookup.entry), entry: lookup.entry };
+      return { payload: payloadOf(lookup.entry, this.messages), entry: lookup.entry };
     }
     this.report(lookup.failure);
     if (lookup.stale && lookup.failure.kind !== 'unauthorized') {
-      return { payload: payloadOf(lookup.stale), entry: lookup.stale, stale: true };
+      return { payload: payloadOf(lookup.stale, this.messages), entry: lookup.stale, stale: true };
     }
+    const unauthorized = lookup.failure.kind === 'unauthorized';
     return {
       payload: {
         ok: false,
-        error: lookup.failure.kind === 'unauthorized' ? 'unauthorized' : 'panel_unavailable',
-        message: 'Your departments could not be loaded right now; try /dutyrefresh in a moment.',
+        error: unauthorized ? 'unauthorized' : 'panel_unavailable',
+        message: unauthorized ? this.messages.unauthorized : this.messages.panel_unavailable_profile,
       },
       entry: undefined,
     };

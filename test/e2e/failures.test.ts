@@ -142,3 +142,26 @@ describe('failure paths, end to end', () => {
     expect(bridgeOf(player).GetDutyOptions()).toMatchObject({ ok: true, departments: [{ id: LSPD.id }, {}] });
   });
 });
+
+describe('the wording of profile failures', () => {
+  it("follows the owner's Config.Locale in the profile event other resources receive", async () => {
+    const world = await startWorld({
+      config: "Config.Locale.not_registered = 'Unbekannt im Panel: bitte /syncme ausführen, dann /dutyrefresh.'",
+    });
+    try {
+      const player = await world.join(UNKNOWN_USER);
+      expect(world.eventArgs('bridge:client:profile', player)).toEqual([
+        [
+          {
+            ok: false,
+            error: 'not_registered',
+            message: 'Unbekannt im Panel: bitte /syncme ausführen, dann /dutyrefresh.',
+          },
+        ],
+      ]);
+      world.sim.assertNoErrors();
+    } finally {
+      await world.close();
+    }
+  });
+});
