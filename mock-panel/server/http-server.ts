@@ -59,6 +59,23 @@ export async function startMockPanelServer(options: MockPanelServerOptions): Pro
   };
 
   const server = createServer((message, reply) => void handle(message, reply));
+  // A request node cannot parse (bytes outside ASCII in the path, oversized headers) gets the panel's own error body,
+  // not node's bare 400: every refusal of the panel is `ok: false` JSON.
+  server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
+    if (error.code === 'ECONNRESET' || !socket.writable) {
+      socket.destroy();
+      return;
+    }
+    void apiError('not_found', `the request could not be parsed (${error.code ?? 'bad request'})`)
+      .text()
+      .then((body) => {
+        if (!socket.writable) return;
+        socket.end(
+          'HTTP/1.1 404 Not Found\r\nContent-Type: application/json\r\nConnection: close\r\n' +
+            `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+        );
+      });
+  });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? MOCK_PANEL_DEFAULT_PORT, host, () => {

@@ -113,12 +113,15 @@ export class RequestScheduler {
       settle: (result) => {
         if (entry.state === 'done') return;
         entry.state = 'done';
+        // A duty call's signal lives across all its attempts: each attempt's listener goes when the attempt ends.
+        request.signal?.removeEventListener('abort', onAbort);
         if (key !== undefined && this.shared.get(key) === entry) this.shared.delete(key);
         settle(result);
       },
     };
+    const onAbort = () => this.cancel(entry);
     if (key !== undefined) this.shared.set(key, entry);
-    request.signal?.addEventListener('abort', () => this.cancel(entry), { once: true });
+    request.signal?.addEventListener('abort', onAbort, { once: true });
     this.queueOf(entry.requestClass).push(entry);
     this.pump();
     return promise as Promise<PanelResult<T>>;
