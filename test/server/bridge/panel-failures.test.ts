@@ -1,7 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { PUBLIC_EVENTS } from '../../../shared/events.js';
-import { connect, DUTY_OFF, DUTY_ON, departmentsCall, startBridge, useMockPanel } from '../support/bridge-harness.js';
-import { ALEX, BCSO, JAMIE, LSPD, ONE_DEPARTMENT, ROLES, SAFR, TWO_DEPARTMENTS } from '../support/demo-users.js';
+import {
+  connect,
+  DUTY_OFF,
+  DUTY_ON,
+  departmentsCall,
+  startBridge,
+  twoOffCallsWaitingInAnOutage,
+  useMockPanel,
+} from '../support/bridge-harness.js';
+import { ALEX, BCSO, JAMIE, LSPD, ONE_DEPARTMENT, ROLES, TWO_DEPARTMENTS } from '../support/demo-users.js';
 import { elapse, START_TIME, settle } from '../support/virtual-runtime.js';
 
 const mock = useMockPanel();
@@ -121,15 +129,7 @@ describe('duty calls across a panel outage', () => {
 
   it('keeps each player’s calls in order while delivering every player’s', async () => {
     const running = await startBridge(mock.panel);
-    await connect(running, 7, ALEX);
-    await connect(running, 8, JAMIE);
-    running.port.requestDuty(7, 1, true, LSPD.id);
-    running.port.requestDuty(8, 1, true, SAFR.id);
-    await settle();
-    mock.panel.controls.setOutage({ mode: 'reset' });
-
-    running.port.requestDuty(7, 2, false, null);
-    running.port.drop(8);
+    await twoOffCallsWaitingInAnOutage(mock.panel, running);
     await elapse(30_000);
     mock.panel.controls.clearFaults();
     await elapse(60_000);

@@ -6,6 +6,7 @@ import {
   DUTY_ON,
   type RunningBridge,
   startBridge,
+  twoOffCallsWaitingInAnOutage,
   useMockPanel,
 } from '../support/bridge-harness.js';
 import { ALEX, JAMIE, LSPD, playerWith, SAFR, TWO_DEPARTMENTS } from '../support/demo-users.js';
@@ -86,15 +87,7 @@ describe('a panel that stops answering', () => {
 
   it('sends the duty calls that waited as soon as the probe sees the panel back, not after their backoff', async () => {
     const running = await startBridge(mock.panel);
-    await connect(running, 7, ALEX);
-    await connect(running, 8, JAMIE);
-    running.port.requestDuty(7, 1, true, LSPD.id);
-    running.port.requestDuty(8, 1, true, SAFR.id);
-    await settle();
-    mock.panel.controls.setOutage({ mode: 'reset' });
-
-    running.port.requestDuty(7, 2, false, null);
-    running.port.drop(8);
+    await twoOffCallsWaitingInAnOutage(mock.panel, running);
     await elapse(300_000);
     mock.panel.controls.clearFaults();
 

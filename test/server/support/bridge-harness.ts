@@ -6,6 +6,7 @@ import { type BridgeServer, startBridgeServer } from '../../../server/bridge-ser
 import { API_BASE_CONVAR, TOKEN_CONVAR } from '../../../server/config/panel-settings.js';
 import type { BridgeRuntime } from '../../../server/server-port.js';
 import { INTERNAL_EVENTS } from '../../../shared/events.js';
+import { ALEX, JAMIE, LSPD, SAFR } from './demo-users.js';
 import { type FakePlayer, FakeServerPort, type FakeServerPortOptions } from './fake-server-port.js';
 import { createVirtualRuntime, settle, useVirtualTime, waitFor } from './virtual-runtime.js';
 
@@ -112,6 +113,21 @@ export async function connect(running: RunningBridge, src: number, player: FakeP
   running.port.join(src, player);
   running.port.clientReady(src);
   await settle();
+}
+
+/**
+ * Alex (7) on duty in LSPD and Jamie (8) in SAFR; then the panel resets every connection, Alex asks to go off and
+ * Jamie drops, so two off calls wait for the panel.
+ */
+export async function twoOffCallsWaitingInAnOutage(panel: MockPanel, running: RunningBridge): Promise<void> {
+  await connect(running, 7, ALEX);
+  await connect(running, 8, JAMIE);
+  running.port.requestDuty(7, 1, true, LSPD.id);
+  running.port.requestDuty(8, 1, true, SAFR.id);
+  await settle();
+  panel.controls.setOutage({ mode: 'reset' });
+  running.port.requestDuty(7, 2, false, null);
+  running.port.drop(8);
 }
 
 export const departmentsCall = (chatId: string) => `GET /api/leo/user/${chatId}/departments`;
