@@ -2,7 +2,8 @@ import { concatMap, defer, groupBy, mergeMap, type Observable, Subject, type Sub
 import type { DutyOffBody, DutyOnBody, DutyResponse } from '../../shared/contract/index.js';
 import type { Logger } from '../log/logger.js';
 import type { PanelClient } from '../panel/panel-client.js';
-import type { PanelFailure } from '../panel/panel-result.js';
+import { isRefusalOfTheCall, type PanelFailure } from '../panel/panel-result.js';
+import { reportTokenRefused } from '../panel/token-refused.js';
 import type { KeyValueStore } from '../storage/key-value-store.js';
 import { sleepUntilWoken } from '../time/sleep-until-woken.js';
 
@@ -47,8 +48,13 @@ export interface OutboxOptions {
 
 const KEY_PREFIX = 'outbox:';
 const SEQUENCE_KEY = 'outbox-sequence';
-// Panel answers that are not a refusal of this call but may be garbage forever are tried a few times only.
-const MAX_INVALID_ANSWERS = 5;
+// Failures the circuit breaker reports already (the panel does not answer) or the scheduler waits out (429).
+const TOLD_ELSEWHERE: ReadonlySet<PanelFailure['kind']> = new Set([
+  'timeout',
+  'network',
+  'server_error',
+  'rate_limited',
+]);
 
 const recordKey = (id: number) => `${KEY_PREFIX}${String(id).padStart(12, '0')}`;
 
@@ -74,9 +80,10 @@ export interface OutboxStats {
 
 /**
  * Duty calls on their way to the panel. Each is written to KVP before it is sent, delivered in order per player,
- * retried with backoff and jitter while the failure is transient, and removed once delivered or refused. While the
- * panel is known to be down a call waits for it without spending attempts, and the panel answering again cuts every
- * backoff short.
+ * retried with backoff and jitter, and removed once delivered or refused by the panel itself. Anything short of
+ * such a refusal (an outage, a proxy's error page, a wrong token, garbage) keeps the call queued, across restarts,
+ * because a duty record must not be lost to a fault that may be fixed. While the panel is known to be down a call
+ * waits for it without spending attempts, and the panel answering again cuts every backoff short.
  */
 export class Outbox {
   private readonly queue = new Subject<Pending>();
@@ -84,6 +91,8 @@ export class Outbox {
   private readonly subscription: Subscription;
   private waitingForPanel = 0;
   private nextId: number;
+  /** Kinds of fault told to the console since the last delivery: one line each, however many calls meet it. */
+  private readonly faultsTold = new Set<string>();
 
   constructor(private readonly options: OutboxOptions) {
     this.nextId = Number(options.store.get(SEQUENCE_KEY) ?? '0') + 1;
@@ -211,7 +220,6 @@ export class Outbox {
     const { call } = item.record;
     const { logger, availability } = this.options;
     const options = { signal: item.abort.signal, onSent: () => (item.mayHaveReachedPanel = true) };
-    let invalidAnswers = 0;
     let attempt = 0;
     for (;;) {
       if (item.withdrawn) {
@@ -223,6 +231,7 @@ export class Outbox {
           ? await this.options.panel.setDuty('on', call.body, options)
           : await this.options.panel.setDuty('off', call.body, options);
       if (result.ok) {
+        this.recovered();
         this.finish(item, { kind: 'delivered', response: result.value });
         return;
       }
@@ -239,14 +248,14 @@ export class Outbox {
         this.waitingForPanel -= 1;
         continue;
       }
-      if (failure.kind === 'rejected' || failure.kind === 'not_found' || ++invalidAnswers > MAX_INVALID_ANSWERS) {
+      if (isRefusalOfTheCall(failure)) {
         logger.warn(
-          `the panel refused duty ${call.action} for chat id ${call.body.chatId}: ${failure.code ?? failure.kind} (${failure.message}); the call is dropped`,
+          `the panel refused duty ${call.action} for chat id ${call.body.chatId}: ${failure.code} (${failure.message}); the call is dropped`,
         );
         this.finish(item, { kind: 'refused', failure });
         return;
       }
-      if (failure.kind !== 'invalid_response') invalidAnswers = 0;
+      this.report(failure);
       const wait = this.backoffMs(++attempt, failure);
       logger.debug(
         `duty ${call.action} for chat id ${call.body.chatId} failed (${failure.kind}); retrying in ${wait} ms`,
@@ -254,6 +263,27 @@ export class Outbox {
       // The panel answering again (the circuit closing) cuts the wait short.
       await sleepUntilWoken(this.options.sleep, wait, availability?.recovered$);
     }
+  }
+
+  private report(failure: PanelFailure): void {
+    if (TOLD_ELSEWHERE.has(failure.kind)) return;
+    if (failure.kind === 'unauthorized') {
+      reportTokenRefused(this.options.logger);
+      return;
+    }
+    const key = `outbox:${failure.kind}`;
+    if (this.faultsTold.has(key)) return;
+    this.faultsTold.add(key);
+    this.options.logger.warn(
+      `duty calls do not get through: ${failure.message}${failure.status === undefined ? '' : ` (HTTP ${failure.status})`}; ` +
+        'they stay queued and are retried until the panel takes them',
+    );
+  }
+
+  private recovered(): void {
+    if (this.faultsTold.size === 0) return;
+    this.faultsTold.clear();
+    this.options.logger.info('duty calls get through to the panel again');
   }
 
   private withdrawCall(item: Pending): void {

@@ -1,4 +1,4 @@
-import ky, { type KyInstance, TimeoutError } from 'ky';
+import ky, { type KyInstance } from 'ky';
 import type { z } from 'zod';
 import {
   type DepartmentsResponse,
@@ -77,14 +77,50 @@ const statusKind = (status: number): PanelFailureKind => {
   return 'rejected';
 };
 
-async function readJson(response: Response): Promise<{ json?: unknown; error?: string }> {
+/** Rejects when `signal` aborts: a body read has no deadline of its own. */
+function untilAborted(signal: AbortSignal): { promise: Promise<never>; dispose: () => void } {
+  let dispose = () => {};
+  const promise = new Promise<never>((_, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    dispose = () => signal.removeEventListener('abort', onAbort);
+  });
+  return { promise, dispose };
+}
+
+/** The body as text, or undefined once it grows past `limit` bytes: a stream is never buffered without bound. */
+async function readBounded(body: ReadableStream<Uint8Array>, limit: number, deadline: AbortSignal) {
+  const reader = body.getReader();
+  const aborted = untilAborted(deadline);
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  try {
+    for (;;) {
+      const { done, value } = await Promise.race([reader.read(), aborted.promise]);
+      if (done) return new TextDecoder().decode(Buffer.concat(chunks));
+      size += value.byteLength;
+      if (size > limit) {
+        void reader.cancel().catch(() => {});
+        return undefined;
+      }
+      chunks.push(value);
+    }
+  } catch (error) {
+    void reader.cancel().catch(() => {});
+    throw error;
+  } finally {
+    aborted.dispose();
+  }
+}
+
+async function readJson(response: Response, deadline: AbortSignal): Promise<{ json?: unknown; error?: string }> {
   const length = Number(response.headers.get('content-length') ?? '0');
   if (length > MAX_BODY_BYTES) {
     await response.body?.cancel();
     return { error: `the body is ${length} bytes, more than a panel answer can be` };
   }
-  const text = await response.text();
-  if (text.length > MAX_BODY_BYTES) return { error: 'the body is larger than a panel answer can be' };
+  const text = response.body ? await readBounded(response.body, MAX_BODY_BYTES, deadline) : '';
+  if (text === undefined) return { error: 'the body is larger than a panel answer can be' };
   try {
     return { json: JSON.parse(text) };
   } catch {
@@ -112,7 +148,9 @@ export function createPanelTransport(options: PanelTransportOptions): PanelTrans
   const http: KyInstance = ky.create({
     prefixUrl: options.apiBase,
     headers: { authorization: `Bearer ${options.token}`, accept: 'application/json' },
-    timeout: options.timeoutMs,
+    // The deadline below covers the whole exchange; ky's own timeout would stop at the headers, and a panel that
+    // drips its body in byte by byte would hold the call forever.
+    timeout: false,
     throwHttpErrors: false,
     // No hidden retries: the outbox retries duty calls in order and callers decide when a read is worth repeating,
     // so every request spends the panel's shared budget knowingly.
@@ -120,52 +158,67 @@ export function createPanelTransport(options: PanelTransportOptions): PanelTrans
     ...(options.fetch ? { fetch: options.fetch } : {}),
   });
 
+  /** One request and its whole body, within RequestTimeoutMs. */
   async function call<T>(
     method: 'GET' | 'POST',
     path: string,
     schema: z.ZodType<T>,
     json?: object,
   ): Promise<PanelExchange<T>> {
+    const deadline = new AbortController();
+    const timer = setTimeout(() => deadline.abort(new Error('deadline')), options.timeoutMs);
+    try {
+      return await exchange(method, path, schema, json, deadline.signal);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  async function exchange<T>(
+    method: 'GET' | 'POST',
+    path: string,
+    schema: z.ZodType<T>,
+    json: object | undefined,
+    signal: AbortSignal,
+  ): Promise<PanelExchange<T>> {
     const started = now();
     let response: Response | undefined;
-    const exchange = (result: PanelResult<T>): PanelExchange<T> => ({
+    const answer = (result: PanelResult<T>): PanelExchange<T> => ({
       result,
       response: { method, path, status: response?.status, latencyMs: now() - started, headers: response?.headers },
     });
+    const timedOut = () =>
+      answer({ ok: false, failure: { kind: 'timeout', message: `no answer within ${options.timeoutMs} ms` } });
     try {
-      response = await http(path.replace(/^\//, ''), { method, ...(json ? { json } : {}) });
+      response = await http(path.replace(/^\//, ''), { method, signal, ...(json ? { json } : {}) });
     } catch (error) {
-      if (error instanceof TimeoutError) {
-        return exchange({
-          ok: false,
-          failure: { kind: 'timeout', message: `no answer within ${options.timeoutMs} ms` },
-        });
-      }
+      if (signal.aborted) return timedOut();
       const cause = error instanceof Error ? (error.cause instanceof Error ? error.cause.message : error.message) : '';
-      return exchange({ ok: false, failure: { kind: 'network', message: `the panel cannot be reached (${cause})` } });
+      return answer({ ok: false, failure: { kind: 'network', message: `the panel cannot be reached (${cause})` } });
     }
     let body: { json?: unknown; error?: string };
     try {
-      body = await readJson(response);
+      body = await readJson(response, signal);
     } catch (error) {
+      if (signal.aborted) return timedOut();
       const reason = error instanceof Error ? error.message : String(error);
-      return exchange({
+      return answer({
         ok: false,
         failure: { kind: 'network', status: response.status, message: `the answer broke off (${reason})` },
       });
     }
     if (body.error !== undefined) {
       const kind = response.ok ? 'invalid_response' : statusKind(response.status);
-      return exchange({ ok: false, failure: { kind, status: response.status, message: body.error } });
+      return answer({ ok: false, failure: { kind, status: response.status, message: body.error } });
     }
     if (!response.ok || (body.json as { ok?: unknown } | null)?.ok !== true) {
-      return exchange({ ok: false, failure: failureFromBody(response.status, body.json, response.headers, now()) });
+      return answer({ ok: false, failure: failureFromBody(response.status, body.json, response.headers, now()) });
     }
     const parsed = schema.safeParse(body.json);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
       const where = issue?.path.length ? issue.path.join('.') : 'body';
-      return exchange({
+      return answer({
         ok: false,
         failure: {
           kind: 'invalid_response',
@@ -174,7 +227,7 @@ export function createPanelTransport(options: PanelTransportOptions): PanelTrans
         },
       });
     }
-    return exchange({ ok: true, value: parsed.data, status: response.status });
+    return answer({ ok: true, value: parsed.data, status: response.status });
   }
 
   return {

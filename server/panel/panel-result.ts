@@ -1,4 +1,4 @@
-import type { ErrorCode } from '../../shared/contract/index.js';
+import { ERROR_CATALOGUE, type ErrorCode } from '../../shared/contract/index.js';
 
 /**
  * Why a panel call did not give a usable answer. `kind` is what the bridge acts on; `code` is the panel's own
@@ -32,3 +32,23 @@ export type PanelResult<T> = { ok: true; value: T; status: number } | { ok: fals
 /** Failures that say nothing about the request itself: the same call may succeed later. */
 export const isTransient = (failure: PanelFailure): boolean =>
   ['rate_limited', 'server_error', 'timeout', 'network', 'unavailable'].includes(failure.kind);
+
+// Codes about the route or the access rather than the call: a fixed base URL or token lets the same call through.
+const NOT_ABOUT_THE_CALL: ReadonlySet<string> = new Set<ErrorCode>([
+  'not_found',
+  'unauthorized',
+  'rate_limited',
+  'internal_error',
+  'service_unavailable',
+]);
+
+/**
+ * Whether the panel itself refused this very call, so sending it again cannot help: a contract error code about the
+ * call, answered with the status the contract gives that code. A proxy's HTML 404, a 200 with `ok: false`, an
+ * unknown route or a refused token are not: they may pass once the panel or the configuration is fixed.
+ */
+export function isRefusalOfTheCall(failure: PanelFailure): boolean {
+  const { code, status } = failure;
+  if (code === undefined || NOT_ABOUT_THE_CALL.has(code) || !Object.hasOwn(ERROR_CATALOGUE, code)) return false;
+  return ERROR_CATALOGUE[code as ErrorCode].status === status;
+}

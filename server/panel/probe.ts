@@ -1,5 +1,6 @@
 import type { Logger } from '../log/logger.js';
 import type { PanelClient } from './panel-client.js';
+import { reportTokenRefused } from './token-refused.js';
 
 // A well-formed id no user has: the answer tells whether the panel is up and takes the token, and costs one request.
 export const PROBE_CHAT_ID = '0'.repeat(18);
@@ -14,11 +15,7 @@ export async function probePanel(panel: PanelClient, apiBase: string, logger: Lo
     return 'ok';
   }
   if (result.failure.kind === 'unauthorized') {
-    logger.once(
-      'unauthorized',
-      'error',
-      `the panel at ${apiBase} refused the API token (401): BRIDGE_LEO_API_TOKEN must equal LEO_API_TOKEN in the panel environment`,
-    );
+    reportTokenRefused(logger, apiBase);
     return 'unauthorized';
   }
   logger.warn(`the panel at ${apiBase} did not answer properly (${result.failure.message}); the bridge keeps trying`);

@@ -4,6 +4,7 @@ import { ENGLISH, type Messages } from '../../shared/locale.js';
 import type { Logger } from '../log/logger.js';
 import type { PanelFailure } from '../panel/panel-result.js';
 import type { ProfileRequestClass } from '../panel/scheduling/request-classes.js';
+import { reportTokenRefused } from '../panel/token-refused.js';
 import type { PlayerRegistry } from '../players/player-registry.js';
 import type { ProfileCache, ProfileEntry } from './profile-cache.js';
 import { RefreshPolicy } from './refresh-policy.js';
@@ -132,11 +133,7 @@ export class ProfileService {
   // Owners need to hear about a broken token or a dead panel once, not once per player.
   private report(failure: PanelFailure): void {
     if (failure.kind === 'unauthorized') {
-      this.logger.once(
-        'unauthorized',
-        'error',
-        'the panel refused the API token (401): BRIDGE_LEO_API_TOKEN must equal LEO_API_TOKEN in the panel environment',
-      );
+      reportTokenRefused(this.logger);
     } else {
       this.logger.once('panel-unreachable', 'warn', `the panel could not be asked for profiles: ${failure.message}`);
     }

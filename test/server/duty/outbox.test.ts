@@ -207,17 +207,34 @@ describe('the outbox', () => {
     );
   });
 
-  it('gives up on answers that never match the contract after a few tries', async () => {
-    const { panel, attempts } = scriptedPanel(() =>
-      failed({ kind: 'invalid_response', status: 200, message: 'not JSON' }),
-    );
-    const { outbox } = outboxWith(panel);
+  it.each([
+    ['a proxy’s HTML 404', { kind: 'not_found', status: 404, message: 'the body is not JSON (text/html)' }],
+    ['a 200 with ok: false', { kind: 'rejected', status: 200, code: 'rank_mismatch', message: 'odd' }],
+    ['an unknown route', { kind: 'not_found', status: 404, code: 'not_found', message: 'no such route' }],
+    ['a refused token', { kind: 'unauthorized', status: 401, code: 'unauthorized', message: 'bad token' }],
+    ['an answer off the contract', { kind: 'invalid_response', status: 200, message: 'not JSON' }],
+    ['a contract code with the wrong status', { kind: 'rejected', status: 418, code: 'not_member', message: 'teapot' }],
+  ] as const)('keeps a call through %s, with one console line, until the panel takes it', async (_name, failure) => {
+    let healed = false;
+    const { panel, attempts } = scriptedPanel(() => (healed ? delivered(ALEX) : failed(failure)));
+    const { outbox, store, lines } = outboxWith(panel);
 
     const { result } = outbox.enqueue(off(ALEX));
-    await elapse(600_000);
+    outbox.enqueue(off(JAMIE));
+    await elapse(30 * 60_000);
+    expect(recordsIn(store)).toHaveLength(2);
+    expect(outbox.size).toBe(2);
+    const told = lines.filter((line) => line.includes('WARN') || line.includes('ERROR'));
+    expect(told).toHaveLength(1);
+    expect(told[0]).not.toContain('dropped');
 
-    expect(await result).toMatchObject({ kind: 'refused' });
-    expect(attempts).toHaveLength(6);
+    healed = true;
+    await elapse(60_000);
+    expect(await result).toMatchObject({ kind: 'delivered' });
+    expect(recordsIn(store)).toEqual([]);
+    // The backoff grows towards its one-minute ceiling instead of hammering the broken panel.
+    const [before, last] = attempts.filter((attempt) => attempt.call.includes(ALEX)).slice(-2);
+    expect((last?.at ?? 0) - (before?.at ?? 0)).toBeGreaterThanOrEqual(30_000);
   });
 
   it('withdraws a call not yet sent without sending it or anything else', async () => {
