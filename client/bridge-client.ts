@@ -9,6 +9,7 @@ import {
   PUBLIC_EVENTS,
 } from '../shared/events.js';
 import type { MessageKey } from '../shared/locale.js';
+import { TOKEN_CONVAR, tokenProof } from '../shared/token-exposure.js';
 import type { ClientPort } from './client-port.js';
 import { createPlayerMessages } from './player-messages.js';
 import { type ClientSettings, clientSettings } from './settings.js';
@@ -155,6 +156,13 @@ export function startBridgeClient(port: ClientPort) {
       say(result.onDuty ? 'already_on_duty' : 'already_off_duty', { department: departmentName(result.departmentId) });
     }
     callback?.(inPlayerWords(result));
+  });
+
+  // The token must never be readable here; if the owner replicated it, prove so without sending it (the server warns).
+  port.onServer(INTERNAL_EVENTS.tokenCheck, (nonce) => {
+    if (typeof nonce !== 'string') return;
+    const readable = port.replicatedConvar(TOKEN_CONVAR);
+    if (readable !== '') port.emitServer(INTERNAL_EVENTS.tokenProof, nonce, tokenProof(readable, nonce));
   });
 
   port.onServer(INTERNAL_EVENTS.notify, (key, params) => say(String(key), (params ?? {}) as Record<string, unknown>));

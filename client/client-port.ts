@@ -11,6 +11,8 @@ export interface ClientPort {
   resourceState(name: string): string;
   /** Calls another resource's client export; throws when it has none or the call fails. */
   callExport(resource: string, name: string, ...args: unknown[]): unknown;
+  /** A convar as this client sees it: only replicated (`setr`) convars are visible, others read as "". */
+  replicatedConvar(name: string): string;
   /** A notification in the game's feed, above the minimap. */
   showFeed(text: string): void;
   log(line: string): void;

@@ -20,6 +20,7 @@ import { PlayerRegistry } from './players/player-registry.js';
 import { ProfileCache } from './profiles/profile-cache.js';
 import { ProfilePersistence } from './profiles/profile-persistence.js';
 import { ProfileService, payloadOf } from './profiles/profile-service.js';
+import { TokenExposureCheck } from './security/token-exposure-check.js';
 import type { BridgeRuntime, ServerPort } from './server-port.js';
 import { publishDutyState } from './state/duty-state-bag.js';
 
@@ -186,6 +187,12 @@ export function startBridgeServer(port: ServerPort, runtime: BridgeRuntime): Bri
   const notConfigured = (): Promise<DutyOutcome> =>
     Promise.resolve({ ok: false, error: 'not_configured', message: 'the duty system is not configured' });
 
+  const tokenExposure = new TokenExposureCheck({
+    token,
+    logger,
+    challenge: (src, nonce) => port.emitClient(INTERNAL_EVENTS.tokenCheck, src, nonce),
+  });
+
   const dutyGate = new TokenBuckets<number>(DUTY_REQUESTS_BURST, DUTY_REQUESTS_PER_SECOND, runtime.now);
   const refreshGate = new TokenBuckets<number>(2, 0.2, runtime.now);
 
@@ -267,6 +274,7 @@ export function startBridgeServer(port: ServerPort, runtime: BridgeRuntime): Bri
       mergeMap(
         guard('profile', async ({ src }) => {
           ensureSession(src);
+          tokenExposure.challenge(src);
           await sendProfile(src, false);
         }),
       ),
@@ -278,6 +286,7 @@ export function startBridgeServer(port: ServerPort, runtime: BridgeRuntime): Bri
       map(({ src }) => src),
       mergeMap(guard('refresh', handleRefresh)),
     ),
+    port.tokenProofs$.pipe(mergeMap(guard('token check', async ({ src, args }) => tokenExposure.answer(src, args)))),
     port.drops$.pipe(
       mergeMap(
         guard('drop', async ({ src }) => {
@@ -287,6 +296,7 @@ export function startBridgeServer(port: ServerPort, runtime: BridgeRuntime): Bri
           players.remove(src);
           dutyGate.forget(src);
           refreshGate.forget(src);
+          tokenExposure.forget(src);
         }),
       ),
     ),

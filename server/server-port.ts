@@ -17,6 +17,8 @@ export interface ServerPort {
   readonly clientReady$: Observable<ClientMessage>;
   readonly dutyRequests$: Observable<ClientMessage>;
   readonly refreshRequests$: Observable<ClientMessage>;
+  /** Answers to the token exposure check (see TokenExposureCheck). */
+  readonly tokenProofs$: Observable<ClientMessage>;
   playerName(src: number): string;
   playerIdentifiers(src: number): string[];
   connectedPlayers(): number[];

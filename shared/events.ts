@@ -84,6 +84,10 @@ export const INTERNAL_EVENTS = {
   dutyState: 'bridge:internal:dutyState',
   /** server → client: (messageKey, params) a message for the player */
   notify: 'bridge:internal:notify',
+  /** server → client: (nonce) can this client read the token convar? (see shared/token-exposure.ts) */
+  tokenCheck: 'bridge:internal:tokenCheck',
+  /** client → server: (nonce, proof) sent only by a client that can read it */
+  tokenProof: 'bridge:internal:tokenProof',
 } as const;
 
 export const PUBLIC_EVENTS = {

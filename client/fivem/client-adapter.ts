@@ -26,6 +26,7 @@ export function createClientPort(): ClientPort {
       if (typeof fn !== 'function') throw new Error(`${resource} has no export ${name}`);
       return fn(...args);
     },
+    replicatedConvar: (name) => GetConvar(name, ''),
     showFeed(text) {
       BeginTextCommandThefeedPost('STRING');
       AddTextComponentSubstringPlayerName(text);

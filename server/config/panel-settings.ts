@@ -1,7 +1,9 @@
 import { isIP } from 'node:net';
+import { TOKEN_CONVAR } from '../../shared/token-exposure.js';
+
+export { TOKEN_CONVAR };
 
 export const API_BASE_CONVAR = 'BRIDGE_API_BASE';
-export const TOKEN_CONVAR = 'BRIDGE_LEO_API_TOKEN';
 
 // The log hides the token wherever it appears, which only makes sense (and only protects) for a real secret.
 const MIN_TOKEN_LENGTH = 16;

@@ -1,6 +1,7 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { type DutyOptions, startBridgeClient } from '../../client/bridge-client.js';
 import { INTERNAL_EVENTS, type ProfilePayload, PUBLIC_EVENTS } from '../../shared/events.js';
+import { TOKEN_CONVAR, tokenProof } from '../../shared/token-exposure.js';
 import { createFakeClientPort } from './fake-client-port.js';
 
 const profile: ProfilePayload = {
@@ -148,5 +149,27 @@ describe('the client half after a refresh removed the duty department', () => {
     expect(fake.notifications.at(-1)).toBe(
       'You were taken off duty: you are no longer a member of San Andreas Fire Department.',
     );
+  });
+});
+
+describe('the client half asked whether it can read the panel token', () => {
+  const TOKEN = 'the-panel-token-0123456789';
+
+  it('answers nothing when the token convar is not replicated to it (the owner used `set`)', () => {
+    const fake = createFakeClientPort();
+    startBridgeClient(fake.port);
+    fake.fromServer(INTERNAL_EVENTS.tokenCheck, 'a1b2');
+    expect(fake.sent.map((message) => message.event)).toEqual([INTERNAL_EVENTS.clientReady]);
+  });
+
+  it('answers with a proof, never the token, when it can read it (`setr`)', () => {
+    const fake = createFakeClientPort({ replicatedConvars: { [TOKEN_CONVAR]: TOKEN } });
+    startBridgeClient(fake.port);
+    fake.fromServer(INTERNAL_EVENTS.tokenCheck, 'a1b2');
+    fake.fromServer(INTERNAL_EVENTS.tokenCheck, { not: 'a nonce' });
+    expect(fake.sent.slice(1)).toEqual([
+      { event: INTERNAL_EVENTS.tokenProof, args: ['a1b2', tokenProof(TOKEN, 'a1b2')] },
+    ]);
+    expect(JSON.stringify(fake.sent)).not.toContain(TOKEN);
   });
 });

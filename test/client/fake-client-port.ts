@@ -7,6 +7,8 @@ export interface FakeClientOptions {
   resources?: Record<string, string>;
   /** Other resources' client exports. */
   exports?: Record<string, Record<string, (...args: unknown[]) => unknown>>;
+  /** Convars replicated to this client (`setr`); any other reads as "". */
+  replicatedConvars?: Record<string, string>;
 }
 
 /** A ClientPort that records what the client half does and lets a test play the server's part. */
@@ -37,6 +39,7 @@ export function createFakeClientPort(options: FakeClientOptions = {}) {
       if (!fn) throw new Error(`No such export ${name} in resource ${resource}`);
       return fn(...args);
     },
+    replicatedConvar: (name) => options.replicatedConvars?.[name] ?? '',
     showFeed: (text) => {
       notifications.push(text);
     },

@@ -17,7 +17,12 @@ import type { SimPlayer } from '../sim/index.js';
 
 const SEED = 0x7a11;
 // The net events server/fivem/server-adapter.ts registers with onNet (the client → server INTERNAL_EVENTS).
-const NET_EVENTS = [INTERNAL_EVENTS.clientReady, INTERNAL_EVENTS.dutyRequest, INTERNAL_EVENTS.refreshRequest];
+const NET_EVENTS = [
+  INTERNAL_EVENTS.clientReady,
+  INTERNAL_EVENTS.dutyRequest,
+  INTERNAL_EVENTS.refreshRequest,
+  INTERNAL_EVENTS.tokenProof,
+];
 const HOSTILE_CHATS = [NO_DEPARTMENTS, UNKNOWN_USER, OTHER_GUILD_ONLY, ONE_DEPARTMENT];
 /** ONE_DEPARTMENT holds SAFR (3) only; every other department id is one the hostile players do not have. */
 const HOSTILE_OWN_DEPARTMENT = 3;
@@ -161,13 +166,14 @@ describe('hostile clients', () => {
         answers.set(key, (answers.get(key) ?? 0) + 1);
       }
     const honestOk = outcomes.filter((o) => o.ok).length;
+    const falseTokenAlarms = sim.console.filter((line) => line.text.includes('is replicated to clients')).length;
     console.log(
       [
         `hostile clients (seed ${SEED}): ${sent} events generated, ${delivered} delivered to the bridge by FXServer`,
         `  accepted illegitimately: ${onDuty.length} playerOnDuty, ${onDutyBags.length} on-duty state bags`,
         `  panel duty sessions of hostile players: ${dutyCalls.length}, duty calls in all ${dutyCallsInAll.length} (the honest toggles); profile GETs beyond the refresh cooldown: ${excessGets.reduce((a, b) => a + b, 0)}`,
         `  bridge answers to hostile duty requests: ${JSON.stringify(Object.fromEntries(answers))}`,
-        `  honest player: ${honestOk}/${outcomes.length} duty toggles ok during the run`,
+        `  honest player: ${honestOk}/${outcomes.length} duty toggles ok during the run; false token alarms: ${falseTokenAlarms}`,
         `  unhandled errors: ${sim.errors.length}; ${elapsed.toFixed(0)} ms of test time`,
       ].join('\n'),
     );
@@ -181,6 +187,7 @@ describe('hostile clients', () => {
     expect(dutyCallsInAll.length).toBe(outcomes.filter((o) => o.ok && o.changed).length);
     expect(outcomes.length).toBe(1 + Math.floor(BATCHES / 8));
     expect(honestOk).toBe(outcomes.length);
+    expect(falseTokenAlarms).toBe(0);
     sim.assertNoErrors();
   }, 60_000);
 

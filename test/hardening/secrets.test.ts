@@ -2,13 +2,12 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { DutyOutcome } from '../../shared/events.js';
+import { type DutyOutcome, INTERNAL_EVENTS } from '../../shared/events.js';
+import { TOKEN_CONVAR, tokenProof } from '../../shared/token-exposure.js';
 import { bridgeOf } from '../e2e/support/bridge-exports.js';
 import { REPO_ROOT, startWorld, TOKEN, type World } from '../e2e/support/world.js';
 import { ONE_DEPARTMENT, TWO_DEPARTMENTS, UNKNOWN_USER } from '../mock-panel/support/demo-users.js';
 import type { SimPlayer } from '../sim/index.js';
-
-const TOKEN_CONVAR = 'BRIDGE_LEO_API_TOKEN';
 
 const occurrences = (haystack: string, needle: string) => haystack.split(needle).length - 1;
 
@@ -77,6 +76,45 @@ describe('secrets', () => {
     // Not vacuous: the server held the token and used it for these panel calls.
     expect(world.sim.convar(TOKEN_CONVAR)).toBe(TOKEN);
     expect(world.requests().length).toBeGreaterThan(0);
+    // Set with `set`, the token is out of the clients' reach: they are asked, none can answer, no alarm.
+    expect(world.sim.events.filter((e) => e.name === INTERNAL_EVENTS.tokenCheck)).toHaveLength(3);
+    expect(world.sim.events.filter((e) => e.name === INTERNAL_EVENTS.tokenProof)).toHaveLength(0);
+    expect(world.consoleText()).not.toContain('is replicated to clients');
+  });
+
+  it('a token set with `setr`: the server warns once, and the token still appears 0 times', async () => {
+    world = await startWorld({ replicateToken: true });
+    const a = await world.join(TWO_DEPARTMENTS, 'Alex');
+    const b = await world.join(ONE_DEPARTMENT, 'Jamie');
+    // The mistake is real in this world: a client script can read the token.
+    expect(a.convar(TOKEN_CONVAR)).toBe(TOKEN);
+    await world.sim.until(
+      () => world?.consoleText().includes('is replicated to clients') ?? false,
+      5_000,
+      'the warning',
+    );
+    await world.sim.settle();
+
+    const warnings = world.sim.console.filter((line) => line.text.includes('is replicated to clients'));
+    console.log(`secrets, setr: ${warnings.length} warning: ${warnings[0]?.text}`);
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]?.text).toContain(`${TOKEN_CONVAR} is replicated to clients`);
+    expect(world.sim.events.filter((e) => e.name === INTERNAL_EVENTS.tokenProof)).toHaveLength(1);
+    const seen = observable(world, [a, b]);
+    const counts = Object.fromEntries(Object.entries(seen).map(([where, text]) => [where, occurrences(text, TOKEN)]));
+    expect(Object.values(counts)).toEqual(Object.values(counts).map(() => 0));
+  });
+
+  it('a client that only claims to read the token raises no alarm', async () => {
+    world = await startWorld();
+    const a = await world.join(TWO_DEPARTMENTS, 'Alex');
+    const [nonce] = world.eventArgs(INTERNAL_EVENTS.tokenCheck, a)[0] ?? [];
+    expect(typeof nonce).toBe('string');
+    a.emitNet(INTERNAL_EVENTS.tokenProof, nonce, 'f'.repeat(64));
+    a.emitNet(INTERNAL_EVENTS.tokenProof, nonce, tokenProof('a guess at the token', String(nonce)));
+    a.emitNet(INTERNAL_EVENTS.tokenProof, 'another nonce', tokenProof(TOKEN, 'another nonce'));
+    await world.sim.settle();
+    expect(world.consoleText()).not.toContain('is replicated to clients');
   });
 
   it('a wrong token (401): reported, and the token appears 0 times', async () => {
@@ -91,16 +129,15 @@ describe('secrets', () => {
     expect(Object.values(counts)).toEqual(Object.values(counts).map(() => 0));
   });
 
-  it('dist/client.js holds no secret and never reads the token convar', () => {
+  it('dist/client.js holds no secret and reads one convar, the token’s, only to prove a `setr` mistake', () => {
     const client = readFileSync(join(REPO_ROOT, 'dist', 'client.js'), 'utf8');
     const found = {
       token: occurrences(client, TOKEN),
       tokenConvar: occurrences(client, TOKEN_CONVAR),
-      leoApiToken: occurrences(client, 'LEO_API_TOKEN'),
       getConvar: (client.match(/GetConvar/g) ?? []).length,
       bearer: (client.match(/Bearer|Authorization/gi) ?? []).length,
     };
     console.log(`secrets, dist/client.js: ${JSON.stringify(found)}`);
-    expect(found).toEqual({ token: 0, tokenConvar: 0, leoApiToken: 0, getConvar: 0, bearer: 0 });
+    expect(found).toEqual({ token: 0, tokenConvar: 1, getConvar: 1, bearer: 0 });
   });
 });

@@ -17,6 +17,8 @@ export const TOKEN = 'e2e-panel-token-7f3a9c1d5b';
 export interface WorldOptions {
   /** Convars; by default the two that point the bridge at the mock panel. */
   convars?: Record<string, string>;
+  /** The owner's mistake of `setr BRIDGE_LEO_API_TOKEN ...`: the default token convar, replicated to clients. */
+  replicateToken?: boolean;
   /** Lines appended to the shipped config.lua (e.g. `Config.RefreshIntervalMs = 60000`). */
   config?: string;
   panel?: Partial<MockPanelOptions>;
@@ -60,7 +62,10 @@ export async function startWorld(options: WorldOptions = {}): Promise<World> {
   const kvpDir = mkdtempSync(join(tmpdir(), 'bridge-e2e-kvp-'));
   const sim = await createSim({
     resources: [{ dir: resource?.dir ?? bridgeDir, name: 'bridge' }, LUA_DUTY_MENU, ...(options.resources ?? [])],
-    convars: options.convars ?? { BRIDGE_API_BASE: server.url, BRIDGE_LEO_API_TOKEN: TOKEN },
+    convars: options.convars ?? {
+      BRIDGE_API_BASE: server.url,
+      BRIDGE_LEO_API_TOKEN: { value: TOKEN, replicated: options.replicateToken ?? false },
+    },
     kvpDir,
     clock: options.clock ?? 'real',
   });

@@ -38,6 +38,7 @@ export class FakeServerPort implements ServerPort {
   readonly clientReady$ = new Subject<ClientMessage>();
   readonly dutyRequests$ = new Subject<ClientMessage>();
   readonly refreshRequests$ = new Subject<ClientMessage>();
+  readonly tokenProofs$ = new Subject<ClientMessage>();
 
   readonly localEvents: LocalEvent[] = [];
   readonly clientEvents: ClientEvent[] = [];
