@@ -37,6 +37,7 @@ async function main(): Promise<number> {
 
   if (!givenToken) console.log(`mock-panel: LEO_API_TOKEN is not set; using generated token ${token}`);
   console.log(`mock-panel listening on ${server.url}`);
+  console.log(`Dashboard: ${server.url}/ (type the token into the page)`);
   // The given token is the tester's own secret and stays out of the output; a generated one was printed above.
   const tokenValue = givenToken ? '<the value of LEO_API_TOKEN>' : token;
   console.log('Point a game server at it with these lines in server.cfg:');

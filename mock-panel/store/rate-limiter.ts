@@ -37,6 +37,18 @@ export class FixedWindowRateLimiter {
       this.windows.set(key, window);
     }
     window.hits += 1;
+    return this.infoOf(key, window);
+  }
+
+  /** The windows still open, without counting a request: what the dashboard's gauge shows. */
+  openWindows(): RateLimitInfo[] {
+    const nowMs = this.now();
+    return [...this.windows]
+      .filter(([, window]) => window.resetTimeMs > nowMs)
+      .map(([key, window]) => this.infoOf(key, window));
+  }
+
+  private infoOf(key: string, window: { hits: number; resetTimeMs: number }): RateLimitInfo {
     const { limit } = this.policy;
     return {
       key,

@@ -1,50 +1,13 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { once } from 'node:events';
-import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
 import ky from 'ky';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DepartmentsResponseSchema, departmentsPath } from '../../shared/contract';
+import { killCliProcesses, startCli as startScript } from './support/cli-process';
 import { TWO_DEPARTMENTS } from './support/demo-users';
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const TSX = fileURLToPath(new URL('../../node_modules/tsx/dist/cli.mjs', import.meta.url));
+afterEach(killCliProcesses);
 
-const children: ChildProcess[] = [];
-afterEach(() => {
-  for (const child of children.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
-});
-
-function startCli(args: string[], env: Record<string, string | undefined> = {}) {
-  const { LEO_API_TOKEN: _token, CHAT_GUILD_ID: _guild, ...inherited } = process.env;
-  const child = spawn(process.execPath, [TSX, 'mock-panel/cli.ts', ...args], {
-    cwd: ROOT,
-    env: { ...inherited, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.push(child);
-  const stdout: string[] = [];
-  const stderr: string[] = [];
-  const onLine: (() => void)[] = [];
-  createInterface({ input: child.stdout }).on('line', (line) => {
-    stdout.push(line);
-    for (const listener of onLine) listener();
-  });
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => stderr.push(chunk));
-  const exited = once(child, 'exit').then(([code]) => code as number | null);
-  /** The first stdout line matching `pattern`, so far or later; fails if the process exits first. */
-  const lineMatching = (pattern: RegExp) =>
-    new Promise<RegExpExecArray>((resolve, reject) => {
-      const check = () => {
-        const match = stdout.map((line) => pattern.exec(line)).find((candidate) => candidate !== null);
-        if (match) resolve(match);
-      };
-      onLine.push(check);
-      check();
-      void exited.then((code) => reject(new Error(`exited with ${code} first; stderr: ${stderr.join('')}`)));
-    });
-  return { child, exited, lineMatching, stdout, stderr: () => stderr.join('') };
-}
+const startCli = (args: string[], env: Record<string, string | undefined> = {}) =>
+  startScript('mock-panel/cli.ts', args, env);
 
 async function departmentsStatus(url: string, token: string) {
   const response = await ky.get(`${url}${departmentsPath(TWO_DEPARTMENTS)}`, {
@@ -62,6 +25,7 @@ describe('npm run mock-panel', () => {
     const [, url] = await cli.lineMatching(/listening on (http:\/\/127\.0\.0\.1:\d+)$/);
     await cli.lineMatching(/set BRIDGE_LEO_API_TOKEN "<the value of LEO_API_TOKEN>"$/);
     expect(cli.stdout).toContain(`  set BRIDGE_API_BASE "${url}"`);
+    expect(cli.stdout).toContain(`Dashboard: ${url}/ (type the token into the page)`);
     expect(await departmentsStatus(url as string, 'cli-token')).toBe(200);
     expect(await departmentsStatus(url as string, 'other-token')).toBe(401);
     cli.child.kill('SIGTERM');

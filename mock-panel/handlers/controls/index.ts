@@ -5,6 +5,7 @@ import { apiError, respond } from '../../http/responses';
 import type { PanelContext } from '../../panel-context';
 import { routePredicate } from '../route-predicate';
 import { CONTROL_PREFIX, controlRoute } from './control-route';
+import { dashboardHandlers } from './dashboard';
 import { faultHandlers } from './faults';
 import { recordHandlers } from './records';
 import { rolesHandlers } from './roles';
@@ -15,6 +16,7 @@ export function controlHandlers(context: PanelContext, controls: PanelControls, 
     ...rolesHandlers(context, controls, origin),
     ...faultHandlers(context, controls, origin),
     ...recordHandlers(context, controls, origin),
+    ...dashboardHandlers(context, origin),
     http.post(
       routePredicate(origin, `${CONTROL_PREFIX}/reset`),
       controlRoute(context, async () => {
