@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { getResponse } from 'msw';
+import { getResponse, type HttpHandler } from 'msw';
 import type { MockPanel } from '../create-mock-panel';
 import { rememberSocketAddress } from '../http/client-address';
 import { apiError } from '../http/responses';
@@ -16,6 +16,8 @@ export interface MockPanelServerOptions {
   port?: number | undefined;
   /** Default 127.0.0.1. */
   host?: string | undefined;
+  /** More routes served before the panel's own (the playground's, under `/__playground`). */
+  handlers?: readonly HttpHandler[] | undefined;
 }
 
 export interface MockPanelServer {
@@ -36,6 +38,7 @@ function urlOf(host: string, port: number): string {
 export async function startMockPanelServer(options: MockPanelServerOptions): Promise<MockPanelServer> {
   const host = options.host ?? MOCK_PANEL_DEFAULT_HOST;
   const inFlight = new Set<AbortController>();
+  const handlers = [...(options.handlers ?? []), ...options.panel.handlers];
   let origin = '';
 
   const handle = async (message: IncomingMessage, reply: ServerResponse) => {
@@ -49,7 +52,7 @@ export async function startMockPanelServer(options: MockPanelServerOptions): Pro
       const request = await toFetchRequest(message, origin, clientGone.signal);
       rememberSocketAddress(request, message.socket.remoteAddress ?? 'unknown');
       const response =
-        (await getResponse(options.panel.handlers, request)) ??
+        (await getResponse(handlers, request)) ??
         apiError('not_found', `no route ${request.method} ${new URL(request.url).pathname}`);
       await sendFetchResponse(response, reply);
     } catch {

@@ -1,0 +1,56 @@
+import { randomBytes } from 'node:crypto';
+import { parseCliOptions, USAGE } from '../mock-panel/cli-options.js';
+import { loadMockPanelData } from '../mock-panel/data/load.js';
+import { DEMO_PLAYERS, startPlaygroundWithPanel } from './start-playground.js';
+
+// npm start: the built bridge in a simulated FXServer, the mock panel, and the dashboard to drive both.
+// Takes the mock panel's options (npm start -- --port 4000); see USAGE.
+
+async function main(): Promise<number> {
+  const parsed = parseCliOptions(process.argv.slice(2));
+  const usage = USAGE.replace('npm run mock-panel', 'npm start');
+  if (parsed.kind === 'help') {
+    console.log(usage);
+    return 0;
+  }
+  if (parsed.kind === 'usage-error') {
+    console.error(`playground: ${parsed.message}\n\n${usage}`);
+    return 2;
+  }
+  const { options } = parsed;
+  const givenToken = process.env.LEO_API_TOKEN;
+  const token = givenToken || randomBytes(24).toString('base64url');
+  const running = await startPlaygroundWithPanel({
+    token,
+    data: loadMockPanelData(options.dataFile),
+    guildId: process.env.CHAT_GUILD_ID || undefined,
+    rateLimit: options.rateLimit,
+    onUnexpectedError: (error) => console.error('mock-panel: unexpected error in a handler:', error),
+    port: options.port,
+    host: options.host,
+  });
+  console.log(`bridge playground: the bridge runs in a simulated server against the mock panel at ${running.url}`);
+  console.log(`  Dashboard: ${running.url}/`);
+  console.log(
+    givenToken
+      ? '  Token: the value of LEO_API_TOKEN (type it into the page)'
+      : `  Token (type it into the page): ${token}`,
+  );
+  console.log(`  ${DEMO_PLAYERS.length} demo players have joined; Ctrl+C stops everything.`);
+
+  await new Promise<void>((resolve) => {
+    process.once('SIGINT', resolve);
+    process.once('SIGTERM', resolve);
+  });
+  await running.close();
+  console.log('playground stopped');
+  return 0;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    console.error('playground:', error instanceof Error ? error.message : error);
+    process.exit(1);
+  },
+);

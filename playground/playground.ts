@@ -1,0 +1,231 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { DutyOptions } from '../client/bridge-client.js';
+import { DUTY_STATE_BAG_KEY, type DutyOutcome, type PlayerDuty, type ProfilePayload } from '../shared/events.js';
+import { createSim, type Sim, type SimEvent, type SimPlayer } from '../test/sim/index.js';
+
+const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
+const SHOWN = 100;
+// The simulator records everything; a playground left running for hours keeps only a window of it.
+const TRIM_ABOVE = 5_000;
+const OUTCOME_WAIT_MS = 30_000;
+
+export interface PlaygroundUser {
+  chatId: string;
+  name: string;
+}
+
+export interface PlaygroundOptions {
+  /** The mock panel the bridge talks to. */
+  apiBase: string;
+  token: string;
+  /** Who can join from the dashboard. */
+  users: readonly PlaygroundUser[];
+}
+
+export interface PlaygroundPlayer {
+  id: number;
+  name: string;
+  chatId: string | null;
+  onDuty: boolean;
+  departmentId: number | null;
+  departmentName: string | null;
+  rankName: string | null;
+  since: number | null;
+  selectedDeptId: number | null;
+  departments: Array<{ id: number; name: string; rank: { id: number; name: string } }>;
+  error: string | null;
+  notifications: string[];
+}
+
+export interface PlaygroundState {
+  ok: true;
+  demoUsers: PlaygroundUser[];
+  players: PlaygroundPlayer[];
+  events: Array<{ at: number; side: 'server' | 'client'; player: number | null; name: string; args: string }>;
+  console: Array<{ at: number; text: string }>;
+}
+
+/** Refusals of a playground action: the dashboard shows the message. */
+export class PlaygroundError extends Error {
+  constructor(
+    readonly code: 'player_not_found' | 'department_not_found' | 'no_answer',
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+// The bridge's public events: what another resource would see of it.
+const isPublicEvent = (name: string) => name.startsWith('bridge:server:') || name.startsWith('bridge:client:');
+
+/**
+ * The bridge running in the FXServer simulator (test/sim) against a mock panel, with players a tester drives from
+ * the dashboard: join, drop, pick a department, go on and off duty, /dutyrefresh. Duty goes through the bridge's
+ * client exports exactly as another resource's duty menu calls them.
+ */
+export class Playground {
+  private readonly profiles = new Map<number, ProfilePayload>();
+  private readonly selected = new Map<number, number>();
+  private readonly events: PlaygroundState['events'] = [];
+  private readonly consoleLines: PlaygroundState['console'] = [];
+  private eventsSeen = 0;
+  private consoleSeen = 0;
+
+  private constructor(
+    private readonly sim: Sim,
+    private readonly options: PlaygroundOptions,
+    private readonly kvpDir: string,
+  ) {}
+
+  static async start(options: PlaygroundOptions): Promise<Playground> {
+    const kvpDir = mkdtempSync(join(tmpdir(), 'bridge-playground-kvp-'));
+    const sim = await createSim({
+      resources: [
+        { dir: REPO_ROOT, name: 'bridge' },
+        { dir: join(REPO_ROOT, 'examples', 'lua_duty_menu'), name: 'lua_duty_menu' },
+      ],
+      convars: { BRIDGE_API_BASE: options.apiBase, BRIDGE_LEO_API_TOKEN: options.token },
+      kvpDir,
+      clock: 'real',
+      recordEvents: (name) => name.startsWith('bridge:'),
+    });
+    return new Playground(sim, options, kvpDir);
+  }
+
+  state(): PlaygroundState {
+    this.collect();
+    return {
+      ok: true,
+      demoUsers: [...this.options.users],
+      players: this.sim.players.map((player) => this.describe(player)),
+      events: this.events.slice(-SHOWN).reverse(),
+      console: this.consoleLines.slice(-SHOWN).reverse(),
+    };
+  }
+
+  /** Joins a player with that chat account and waits for the bridge to send their profile. */
+  async join(chatId: string, name?: string): Promise<{ id: number; name: string }> {
+    const known = this.options.users.find((user) => user.chatId === chatId);
+    const player = await this.sim.join({
+      name: name?.trim() || known?.name || `Player ${chatId.slice(-4)}`,
+      identifiers: [`license:${chatId.padStart(40, '0').slice(-40)}`, `chat:${chatId}`],
+    });
+    await this.until(() => this.profiles.has(player.id), 'the profile of the new player');
+    return { id: player.id, name: player.name };
+  }
+
+  drop(id: number): void {
+    this.player(id).drop('left the playground');
+    this.selected.delete(id);
+  }
+
+  /** What a duty menu does when the player picks a department: `setActive()` on it. */
+  selectDepartment(id: number, departmentId: number): void {
+    const options = this.player(id).exports.bridge?.GetDutyOptions?.() as DutyOptions | undefined;
+    const department = options?.departments.find((entry) => entry.id === departmentId);
+    if (!department) {
+      throw new PlaygroundError('department_not_found', `player ${id} holds no department ${departmentId}`);
+    }
+    department.setActive();
+    this.selected.set(id, departmentId);
+  }
+
+  /** `UpdatePlayerDuty(on, callback)`, resolved with the outcome the callback receives. */
+  async duty(id: number, on: boolean): Promise<DutyOutcome> {
+    const player = this.player(id);
+    let outcome: DutyOutcome | undefined;
+    const update = player.exports.bridge?.UpdatePlayerDuty as
+      | ((status: boolean, callback: (result: DutyOutcome) => void) => boolean)
+      | undefined;
+    update?.(on, (result) => {
+      outcome = result;
+    });
+    await this.until(() => outcome !== undefined, 'the duty outcome');
+    return outcome as DutyOutcome;
+  }
+
+  refresh(id: number): void {
+    this.player(id).command('dutyrefresh');
+  }
+
+  async close(): Promise<void> {
+    await this.sim.stop();
+    rmSync(this.kvpDir, { recursive: true, force: true });
+  }
+
+  private player(id: number): SimPlayer {
+    const player = this.sim.players.find((candidate) => candidate.id === id);
+    if (!player) throw new PlaygroundError('player_not_found', `no player ${id} is connected`);
+    return player;
+  }
+
+  private async until(done: () => boolean, what: string): Promise<void> {
+    try {
+      await this.sim.until(() => {
+        this.collect();
+        return done();
+      }, OUTCOME_WAIT_MS);
+    } catch {
+      throw new PlaygroundError('no_answer', `the bridge did not send ${what} within ${OUTCOME_WAIT_MS / 1000} s`);
+    }
+  }
+
+  private describe(player: SimPlayer): PlaygroundPlayer {
+    const profile = this.profiles.get(player.id);
+    const duty = this.sim.stateBag(`player:${player.id}`)[DUTY_STATE_BAG_KEY] as PlayerDuty | undefined;
+    const departments = profile?.ok
+      ? profile.departments.map(({ id, name, rank }) => ({ id, name, rank: { id: rank.id, name: rank.name } }))
+      : [];
+    const current = departments.find((department) => department.id === duty?.departmentId);
+    const chat = player.identifiers.find((identifier) => identifier.startsWith('chat:'));
+    return {
+      id: player.id,
+      name: player.name,
+      chatId: chat?.slice('chat:'.length) ?? null,
+      onDuty: duty?.onDuty ?? false,
+      departmentId: duty?.departmentId ?? null,
+      departmentName: duty?.onDuty ? (current?.name ?? duty.departmentSlug) : null,
+      rankName: duty?.onDuty ? (current?.rank.name ?? null) : null,
+      since: duty?.since ?? null,
+      selectedDeptId: duty?.onDuty ? duty.departmentId : (this.selected.get(player.id) ?? null),
+      departments,
+      error: profile && !profile.ok ? profile.message : null,
+      notifications: player.notifications.slice(-5).map((notification) => notification.text),
+    };
+  }
+
+  /** Takes what the simulator recorded since the last look into the playground's own bounded lists. */
+  private collect(): void {
+    const { sim } = this;
+    for (const event of sim.events.slice(this.eventsSeen)) this.take(event);
+    for (const line of sim.console.slice(this.consoleSeen)) this.consoleLines.push({ at: sim.now(), text: line.line });
+    this.eventsSeen = sim.events.length;
+    this.consoleSeen = sim.console.length;
+    if (this.eventsSeen > TRIM_ABOVE || this.consoleSeen > TRIM_ABOVE) {
+      sim.clearLogs();
+      this.eventsSeen = 0;
+      this.consoleSeen = 0;
+    }
+    for (const list of [this.events, this.consoleLines])
+      if (list.length > SHOWN * 2) list.splice(0, list.length - SHOWN);
+  }
+
+  private take(event: SimEvent): void {
+    if (event.name === 'bridge:client:profile' && event.side === 'client' && event.player !== null) {
+      this.profiles.set(event.player, event.args[0] as ProfilePayload);
+    }
+    if (!isPublicEvent(event.name)) return;
+    // A client hears its own events twice (the net event, then its local dispatch): the first says it.
+    if (event.side === 'client' && event.kind !== 'net') return;
+    this.events.push({
+      at: event.time,
+      side: event.side,
+      player: event.player,
+      name: event.name,
+      args: JSON.stringify(event.args),
+    });
+  }
+}

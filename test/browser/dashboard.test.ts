@@ -1,0 +1,137 @@
+// The dashboard in Debian's chromium, driven by playwright-core: a tester connects with the token, puts a
+// playground player on duty and off again, and sees the roster, the session history and the request log follow.
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type RunningPlayground, startPlaygroundWithPanel } from '../../playground/start-playground.js';
+import { REPO_ROOT } from '../e2e/support/world.js';
+import { hasChromium, launchChromium, NO_CHROMIUM_MESSAGE } from './support/chromium.js';
+
+const TOKEN = 'browser-test-token-4b1d9e07c2';
+// `UPDATE_SCREENSHOTS=1 npx vitest run test/browser` refreshes the ones the README shows.
+const SCREENSHOTS = process.env.UPDATE_SCREENSHOTS ? join(REPO_ROOT, 'docs', 'screenshots') : undefined;
+const ALEX = { chatId: '284619375016482817', name: 'Alex Mercer' };
+const UI_WAIT_MS = 15_000;
+
+if (!hasChromium) console.warn(NO_CHROMIUM_MESSAGE);
+
+describe.skipIf(!hasChromium)('the dashboard in chromium', () => {
+  let running: RunningPlayground;
+  let browser: Awaited<ReturnType<typeof launchChromium>>;
+  let page: Page;
+  const pageErrors: string[] = [];
+
+  beforeAll(async () => {
+    running = await startPlaygroundWithPanel({ token: TOKEN, port: 0, demoPlayers: [] });
+    browser = await launchChromium();
+    page = await browser.context.newPage();
+    page.setDefaultTimeout(UI_WAIT_MS);
+    page.on('pageerror', (error) => pageErrors.push(error.message));
+    // The wrong-token test makes the browser log its 401s; anything else logged as an error is a defect.
+    page.on('console', (message) => {
+      if (message.type() === 'error' && !message.text().includes('401')) pageErrors.push(message.text());
+    });
+  }, 60_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await running?.close();
+  });
+
+  async function connect(token: string): Promise<void> {
+    await page.goto(`${running.url}/`);
+    await page.locator('#token').fill(token);
+    await page.locator('#connect').click();
+  }
+
+  const playerRow = (id: number) => page.locator(`#playground [data-player-id="${id}"]`);
+
+  it('holds no token in its source, and refuses a wrong one with a clear message', async () => {
+    const source = await (await fetch(`${running.url}/`)).text();
+    const script = await (await fetch(`${running.url}/dashboard.js`)).text();
+    expect(source).toContain('id="token"');
+    expect(source + script).not.toContain(TOKEN);
+
+    await connect('not-the-token');
+    await expect.poll(() => page.getByText('The panel refused this token.').count(), { timeout: UI_WAIT_MS }).toBe(1);
+    await expect(page.locator('#token').isVisible()).resolves.toBe(true);
+  });
+
+  it('connects, lists the users, and puts a joined player on duty and off again from the page', async () => {
+    await connect(TOKEN);
+    await page.locator('#users').getByText(ALEX.name).first().waitFor();
+    expect(await page.content()).not.toContain(TOKEN);
+
+    await page.locator('#join-user').selectOption(ALEX.chatId);
+    await page.locator('#join').click();
+    const row = playerRow(1);
+    await row.waitFor();
+    await expect.poll(() => row.locator('select.department option').count(), { timeout: UI_WAIT_MS }).toBe(2);
+
+    await row.locator('select.department').selectOption('1');
+    await row.locator('button.on-duty').click();
+    const roster = page.locator('#roster');
+    await roster.getByText(ALEX.name).waitFor();
+    await roster.getByText('Los Santos Police Department').waitFor();
+    await roster.getByText('Sergeant').waitFor();
+    const requests = page.locator('#requests');
+    await requests.getByText('/api/leo/duty/on').first().waitFor();
+    await requests.getByText('/api/leo/user/284619375016482817/departments').first().waitFor();
+    await page.locator('#events').getByText('bridge:server:playerOnDuty').first().waitFor();
+    if (SCREENSHOTS) {
+      mkdirSync(SCREENSHOTS, { recursive: true });
+      await page.screenshot({ path: join(SCREENSHOTS, 'dashboard-on-duty.png'), fullPage: true });
+    }
+    // The page shows what the panel holds: one open session for Alex in LSPD as Sergeant.
+    expect(running.panel.controls.sessions(ALEX.chatId)).toMatchObject([
+      { departmentId: 1, rankId: 2, endedAt: null, serverId: 1, playerName: ALEX.name },
+    ]);
+
+    await row.locator('button.off-duty').click();
+    await roster.getByText('Nobody is on duty.').waitFor();
+    await requests.getByText('/api/leo/duty/off').first().waitFor();
+    await page.locator('#sessions').getByText(ALEX.name).first().waitFor();
+    await page.locator('#events').getByText('bridge:server:playerOffDuty').first().waitFor();
+    expect(running.panel.controls.sessions(ALEX.chatId)).toMatchObject([{ endedBy: 'off' }]);
+    if (SCREENSHOTS) await page.screenshot({ path: join(SCREENSHOTS, 'dashboard-off-duty.png'), fullPage: true });
+  });
+
+  it('runs /dutyrefresh and drops a player from the page', async () => {
+    const row = playerRow(1);
+    const before = running.panel.controls.requests().length;
+    await row.locator('button.refresh').click();
+    await expect
+      .poll(
+        () =>
+          running.panel.controls
+            .requests()
+            .slice(before)
+            .map((r) => r.path),
+        { timeout: UI_WAIT_MS },
+      )
+      .toContain(`/api/leo/user/${ALEX.chatId}/departments`);
+
+    await row.locator('button.drop').click();
+    await row.waitFor({ state: 'detached' });
+    expect(running.playground.state().players).toEqual([]);
+  });
+
+  it('changes a user’s rank as /syncme would, and the panel answers with it', async () => {
+    // Alex: LSPD Sergeant -> LSPD Lieutenant (rank 3).
+    const user = page.locator('#users tr', { hasText: ALEX.name });
+    await user.locator('select').first().selectOption({ label: 'Lieutenant' });
+    await user.getByRole('button', { name: 'Apply' }).click();
+    await expect
+      .poll(
+        () =>
+          running.panel.store.users
+            .departmentsOf(running.panel.store.users.find(ALEX.chatId) as never)
+            .map((d) => `${d.slug}:${d.rank.name}`),
+        { timeout: UI_WAIT_MS },
+      )
+      .toEqual(['lspd:Lieutenant', 'bcso:Deputy']);
+    await page.locator('#users').getByText('Lieutenant').first().waitFor();
+    expect(pageErrors, pageErrors.join('\n')).toEqual([]);
+  });
+});

@@ -1,0 +1,94 @@
+// The playground behind `npm start`: the built bridge in the simulator against the mock panel, driven over HTTP
+// the way the dashboard drives it.
+import ky, { type KyInstance } from 'ky';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type RunningPlayground, startPlaygroundWithPanel } from '../../playground/start-playground.js';
+
+const TOKEN = 'playground-test-token-31c8a2';
+const ALEX = '284619375016482817';
+const RILEY = '417293856102947583';
+
+describe('the playground over HTTP', () => {
+  let running: RunningPlayground;
+  let api: KyInstance;
+  beforeAll(async () => {
+    running = await startPlaygroundWithPanel({ token: TOKEN, port: 0, demoPlayers: [ALEX, RILEY] });
+    api = ky.create({
+      prefixUrl: `${running.url}/__playground`,
+      headers: { authorization: `Bearer ${TOKEN}` },
+      throwHttpErrors: false,
+      retry: 0,
+      timeout: 20_000,
+    });
+  }, 60_000);
+  afterAll(() => running?.close());
+
+  const state = async () => (await api.get('state').json()) as ReturnType<RunningPlayground['playground']['state']>;
+
+  it('starts with the demo players joined and their departments from the panel', async () => {
+    const { players, demoUsers } = await state();
+    expect(players.map((p) => [p.id, p.name, p.departments.map((d) => `${d.name} · ${d.rank.name}`)])).toEqual([
+      [1, 'Alex Mercer', ['Los Santos Police Department · Sergeant', "Blaine County Sheriff's Office · Deputy"]],
+      [2, 'Riley Chen', []],
+    ]);
+    expect(demoUsers.map((user) => user.name)).toContain('Unregistered player');
+  });
+
+  it('goes on duty through the client exports, and the panel, the state and the events agree', async () => {
+    expect(await (await api.post('players/1/department', { json: { departmentId: 1 } })).json()).toEqual({ ok: true });
+    const answer = await api.post('players/1/duty', { json: { on: true } });
+    expect(await answer.json()).toMatchObject({ ok: true, outcome: { ok: true, onDuty: true, departmentId: 1 } });
+
+    const { players, events } = await state();
+    expect(players[0]).toMatchObject({
+      onDuty: true,
+      departmentName: 'Los Santos Police Department',
+      rankName: 'Sergeant',
+      selectedDeptId: 1,
+    });
+    expect(events.map((e) => e.name)).toContain('bridge:server:playerOnDuty');
+    expect(running.panel.controls.sessions(ALEX)).toMatchObject([{ departmentId: 1, rankId: 2, endedAt: null }]);
+
+    const off = await api.post('players/1/duty', { json: { on: false } });
+    expect(await off.json()).toMatchObject({ ok: true, outcome: { ok: true, onDuty: false } });
+    expect(running.panel.controls.sessions(ALEX)).toMatchObject([{ endedBy: 'off' }]);
+  });
+
+  it('joins, refreshes and drops a player; an unregistered one gets the bridge’s message', async () => {
+    const joined = await api.post('players', { json: { chatId: '999999999999999999', name: 'Newcomer' } });
+    expect(await joined.json()).toEqual({ ok: true, player: { id: 3, name: 'Newcomer' } });
+    expect((await state()).players.find((p) => p.id === 3)?.error).toMatch(/does not know your chat account/);
+
+    const before = running.panel.controls.requests().length;
+    expect((await api.post('players/1/refresh')).status).toBe(200);
+    const refreshed = () =>
+      running.panel.controls
+        .requests()
+        .slice(before)
+        .map((r) => r.path);
+    for (let i = 0; i < 100 && !refreshed().includes(`/api/leo/user/${ALEX}/departments`); i++) {
+      await state();
+    }
+    expect(refreshed()).toContain(`/api/leo/user/${ALEX}/departments`);
+
+    expect((await api.delete('players/3')).status).toBe(200);
+    expect((await state()).players.map((p) => p.id)).toEqual([1, 2]);
+  });
+
+  it('refuses bad requests with a clear error and keeps running', async () => {
+    const cases = [
+      [await api.get('state', { headers: { authorization: 'Bearer nope' } }), 401, 'unauthorized'],
+      [await api.post('players', { json: { chatId: '12' } }), 400, 'invalid_request'],
+      [await api.post('players/1/department', { json: { departmentId: 3 } }), 404, 'department_not_found'],
+      [await api.post('players/1/duty', { json: { on: 'yes' } }), 400, 'invalid_request'],
+      [await api.post('players/42/duty', { json: { on: true } }), 404, 'player_not_found'],
+      [await api.delete('players/abc'), 404, 'player_not_found'],
+      [await api.get('nothing-here'), 404, 'not_found'],
+    ] as const;
+    for (const [response, status, error] of cases) {
+      expect(response.status).toBe(status);
+      expect(await response.json()).toMatchObject({ ok: false, error, message: expect.any(String) });
+    }
+    expect((await state()).players).toHaveLength(2);
+  });
+});
