@@ -92,7 +92,7 @@ export class Outbox {
   private waitingForPanel = 0;
   private nextId: number;
   /** Kinds of fault told to the console since the last delivery: one line each, however many calls meet it. */
-  private readonly faultsTold = new Set<string>();
+  private readonly faultsTold = new Set<PanelFailure['kind']>();
 
   constructor(private readonly options: OutboxOptions) {
     this.nextId = Number(options.store.get(SEQUENCE_KEY) ?? '0') + 1;
@@ -271,12 +271,12 @@ export class Outbox {
       reportTokenRefused(this.options.logger);
       return;
     }
-    const key = `outbox:${failure.kind}`;
-    if (this.faultsTold.has(key)) return;
-    this.faultsTold.add(key);
+    if (this.faultsTold.has(failure.kind)) return;
+    this.faultsTold.add(failure.kind);
+    const { message, status } = failure;
+    const statusNote = status === undefined || message.includes(String(status)) ? '' : ` (HTTP ${status})`;
     this.options.logger.warn(
-      `duty calls do not get through: ${failure.message}${failure.status === undefined ? '' : ` (HTTP ${failure.status})`}; ` +
-        'they stay queued and are retried until the panel takes them',
+      `duty calls do not get through: ${message}${statusNote}; they stay queued and are retried until the panel takes them`,
     );
   }
 
