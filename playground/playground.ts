@@ -120,6 +120,7 @@ export class Playground {
   drop(id: number): void {
     this.player(id).drop('left the playground');
     this.selected.delete(id);
+    this.profiles.delete(id);
   }
 
   /** What a duty menu does when the player picks a department: `setActive()` on it. */
