@@ -20,7 +20,7 @@ const STATUS: Record<PlaygroundError['code'], number> = {
 const failure = (status: number, error: string, message: string) =>
   HttpResponse.json({ ok: false, error, message }, { status });
 
-type Route = (input: { body: unknown; id: number }) => Promise<object> | object;
+type Route = (input: { playground: Playground; body: unknown; id: number }) => Promise<object> | object;
 
 /**
  * The dashboard's handle on the playground, under /__playground with the panel's token. `current` is read per
@@ -39,7 +39,7 @@ export function playgroundHandlers(current: () => Playground | undefined, token:
       }
       try {
         // Not a number: no player has that id, and the lookup says so.
-        const answer = await run({ body, id: Number(params.id) });
+        const answer = await run({ playground, body, id: Number(params.id) });
         return HttpResponse.json({ ok: true, ...answer });
       } catch (error) {
         if (error instanceof z.ZodError) {
@@ -51,42 +51,43 @@ export function playgroundHandlers(current: () => Playground | undefined, token:
       }
     };
   const at = (template: string) => routePredicate('*', `${PLAYGROUND_PREFIX}${template}`);
-  const playground = () => current() as Playground;
 
   return [
     http.get(
       at('/state'),
-      route(() => playground().state()),
+      route(({ playground }) => playground.state()),
     ),
     http.post(
       at('/players'),
-      route(async ({ body }) => {
+      route(async ({ playground, body }) => {
         const { chatId, name } = JoinBodySchema.parse(body);
-        return { player: await playground().join(chatId, name) };
+        return { player: await playground.join(chatId, name) };
       }),
     ),
     http.delete(
       at('/players/:id'),
-      route(({ id }) => {
-        playground().drop(id);
+      route(({ playground, id }) => {
+        playground.drop(id);
         return {};
       }),
     ),
     http.post(
       at('/players/:id/department'),
-      route(({ body, id }) => {
-        playground().selectDepartment(id, DepartmentBodySchema.parse(body).departmentId);
+      route(({ playground, body, id }) => {
+        playground.selectDepartment(id, DepartmentBodySchema.parse(body).departmentId);
         return {};
       }),
     ),
     http.post(
       at('/players/:id/duty'),
-      route(async ({ body, id }) => ({ outcome: await playground().duty(id, DutyBodySchema.parse(body).on) })),
+      route(async ({ playground, body, id }) => ({
+        outcome: await playground.duty(id, DutyBodySchema.parse(body).on),
+      })),
     ),
     http.post(
       at('/players/:id/refresh'),
-      route(({ id }) => {
-        playground().refresh(id);
+      route(({ playground, id }) => {
+        playground.refresh(id);
         return {};
       }),
     ),
