@@ -158,10 +158,11 @@ export function startBridgeClient(port: ClientPort) {
     callback?.(inPlayerWords(result));
   });
 
-  // The token must never be readable here; if the owner replicated it, prove so without sending it (the server warns).
+  // A client must not be able to read the token. If the owner replicated it anyway, this proves it without sending
+  // it, so the server can warn. Trimmed as the server trims the value it uses.
   port.onServer(INTERNAL_EVENTS.tokenCheck, (nonce) => {
     if (typeof nonce !== 'string') return;
-    const readable = port.replicatedConvar(TOKEN_CONVAR);
+    const readable = port.replicatedConvar(TOKEN_CONVAR).trim();
     if (readable !== '') port.emitServer(INTERNAL_EVENTS.tokenProof, nonce, tokenProof(readable, nonce));
   });
 
