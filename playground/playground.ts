@@ -219,8 +219,6 @@ export class Playground {
       this.profiles.set(event.player, event.args[0] as ProfilePayload);
     }
     if (!isPublicEvent(event.name)) return;
-    // A client hears its own events twice (the net event, then its local dispatch): the first says it.
-    if (event.side === 'client' && event.kind !== 'net') return;
     this.events.push({
       at: event.time,
       side: event.side,
