@@ -148,6 +148,13 @@ export class Sim {
   convar(name: string): string | undefined {
     return this.world.convars.get(name)?.value;
   }
+  /**
+   * Puts `player` in or out of `viewer`'s scope (OneSync culling): in scope, the viewer receives the player's state
+   * bag and its updates (`Player(id).state` on the viewer's client).
+   */
+  setInScope(viewer: SimPlayer, player: SimPlayer, inScope = true): void {
+    this.world.setInScope(viewer.id, player.id, inScope);
+  }
   /** The server's copy of a state bag, decoded (`global`, `player:3`). */
   stateBag(bag: string): Record<string, unknown> {
     return Object.fromEntries(this.world.server.stateBags.entries(bag).map(([k, v]) => [k, describe(v)]));

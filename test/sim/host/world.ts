@@ -7,7 +7,7 @@ import { runClientCommand, runConsoleCommand } from '../server/console.js';
 import { ConvarStore } from '../server/convars.js';
 import { KvpFinds, KvpStore } from '../server/kvp.js';
 import { atoi, type PlayerRecord, PlayerRegistry } from '../server/players.js';
-import { NetRateLimiter } from '../server/rate-limit.js';
+import { NetRateLimiter, StateBagRateLimiter } from '../server/rate-limit.js';
 import { type ClockMode, Driver } from './driver.js';
 import { Host } from './host.js';
 import { type LogOptions, SimLog } from './log.js';
@@ -41,6 +41,11 @@ export class World {
   /** Server start order, which is also the order clients start resources in. */
   startOrder: string[] = [];
   private limiter: NetRateLimiter;
+  private stateBagLimiter: StateBagRateLimiter;
+  /** Viewer → the players whose bags it has in scope. There are no positions: tests say who sees whom. */
+  private readonly scopes = new Map<number, Set<number>>();
+  /** Players being dropped for flooding, so the drop is announced once. */
+  private readonly dropping = new Set<number>();
   /** Set by the connection code: drops a player (reason, resource, clientDropReason). */
   dropPlayer: (player: PlayerRecord, reason: string, resource: string, code: number) => void = () => {};
 
@@ -51,6 +56,7 @@ export class World {
     this.kvp = new KvpStore(options.kvpDir);
     this.server = this.createHost('server', null);
     this.limiter = new NetRateLimiter(() => this.clock.now());
+    this.stateBagLimiter = new StateBagRateLimiter(() => this.clock.now());
   }
 
   get clock(): Driver {
@@ -93,6 +99,9 @@ export class World {
     this.kvpFinds = new KvpFinds();
     this.startOrder = [];
     this.limiter = new NetRateLimiter(() => this.clock.now());
+    this.stateBagLimiter = new StateBagRateLimiter(() => this.clock.now());
+    this.scopes.clear();
+    this.dropping.clear();
     this.startedAt = this.clock.now();
     this.server = this.createHost('server', null);
   }
@@ -242,6 +251,7 @@ export class World {
     const playerId = host.playerId ?? 0;
     // Only the owning peer may replicate: its own player bag (and entities, which the simulator treats as owned).
     if (bag !== `player:${playerId}` && !bag.startsWith('entity:')) return;
+    if (!this.admitStateBagPacket(playerId, bag.length + key.length + value.length)) return;
     this.server.queueTask(() => {
       const player = this.players.get(playerId);
       if (player?.state !== 'joined' || !this.server.stateBags.has(bag)) return;
@@ -249,18 +259,84 @@ export class World {
     });
   }
 
+  /** FXServer's state bag packet limits, applied as the packet arrives (the flood drops the player). */
+  private admitStateBagPacket(playerId: number, bytes: number): boolean {
+    const player = this.players.get(playerId);
+    if (player?.state !== 'joined') return false;
+    if (!this.options.rateLimits) return true;
+    const verdict = this.stateBagLimiter.take(playerId, bytes);
+    if (verdict === 'ok') return true;
+    const who = `Client ${player.name} ${player.id}`;
+    if (verdict === 'drop-update') {
+      if (this.stateBagLimiter.mayWarn(playerId)) {
+        this.log.print(
+          'server',
+          null,
+          null,
+          'warn',
+          `${who} sent too many state bag updates and had their updates dropped.`,
+        );
+      }
+      return false;
+    }
+    if (!this.dropping.has(playerId)) {
+      this.dropping.add(playerId);
+      const why =
+        verdict === 'drop-player-flood' ? 'too many state bag value updates' : 'too large of a state bag update';
+      this.log.print('server', null, null, 'warn', `${who} got dropped for sending ${why}.`);
+      this.server.queueTask(() =>
+        this.dropPlayer(player, 'Reliable state bag packet overflow.', '__cfx_internal:server', 8),
+      );
+    }
+    return false;
+  }
+
   /**
-   * Server → clients: `global` and entities to everyone, `player:N` to player N only (the simulator has no
-   * positions, so no other player is ever in scope).
+   * Server → clients: `global` and entities to everyone, `player:N` to player N and to the clients that have N in
+   * scope (see setInScope); never back to the client the set came from.
    */
   private replicate(bag: string, key: string, value: Uint8Array, except: number | null): void {
     const owner = bag.startsWith('player:') ? Number(bag.slice(7)) : null;
     for (const [id, client] of this.clients) {
-      if (id === except || (owner !== null && owner !== id)) continue;
+      if (id === except) continue;
+      if (owner !== null && owner !== id && !this.scopes.get(id)?.has(owner)) continue;
       client.queueTask(() => {
         if (!client.stateBags.has(bag)) client.stateBags.create(bag);
         client.stateBags.apply(bag, key, value, true, 0);
       });
+    }
+  }
+
+  /**
+   * OneSync culling as a test decides it: coming into scope, the viewer receives the player's whole bag (FXServer's
+   * AddRoutingTarget); leaving it, updates stop and the viewer keeps its last copy.
+   */
+  setInScope(viewerId: number, playerId: number, inScope: boolean): void {
+    const client = this.clients.get(viewerId);
+    if (!client || viewerId === playerId || this.players.get(playerId)?.state !== 'joined') return;
+    const seen = this.scopes.get(viewerId) ?? new Set<number>();
+    this.scopes.set(viewerId, seen);
+    if (!inScope || seen.has(playerId)) {
+      if (!inScope) seen.delete(playerId);
+      return;
+    }
+    seen.add(playerId);
+    const bag = `player:${playerId}`;
+    const entries = this.server.stateBags.entries(bag);
+    client.queueTask(() => {
+      client.stateBags.create(bag);
+      for (const [key, value] of entries) client.stateBags.apply(bag, key, value, true, 0);
+    });
+  }
+
+  /** A dropped player's bag goes from every client, and nobody has it in scope any more. */
+  playerLeft(playerId: number): void {
+    this.scopes.delete(playerId);
+    this.dropping.delete(playerId);
+    this.stateBagLimiter.forget(playerId);
+    for (const [id, client] of this.clients) {
+      this.scopes.get(id)?.delete(playerId);
+      client.stateBags.remove(`player:${playerId}`);
     }
   }
 

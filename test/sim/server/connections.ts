@@ -112,5 +112,6 @@ export function dropPlayer(world: World, player: PlayerRecord, reason: string, r
   client?.destroy();
   world.clients.delete(player.id);
   server.stateBags.remove(`player:${player.id}`);
+  world.playerLeft(player.id);
   world.players.remove(player);
 }

@@ -49,3 +49,41 @@ export class NetRateLimiter {
     this.perPlayer.delete(playerId);
   }
 }
+
+export type StateBagVerdict = 'ok' | 'drop-update' | 'drop-player-flood' | 'drop-player-size';
+
+// FXServer's per-client limits on client→server state bag packets (StateBagPacketHandler, fivem-runtime.md §7.2):
+// every packet spends from `stateBag` (75/s, burst 125) and `stateBagFlood` (150/s, burst 175) alike; past the
+// first the update is dropped, past both the player is. `stateBagSize` (128 KiB/s, burst 256 KiB) drops the player.
+export class StateBagRateLimiter {
+  private readonly perPlayer = new Map<number, { update: Bucket; flood: Bucket; size: Bucket; warn: Bucket }>();
+
+  constructor(private readonly now: () => number) {}
+
+  take(playerId: number, bytes: number): StateBagVerdict {
+    const now = this.now();
+    let buckets = this.perPlayer.get(playerId);
+    if (!buckets) {
+      buckets = {
+        update: new Bucket(75, 125, now),
+        flood: new Bucket(150, 175, now),
+        size: new Bucket(128 * 1024, 256 * 1024, now),
+        warn: new Bucket(1, 1, now),
+      };
+      this.perPlayer.set(playerId, buckets);
+    }
+    const withinRate = buckets.update.take(now);
+    const withinFlood = buckets.flood.take(now);
+    if (!withinRate) return withinFlood ? 'drop-update' : 'drop-player-flood';
+    return buckets.size.take(now, bytes) ? 'ok' : 'drop-player-size';
+  }
+
+  /** FXServer warns about dropped updates at most once a second per client. */
+  mayWarn(playerId: number): boolean {
+    return this.perPlayer.get(playerId)?.warn.take(this.now()) ?? false;
+  }
+
+  forget(playerId: number): void {
+    this.perPlayer.delete(playerId);
+  }
+}
