@@ -1,6 +1,12 @@
 import { catchError, defer, EMPTY, ignoreElements, map, merge, mergeMap, type Subscription } from 'rxjs';
 import { validateConfig } from '../shared/config/index.js';
-import { type DutyOutcome, INTERNAL_EVENTS, type OffDutyReason, PUBLIC_EVENTS } from '../shared/events.js';
+import {
+  DUTY_STATE_BAG_KEY,
+  type DutyOutcome,
+  INTERNAL_EVENTS,
+  type OffDutyReason,
+  PUBLIC_EVENTS,
+} from '../shared/events.js';
 import { registerAdminCommand } from './commands/admin-command.js';
 import { offDutyCommand } from './commands/offduty-command.js';
 import { refreshCommand } from './commands/refresh-command.js';
@@ -23,6 +29,7 @@ import { ProfileService, payloadOf } from './profiles/profile-service.js';
 import { TokenExposureCheck } from './security/token-exposure-check.js';
 import type { BridgeRuntime, ServerPort } from './server-port.js';
 import { publishDutyState } from './state/duty-state-bag.js';
+import { StateBagGuard } from './state/state-bag-guard.js';
 
 export interface BridgeServer {
   readonly logger: Logger;
@@ -106,8 +113,16 @@ export function startBridgeServer(port: ServerPort, runtime: BridgeRuntime): Bri
     },
     logger,
   });
+  // The bag is the bridge's word on duty; a client's write to its own bag is put back (see StateBagGuard).
+  const stateBags = new StateBagGuard({
+    keys: [DUTY_STATE_BAG_KEY],
+    writes$: port.playerStateWrites([DUTY_STATE_BAG_KEY]),
+    setPlayerState: (src, key, value) => port.setPlayerState(src, key, value),
+    later: (work) => void runtime.sleep(0).then(work),
+    logger,
+  });
   const publishDuty = (src: number, state: DutyState) =>
-    publishDutyState((id, key, value) => port.setPlayerState(id, key, value), src, state);
+    publishDutyState((id, key, value) => stateBags.publish(id, key, value), src, state);
   // Every duty change reaches the state bag and the integrations the same way, whatever caused it. Going off duty,
   // the integrations still learn which department ended.
   const dutyChanged = (src: number, state: DutyState, ended?: { departmentId: number; reason: OffDutyReason }) => {
@@ -292,6 +307,7 @@ export function startBridgeServer(port: ServerPort, runtime: BridgeRuntime): Bri
         guard('drop', async ({ src }) => {
           if (outbox) await duty.request({ kind: 'off', src, reason: 'dropped' });
           integrations.playerDropped(src);
+          stateBags.forget(src);
           duty.forget(src);
           players.remove(src);
           dutyGate.forget(src);
@@ -386,6 +402,7 @@ export function startBridgeServer(port: ServerPort, runtime: BridgeRuntime): Bri
     stop() {
       for (const [src] of duty.onDutyPlayers()) duty.forceOffNow(src, 'resource_stop');
       subscription.unsubscribe();
+      stateBags.stop();
       duty.stop();
       outbox?.stop();
       stack?.stop();

@@ -7,6 +7,14 @@ export interface ClientMessage {
   args: unknown[];
 }
 
+/** A set on a player's state bag as FXServer's change handlers see it: before it is stored, whoever made it. */
+export interface PlayerStateWrite {
+  src: number;
+  key: string;
+  /** null when the key is deleted. */
+  value: unknown;
+}
+
 /**
  * Everything the bridge needs from FXServer. The FiveM adapter is the only implementation that touches natives,
  * events and `source`; the rest of the server is plain TypeScript that tests drive directly.
@@ -40,6 +48,11 @@ export interface ServerPort {
   registerExport(name: string, fn: (...args: never[]) => unknown): void;
   /** A replicated value on the player's state bag (`Player(src).state[key]`). */
   setPlayerState(src: number, key: string, value: unknown): void;
+  /**
+   * Every set of these keys on any player's bag, the bridge's own included, delivered before the value is stored
+   * (so a change made in reaction must wait for the next tick). Subscribing registers the handlers.
+   */
+  playerStateWrites(keys: readonly string[]): Observable<PlayerStateWrite>;
   /** Other resources: their state, exports and local events, for the integrations. */
   readonly resources: ResourcePort;
 }

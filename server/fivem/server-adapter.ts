@@ -1,6 +1,6 @@
-import { Subject } from 'rxjs';
+import { Observable, Subject } from 'rxjs';
 import { INTERNAL_EVENTS } from '../../shared/events.js';
-import type { ClientMessage, ServerPort } from '../server-port.js';
+import type { ClientMessage, PlayerStateWrite, ServerPort } from '../server-port.js';
 import { createResourceKvpStore } from './resource-kvp.js';
 import { createResourcePort } from './resource-port.js';
 
@@ -75,6 +75,23 @@ export function createServerPort(onStop: () => void): ServerPort {
     registerExport: (name, fn) => exports(name, fn),
     // The third argument matters in JS: without `true` the value is not replicated, even on the server.
     setPlayerState: (src, key, value) => Player(src).state.set(key, value, true),
+    playerStateWrites: (keys) =>
+      new Observable<PlayerStateWrite>((subscriber) => {
+        // One handler per key on every bag; the handler runs before FXServer stores the value.
+        const cookies = keys.map((key) =>
+          AddStateBagChangeHandler(
+            key,
+            null as unknown as string,
+            (bagName: string, changed: string, value: unknown) => {
+              const src = GetPlayerFromStateBagName(bagName);
+              if (src > 0) subscriber.next({ src, key: changed, value: value ?? null });
+            },
+          ),
+        );
+        return () => {
+          for (const cookie of cookies) RemoveStateBagChangeHandler(cookie);
+        };
+      }),
     resources: createResourcePort(),
   };
 }

@@ -1,6 +1,6 @@
-import { Subject } from 'rxjs';
+import { filter, type Observable, Subject } from 'rxjs';
 import type { ResourcePort } from '../../../server/integrations/integration.js';
-import type { ClientMessage, ServerPort } from '../../../server/server-port.js';
+import type { ClientMessage, PlayerStateWrite, ServerPort } from '../../../server/server-port.js';
 import { createMemoryStore, type KeyValueStore } from '../../../server/storage/key-value-store.js';
 
 export interface FakePlayer {
@@ -52,8 +52,10 @@ export class FakeServerPort implements ServerPort {
   readonly store: KeyValueStore;
   /** Server exports the bridge registered, by name. */
   readonly exported = new Map<string, (...args: never[]) => unknown>();
-  /** Player state bags as the bridge set them: `playerState.get(src)?.get(key)`. */
+  /** Player state bags as the bridge (or a client, see writePlayerState) set them: `playerState.get(src)?.get(key)`. */
   readonly playerState = new Map<number, Map<string, unknown>>();
+  /** Every set on a player bag, as FXServer's change handlers see it: before the value is stored. */
+  private readonly stateWrites$ = new Subject<PlayerStateWrite>();
   /** Other resources: none is running unless a test says so. */
   readonly resources: ResourcePort = {
     resourceState: () => 'missing',
@@ -106,8 +108,19 @@ export class FakeServerPort implements ServerPort {
   }
 
   setPlayerState(src: number, key: string, value: unknown): void {
+    this.storePlayerState(src, key, value);
+  }
+
+  playerStateWrites(keys: readonly string[]): Observable<PlayerStateWrite> {
+    return this.stateWrites$.pipe(filter((write) => keys.includes(write.key)));
+  }
+
+  /** As FXServer applies a set: change handlers first, then the store (nil deletes). */
+  private storePlayerState(src: number, key: string, value: unknown): void {
+    this.stateWrites$.next({ src, key, value: value ?? null });
     const bag = this.playerState.get(src) ?? new Map<string, unknown>();
-    bag.set(key, value);
+    if (value === null || value === undefined) bag.delete(key);
+    else bag.set(key, value);
     this.playerState.set(src, bag);
   }
 
@@ -150,6 +163,11 @@ export class FakeServerPort implements ServerPort {
     const mark = this.replies.length;
     command.handler(src, args);
     return this.replies.slice(mark).map((reply) => reply.line);
+  }
+
+  /** A client's replicated write on its own bag (FiveM without sv_stateBagStrictMode), stored as FXServer does. */
+  writePlayerState(src: number, key: string, value: unknown): void {
+    this.storePlayerState(src, key, value);
   }
 
   drop(src: number, reason = 'Exiting'): void {
