@@ -12,8 +12,10 @@ import { offDutyCommand } from './commands/offduty-command.js';
 import { refreshCommand } from './commands/refresh-command.js';
 import { statusCommand } from './commands/status-command.js';
 import { readPanelSettings, TOKEN_CONVAR } from './config/panel-settings.js';
+import { endDutiesLeftOpen } from './duty/crashed-run-recovery.js';
 import { DutyService } from './duty/duty-service.js';
 import { type DutyState, OFF_DUTY, snapshotOf } from './duty/duty-state.js';
+import { OpenDutyLedger } from './duty/open-duty-ledger.js';
 import { Outbox } from './duty/outbox.js';
 import { createServerExports } from './exports/server-exports.js';
 import { createIntegrations } from './integrations/create-integrations.js';
@@ -101,6 +103,11 @@ export function startBridgeServer(port: ServerPort, runtime: BridgeRuntime): Bri
           random: runtime.random,
         })
       : undefined;
+  // Before anything can put a player on duty or reach the panel: the duties a crashed run left open become `off`
+  // calls kept in the outbox, which resume() sends behind that run's own kept calls once the probe has answered.
+  // Without a panel the ledger waits for a run that has one.
+  const openDuties = outbox ? new OpenDutyLedger(port.store) : undefined;
+  if (openDuties && outbox) endDutiesLeftOpen(openDuties, outbox, logger);
 
   const sendDutyState = (src: number) => port.emitClient(INTERNAL_EVENTS.dutyState, src, snapshotOf(duty.state(src)));
 
@@ -121,11 +128,21 @@ export function startBridgeServer(port: ServerPort, runtime: BridgeRuntime): Bri
     later: (work) => void runtime.sleep(0).then(work),
     logger,
   });
+  // Written before anything else learns of the change: the record is what a crash leaves for the next start.
+  const recordOpenDuty = (src: number, state: DutyState) => {
+    if (!openDuties) return;
+    const chatId = players.chatId(src);
+    const { onDuty, departmentId, rankId, since } = state;
+    if (onDuty && chatId !== undefined && departmentId !== null && rankId !== null && since !== null) {
+      openDuties.opened({ chatId, departmentId, rankId, since, serverId: src });
+    } else if (!onDuty) openDuties.closed(src);
+  };
   const publishDuty = (src: number, state: DutyState) =>
     publishDutyState((id, key, value) => stateBags.publish(id, key, value), src, state);
   // Every duty change reaches the state bag and the integrations the same way, whatever caused it. Going off duty,
   // the integrations still learn which department ended.
   const dutyChanged = (src: number, state: DutyState, ended?: { departmentId: number; reason: OffDutyReason }) => {
+    recordOpenDuty(src, state);
     publishDuty(src, state);
     integrations.dutyChanged({
       src,

@@ -161,6 +161,20 @@ export class Outbox {
   }
 
   /**
+   * Persists a call without sending it: resume() sends it with the calls kept from the last run, after every one of
+   * them (its id is higher than any kept record's).
+   */
+  keep(call: DutyCall): void {
+    for (const key of this.options.store.keys(KEY_PREFIX)) {
+      const id = Number(key.slice(KEY_PREFIX.length));
+      if (Number.isSafeInteger(id)) this.nextId = Math.max(this.nextId, id + 1);
+    }
+    const record: OutboxRecord = { id: this.nextId++, call, createdAt: this.options.now() };
+    this.options.store.set(SEQUENCE_KEY, String(record.id));
+    this.options.store.set(recordKey(record.id), JSON.stringify(record));
+  }
+
+  /**
    * Gives up on a call the bridge no longer wants sent (a player who stopped waiting to go on duty). If an
    * attempt may already have reached the panel, an `off` follows so the panel does not keep a duty nobody has.
    */

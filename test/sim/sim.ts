@@ -42,6 +42,8 @@ export class Sim {
   private readonly world: World;
   private readonly playersById = new Map<number, SimPlayer>();
   private stopped = false;
+  /** The server process was killed (kill()): nothing is left to shut down. */
+  private killed = false;
 
   /** Use createSim(). */
   constructor(private readonly options: SimOptions) {
@@ -258,13 +260,31 @@ export class Sim {
     this.playersById.clear();
     for (const name of [...world.startOrder].reverse()) stopResource(world, world.server, name);
     world.server.destroy();
+    // An orderly exit closes the KVP database: NoSync writes are kept.
+    world.kvp.flush();
+  }
+
+  /**
+   * The server process dies without warning (a crash, `kill -9`, a power cut): no playerDropped, no
+   * onResourceStop or on<Side>ResourceStop, timers and runtimes vanish, clients lose the connection, and KVP keeps
+   * only what had reached its log (NoSync writes since the last sync are lost). Nothing runs until `restart()`
+   * starts a new server process on the same KVP.
+   */
+  async kill(): Promise<void> {
+    if (this.stopped) throw new Error('sim: stopped');
+    if (this.killed) return;
+    this.killed = true;
+    this.world.driver.stop();
+    this.world.killServer();
+    this.playersById.clear();
   }
 
   /** A new server process on the same KVP directory; previous SimPlayer objects are disconnected. */
   async restart(): Promise<void> {
     if (this.stopped) throw new Error('sim: stopped');
     this.world.driver.stop();
-    this.shutdown();
+    if (!this.killed) this.shutdown();
+    this.killed = false;
     this.world.resetServer();
     await this.boot();
   }
@@ -273,7 +293,7 @@ export class Sim {
     if (this.stopped) return;
     this.stopped = true;
     this.world.driver.stop();
-    this.shutdown();
+    if (!this.killed) this.shutdown();
   }
 }
 

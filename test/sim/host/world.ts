@@ -106,6 +106,18 @@ export class World {
     this.server = this.createHost('server', null);
   }
 
+  /**
+   * The server process dies at once: no player is dropped, no resource stops, clients just lose the connection;
+   * every runtime, timer and queued event is gone, and KVP keeps only what had reached its log.
+   */
+  killServer(): void {
+    for (const client of this.clients.values()) client.destroy();
+    this.clients.clear();
+    for (const player of [...this.players.joined()]) this.players.remove(player);
+    this.server.destroy();
+    this.kvp.crash();
+  }
+
   /** A server console line (server.cfg, ExecuteCommand, the test), run with source 0. */
   console(line: string): void {
     runConsoleCommand(this, line);

@@ -49,6 +49,8 @@ export abstract class JsCore implements Runtime {
   // --- output --------------------------------------------------------------------------------------------------
 
   print(level: ConsoleLine['level'], args: readonly unknown[]): void {
+    // A server or client that is gone prints nothing, even from a continuation the test process still runs.
+    if (!this.host.alive) return;
     this.host.world.log.print(this.host.side, this.host.playerId, this.name, level, format(args));
   }
 

@@ -1,6 +1,7 @@
 // Resource KVP natives (fivem-runtime.md §8): per-resource keys, typed values, string reads of a missing key give
 // null and numeric reads 0, a read with the wrong type fails, iteration returns full keys. The server's store
-// persists (world.kvp); a client's lives with that client.
+// persists (world.kvp); a client's lives with that client. NoSync writes reach the log only with the next sync,
+// so a hard kill can lose them (see server/kvp.ts).
 import type { KvpStore, KvpValue } from '../server/kvp.js';
 import { float, int, str } from './args.js';
 import { defineNatives, type NativeContext } from './registry.js';
@@ -15,23 +16,32 @@ function read(ctx: NativeContext, key: string, type: KvpValue['t'], native: stri
   return value;
 }
 
-const setString = (ctx: NativeContext, ...a: unknown[]) =>
-  store(ctx).set(ctx.resource, str(a, 0), { t: 's', v: str(a, 1) });
-const setInt = (ctx: NativeContext, ...a: unknown[]) =>
-  store(ctx).set(ctx.resource, str(a, 0), { t: 'i', v: int(a, 1) });
-const setFloat = (ctx: NativeContext, ...a: unknown[]) =>
-  store(ctx).set(ctx.resource, str(a, 0), { t: 'f', v: float(a, 1) });
-const remove = (ctx: NativeContext, ...a: unknown[]) => store(ctx).delete(ctx.resource, str(a, 0));
+const setString =
+  (sync: boolean) =>
+  (ctx: NativeContext, ...a: unknown[]) =>
+    store(ctx).set(ctx.resource, str(a, 0), { t: 's', v: str(a, 1) }, { sync });
+const setInt =
+  (sync: boolean) =>
+  (ctx: NativeContext, ...a: unknown[]) =>
+    store(ctx).set(ctx.resource, str(a, 0), { t: 'i', v: int(a, 1) }, { sync });
+const setFloat =
+  (sync: boolean) =>
+  (ctx: NativeContext, ...a: unknown[]) =>
+    store(ctx).set(ctx.resource, str(a, 0), { t: 'f', v: float(a, 1) }, { sync });
+const remove =
+  (sync: boolean) =>
+  (ctx: NativeContext, ...a: unknown[]) =>
+    store(ctx).delete(ctx.resource, str(a, 0), { sync });
 
 defineNatives('shared', {
-  SetResourceKvp: setString,
-  SetResourceKvpNoSync: setString,
-  SetResourceKvpInt: setInt,
-  SetResourceKvpIntNoSync: setInt,
-  SetResourceKvpFloat: setFloat,
-  SetResourceKvpFloatNoSync: setFloat,
-  DeleteResourceKvp: remove,
-  DeleteResourceKvpNoSync: remove,
+  SetResourceKvp: setString(true),
+  SetResourceKvpNoSync: setString(false),
+  SetResourceKvpInt: setInt(true),
+  SetResourceKvpIntNoSync: setInt(false),
+  SetResourceKvpFloat: setFloat(true),
+  SetResourceKvpFloatNoSync: setFloat(false),
+  DeleteResourceKvp: remove(true),
+  DeleteResourceKvpNoSync: remove(false),
   GetResourceKvpString: (ctx, ...a) => read(ctx, str(a, 0), 's', 'GetResourceKvpString')?.v ?? null,
   GetResourceKvpInt: (ctx, ...a) => read(ctx, str(a, 0), 'i', 'GetResourceKvpInt')?.v ?? 0,
   GetResourceKvpFloat: (ctx, ...a) => read(ctx, str(a, 0), 'f', 'GetResourceKvpFloat')?.v ?? 0,
@@ -43,6 +53,8 @@ defineNatives('shared', {
 });
 
 defineNatives('server', {
-  /** Writes are already on disk when they return; flushing has nothing left to do. */
-  FlushResourceKvp: () => undefined,
+  /** Every NoSync write so far reaches the log (one log for the server, as RocksDB has one write-ahead log). */
+  FlushResourceKvp: (ctx) => {
+    ctx.host.world.kvp.flush();
+  },
 });
