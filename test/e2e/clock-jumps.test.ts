@@ -20,8 +20,10 @@ const STEP_MS = 250;
 
 interface StormFigures {
   loaded: number;
-  /** The longest time in which some joined player waited for a profile and none arrived. */
+  /** The longest time in which some joined player waited for a profile and none arrived (250 ms steps). */
   longestStallMs: number;
+  /** The longest time between two profiles arriving, from the first join to the last profile. */
+  longestGapMs: number;
   tooManyRequests: number;
   lastProfileAfterS: number;
 }
@@ -59,9 +61,11 @@ async function joinStormWithJump(world: World, jumpMs: number): Promise<StormFig
     longestStallMs = Math.max(longestStallMs, sim.now() - lastProgress);
   }
   const statuses = world.panel.controls.requests().map((request) => request.status);
+  const arrivals = [start, ...loadedAt];
   return {
     loaded: loadedAt.length,
     longestStallMs,
+    longestGapMs: Math.max(...arrivals.slice(1).map((at, index) => at - (arrivals[index] as number))),
     tooManyRequests: statuses.filter((status) => status === 429).length,
     lastProfileAfterS: ((loadedAt.at(-1) ?? sim.now()) - start) / 1000,
   };
