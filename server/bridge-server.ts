@@ -85,6 +85,7 @@ export function startBridgeServer(port: ServerPort, runtime: BridgeRuntime): Bri
     ? new ProfileCache(panel, {
         ttlMs: config.RefreshIntervalMs,
         now: runtime.now,
+        wallNow: runtime.wallNow,
         persistence: new ProfilePersistence(port.store),
       })
     : undefined;
@@ -98,7 +99,9 @@ export function startBridgeServer(port: ServerPort, runtime: BridgeRuntime): Bri
           panel,
           availability: stack.breaker,
           logger,
-          now: runtime.now,
+          // A record's createdAt is kept in KVP across restarts: a moment in the world, not a point on this process's
+          // monotonic clock.
+          now: runtime.wallNow,
           sleep: runtime.sleep,
           random: runtime.random,
         })
@@ -159,7 +162,8 @@ export function startBridgeServer(port: ServerPort, runtime: BridgeRuntime): Bri
     ...(stack ? { panel: stack.breaker } : {}),
     degradedMode: config.DegradedMode,
     logger,
-    now: runtime.now,
+    // Only for a duty's `since`, a moment the panel and the players read on the wall clock.
+    now: runtime.wallNow,
     sleep: runtime.sleep,
     onDutyWaitMs: config.RequestTimeoutMs * 2,
     player: (src) => {
@@ -372,6 +376,7 @@ export function startBridgeServer(port: ServerPort, runtime: BridgeRuntime): Bri
     [
       statusCommand(() => ({
         now: runtime.now(),
+        wallNow: runtime.wallNow(),
         panel:
           stack && outbox && settings.ok
             ? {

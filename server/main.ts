@@ -5,7 +5,9 @@ import { createServerPort } from './fivem/server-adapter.js';
 let stop = (): void => {};
 const port = createServerPort(() => stop());
 const bridge = startBridgeServer(port, {
-  now: () => Date.now(),
+  // Node's monotonic clock, read as epoch ms: the wall time the process started at, then performance.now's count.
+  now: () => performance.timeOrigin + performance.now(),
+  wallNow: () => Date.now(),
   sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
   random: () => Math.random(),
 });

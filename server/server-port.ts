@@ -57,9 +57,17 @@ export interface ServerPort {
   readonly resources: ResourcePort;
 }
 
-/** Time and randomness, injected so tests run in virtual time. */
+/**
+ * Time and randomness, injected so tests run in virtual time. Two clocks, because an admin or NTP moves the wall
+ * clock while the server runs: every wait, window, backoff, cooldown and TTL is measured on `now`, which never
+ * jumps; `wallNow` is read only for what means a moment in the world (a duty's `since`, records kept in KVP across
+ * restarts) and to read the panel's `Date`-relative headers.
+ */
 export interface BridgeRuntime {
+  /** Monotonic milliseconds (epoch-like at process start, then never moved by changes of the wall clock). */
   now(): number;
+  /** The wall clock: epoch milliseconds, which may jump back or forward at any time. */
+  wallNow(): number;
   sleep(ms: number): Promise<void>;
   random(): number;
   fetch?: typeof fetch;

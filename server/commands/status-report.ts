@@ -7,7 +7,10 @@ import type { SchedulerStats } from '../panel/scheduling/request-scheduler.js';
 
 /** Everything `bridge status` shows, read at the moment it runs. */
 export interface StatusSnapshot {
+  /** The monotonic clock: every time below is on it, except the outbox's record times. */
   now: number;
+  /** The wall clock, for the outbox's record times (kept in KVP across restarts, so on the wall clock). */
+  wallNow: number;
   /** Undefined when the convars are missing and the bridge is inert. */
   panel:
     | {
@@ -63,7 +66,7 @@ function budgetLine({ budget }: NonNullable<StatusSnapshot['panel']>, now: numbe
 
 /** The lines of `bridge status`. */
 export function formatStatus(snapshot: StatusSnapshot): string[] {
-  const { panel, now } = snapshot;
+  const { panel, now, wallNow } = snapshot;
   const lines = ['bridge status'];
   if (!panel) {
     lines.push('panel     not configured: set BRIDGE_API_BASE and BRIDGE_LEO_API_TOKEN in server.cfg');
@@ -78,7 +81,7 @@ export function formatStatus(snapshot: StatusSnapshot): string[] {
       `queues    ${queues}; in flight ${scheduler.inFlight}; sent ${scheduler.sent}, 429s ${scheduler.rateLimited}`,
       `outbox    ${outbox.size} duty call(s) pending` +
         (outbox.size > 0
-          ? ` (${outbox.waitingForPanel} waiting for the panel), oldest ${seconds(now - (outbox.oldestCreatedAt ?? now))} old`
+          ? ` (${outbox.waitingForPanel} waiting for the panel), oldest ${seconds(wallNow - (outbox.oldestCreatedAt ?? wallNow))} old`
           : ''),
     );
   }

@@ -5,6 +5,7 @@ import type { PanelClient } from '../panel/panel-client.js';
 import { isRefusalOfTheCall, type PanelFailure } from '../panel/panel-result.js';
 import { reportTokenRefused } from '../panel/token-refused.js';
 import type { KeyValueStore } from '../storage/key-value-store.js';
+import { LONGEST_WAIT_MS } from '../time/longest-wait.js';
 import { sleepUntilWoken } from '../time/sleep-until-woken.js';
 
 export type DutyCall = { action: 'on'; body: DutyOnBody } | { action: 'off'; body: DutyOffBody };
@@ -223,8 +224,9 @@ export class Outbox {
   }
 
   private backoffMs(attempt: number, failure: PanelFailure): number {
-    if (failure.retryAfterMs !== undefined) return failure.retryAfterMs;
-    const { baseMs, maxMs } = this.options.backoff ?? { baseMs: 1_000, maxMs: 60_000 };
+    const { baseMs, maxMs } = this.options.backoff ?? { baseMs: 1_000, maxMs: LONGEST_WAIT_MS };
+    // The server's word wins, up to the cap (the scheduler tells the owner about a longer one).
+    if (failure.retryAfterMs !== undefined) return Math.min(failure.retryAfterMs, maxMs);
     const ceiling = Math.min(maxMs, baseMs * 2 ** (attempt - 1));
     const random = this.options.random ?? Math.random;
     return Math.round(ceiling / 2 + (random() * ceiling) / 2);

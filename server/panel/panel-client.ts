@@ -35,7 +35,10 @@ export interface PanelTransportOptions {
   apiBase: string;
   token: string;
   timeoutMs: number;
+  /** The monotonic clock, for latencies. */
   now?: () => number;
+  /** The wall clock, only to read an HTTP-date `Retry-After` when the answer has no `Date` header. */
+  wallNow?: () => number;
   fetch?: typeof fetch;
 }
 
@@ -129,7 +132,7 @@ async function readJson(response: Response, deadline: AbortSignal): Promise<{ js
   }
 }
 
-function failureFromBody(status: number, json: unknown, headers: Headers, nowMs: number): PanelFailure {
+function failureFromBody(status: number, json: unknown, headers: Headers, wallNowMs: number): PanelFailure {
   const body = ErrorBodySchema.safeParse(json);
   const failure: PanelFailure = {
     kind: status >= 200 && status < 300 ? 'rejected' : statusKind(status),
@@ -137,14 +140,15 @@ function failureFromBody(status: number, json: unknown, headers: Headers, nowMs:
     message: body.success ? body.data.message : `the panel answered ${status}`,
   };
   if (body.success) failure.code = body.data.error;
-  const wait = retryAfterMs(headers.get('retry-after'), panelNow(headers.get('date'), nowMs));
+  const wait = retryAfterMs(headers.get('retry-after'), panelNow(headers.get('date'), wallNowMs));
   if (wait !== undefined) failure.retryAfterMs = wait;
   return failure;
 }
 
 /** The one HTTP client of the bridge. It never throws: every outcome, network errors included, is a result. */
 export function createPanelTransport(options: PanelTransportOptions): PanelTransport {
-  const now = options.now ?? (() => Date.now());
+  const now = options.now ?? (() => performance.now());
+  const wallNow = options.wallNow ?? (() => Date.now());
   const http: KyInstance = ky.create({
     prefixUrl: options.apiBase,
     headers: { authorization: `Bearer ${options.token}`, accept: 'application/json' },
@@ -212,7 +216,7 @@ export function createPanelTransport(options: PanelTransportOptions): PanelTrans
       return answer({ ok: false, failure: { kind, status: response.status, message: body.error } });
     }
     if (!response.ok || (body.json as { ok?: unknown } | null)?.ok !== true) {
-      return answer({ ok: false, failure: failureFromBody(response.status, body.json, response.headers, now()) });
+      return answer({ ok: false, failure: failureFromBody(response.status, body.json, response.headers, wallNow()) });
     }
     const parsed = schema.safeParse(body.json);
     if (!parsed.success) {

@@ -37,6 +37,7 @@ export function createPanelStack(options: PanelStackOptions): PanelStack {
     token: options.token,
     timeoutMs: options.timeoutMs,
     now: runtime.now,
+    wallNow: runtime.wallNow,
     ...(runtime.fetch ? { fetch: runtime.fetch } : {}),
   });
   const budget = new RateBudget({

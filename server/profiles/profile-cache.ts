@@ -5,6 +5,7 @@ import type { PanelFailure, PanelResult } from '../panel/panel-result.js';
 import type { ProfileRequestClass } from '../panel/scheduling/request-classes.js';
 import type { ProfilePersistence } from './profile-persistence.js';
 
+/** `fetchedAt` is a moment in the world (wall clock, epoch ms): clients see it, and KVP keeps it across restarts. */
 export type ProfileEntry =
   | { kind: 'found'; chatId: string; user: PanelUser; departments: Department[]; fetchedAt: number }
   | { kind: 'not_registered'; chatId: string; fetchedAt: number };
@@ -15,7 +16,10 @@ export type ProfileLookup =
 
 export interface ProfileCacheOptions {
   ttlMs: number;
+  /** The monotonic clock: every TTL runs on it. */
   now: () => number;
+  /** The wall clock: when a profile was fetched, as clients and the KVP copy see it. */
+  wallNow: () => number;
   /** Enough for every player of the largest server plus those who left recently. */
   max?: number;
   /** Resource KVP; profiles survive a restart there. */
@@ -57,20 +61,29 @@ export class ProfileCache {
     });
   }
 
-  /** Loads what a previous run kept: fresh profiles as they were, stale ones as the fallback. */
+  /**
+   * Loads what a previous run kept: fresh profiles as they were, stale ones as the fallback. Another process's
+   * monotonic clock means nothing here, so a kept profile's age is its wall-clock age, and one that the wall clock
+   * puts in the future (the clock was set back) counts as fetched just now: never younger than zero.
+   */
   restore(): number {
     const persistence = this.options.persistence;
     if (!persistence) return 0;
-    const oldestKept = this.options.now() - (this.options.keepStaleMs ?? DAY_MS);
+    const wallNow = this.options.wallNow();
+    const keepStaleMs = this.options.keepStaleMs ?? DAY_MS;
+    const ageOf = (entry: ProfileEntry) => Math.max(0, wallNow - entry.fetchedAt);
     const kept = persistence
       .loadAll()
       .filter(({ entry, ttlMs }) => {
-        if (entry.fetchedAt + ttlMs >= oldestKept) return true;
+        if (ageOf(entry) <= ttlMs + keepStaleMs) return true;
         persistence.delete(entry.chatId);
         return false;
       })
-      .sort((a, b) => a.entry.fetchedAt - b.entry.fetchedAt);
-    for (const { entry, ttlMs } of kept) this.cache.set(entry.chatId, entry, { ttl: ttlMs, start: entry.fetchedAt });
+      .sort((a, b) => ageOf(b.entry) - ageOf(a.entry));
+    const now = this.options.now();
+    for (const { entry, ttlMs } of kept) {
+      this.cache.set(entry.chatId, entry, { ttl: ttlMs, start: now - ageOf(entry) });
+    }
     return kept.length;
   }
 
@@ -109,10 +122,10 @@ export class ProfileCache {
     let ttl = this.options.ttlMs;
     if (result.ok) {
       const { user, departments } = result.value;
-      entry = { kind: 'found', chatId, user, departments, fetchedAt: this.options.now() };
+      entry = { kind: 'found', chatId, user, departments, fetchedAt: this.options.wallNow() };
     } else if (result.failure.kind === 'not_found') {
       ttl = Math.min(ttl, NOT_REGISTERED_TTL_MS);
-      entry = { kind: 'not_registered', chatId, fetchedAt: this.options.now() };
+      entry = { kind: 'not_registered', chatId, fetchedAt: this.options.wallNow() };
     } else {
       return undefined;
     }

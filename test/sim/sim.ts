@@ -213,9 +213,21 @@ export class Sim {
 
   // --- time ----------------------------------------------------------------------------------------------------
 
-  /** The simulator's clock (ms). */
+  /** The simulator's clock (ms): the machine's monotonic clock, which frames, timers and GetGameTimer follow. */
   now(): number {
     return this.world.clock.now();
+  }
+  /** The server machine's wall clock (epoch ms): what scripts read from `Date` and Lua's `os.time`. */
+  wallNow(): number {
+    return this.world.clock.wallNow();
+  }
+  /**
+   * Moves the server machine's wall clock by `ms` (negative: back), as an admin or NTP does: scripts' `Date` and
+   * `os.time` jump; frames, timers, `performance.now` and `GetGameTimer` run on undisturbed. Clients are other
+   * machines: theirs does not move. (vi.setSystemTime would move the simulator's monotonic clock too.)
+   */
+  jumpWallClock(ms: number): void {
+    this.world.clock.jumpWallClock(ms);
   }
   /** Lets `ms` of game time pass (virtual clock: instantly; fake timers: through them; else real waiting). */
   advance(ms: number): Promise<void> {

@@ -84,3 +84,66 @@ describe('timers in real time', () => {
     expect(p.received('core:pong')).toHaveLength(1);
   });
 });
+
+interface Clocks {
+  date: number;
+  made: number;
+  perf: number;
+  origin: number;
+  game: number;
+  fired: number;
+  time: number;
+  woke: number;
+}
+
+describe("the server machine's wall clock", () => {
+  const clockResource = () =>
+    tempResource('clocks', {
+      'fxmanifest.lua': manifest("server_scripts { 's.js', 's.lua' }\nclient_script 'c.js'"),
+      's.js': [
+        'let fired = null;',
+        'setTimeout(() => { fired = GetGameTimer(); }, 2000);',
+        'exports("Js", () => ({ date: Date.now(), made: new Date().getTime(), perf: performance.now(),',
+        '  origin: performance.timeOrigin, game: GetGameTimer(), fired }));',
+      ].join('\n'),
+      's.lua': [
+        'local woke = nil',
+        'CreateThread(function() Wait(2000) woke = GetGameTimer() end)',
+        "exports('Lua', function() return { time = os.time(), year = os.date('!%Y'), woke = woke } end)",
+      ].join('\n'),
+      'c.js': 'exports("Date", () => Date.now());',
+    });
+
+  it.each([
+    ['back', -3_600_000],
+    ['forward', 3_600_000],
+  ])('jumps %s an hour for Date and os.time while timers, GetGameTimer and performance.now run on', async (_, jump) => {
+    sim = await startFixtures({ resources: [clockResource()] });
+    const player = await sim.join();
+    await sim.advance(500);
+    const before = sim.exports.clocks.Js() as Clocks;
+    const luaBefore = sim.exports.clocks.Lua() as Clocks;
+    expect(before.date).toBe(sim.wallNow());
+    expect(before.origin + before.perf).toBe(before.date);
+
+    sim.jumpWallClock(jump);
+    await sim.advance(2_000);
+    const after = sim.exports.clocks.Js() as Clocks;
+    const luaAfter = sim.exports.clocks.Lua() as Clocks;
+
+    expect(after.date - before.date).toBe(jump + 2_000);
+    expect(after.made).toBe(after.date);
+    expect(sim.wallNow() - sim.now()).toBe(jump);
+    expect(luaAfter.time - luaBefore.time).toBe((jump + 2_000) / 1000);
+    // The monotonic clocks and the timers on them do not notice.
+    expect(after.perf - before.perf).toBe(2_000);
+    expect(after.game - before.game).toBe(2_000);
+    expect(after.fired).toBeGreaterThanOrEqual(2_000);
+    expect(after.fired).toBeLessThanOrEqual(2_100);
+    expect(luaAfter.woke).toBeGreaterThanOrEqual(2_000);
+    expect(luaAfter.woke).toBeLessThanOrEqual(2_100);
+    // Only the server machine's clock moved: a client is another machine.
+    expect(player.exports.clocks.Date()).toBe(sim.now());
+    sim.assertNoErrors();
+  });
+});

@@ -1,3 +1,4 @@
+import { LONGEST_WAIT_MS } from '../../time/longest-wait.js';
 import type { RateLimitObservation } from './read-rate-limit-headers.js';
 
 export interface RateLimitPolicy {
@@ -168,8 +169,12 @@ export class RateBudget {
     const now = this.options.now();
     this.observe(ticket, observation);
     const untilReset = this.resetAt !== undefined && this.resetKnown ? this.resetAt - now : undefined;
-    // Retry-After wins; never less than a slot, so a panel that says "0" is not hammered.
-    const waitMs = Math.max(this.slotMs, observation.retryAfterMs ?? untilReset ?? this.policy.windowMs);
+    // Retry-After wins; never less than a slot, so a panel that says "0" is not hammered, and never more than the
+    // longest wait (a learned window of an hour must not park every request for an hour either).
+    const waitMs = Math.min(
+      LONGEST_WAIT_MS,
+      Math.max(this.slotMs, observation.retryAfterMs ?? untilReset ?? this.policy.windowMs),
+    );
     this.blockedUntil = Math.max(this.blockedUntil ?? 0, now + waitMs);
     this.remaining = 0;
     this.resetAt = this.blockedUntil;

@@ -81,8 +81,10 @@ const definedOnly = <T extends object>(value: T): T =>
  * `X-RateLimit-*` and `Retry-After`). The standard forms win over the legacy one when both are present; a value one
  * form lacks is taken from another.
  */
-export function readRateLimitHeaders(headers: Headers, localNowMs: number): RateLimitObservation {
-  const now = panelNow(headers.get('date'), localNowMs);
+export function readRateLimitHeaders(headers: Headers, wallNowMs: number): RateLimitObservation {
+  // Timestamps become delays here, against the panel's own clock when it sent one; the delays are then counted on
+  // the monotonic clock.
+  const now = panelNow(headers.get('date'), wallNowMs);
   const policy = headers.get('ratelimit-policy');
   const combined = headers.get('ratelimit');
 

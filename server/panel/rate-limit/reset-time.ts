@@ -29,9 +29,9 @@ export function retryAfterMs(value: string | null, panelNowMs: number): number |
   return Number.isNaN(date) ? undefined : Math.max(0, date - panelNowMs);
 }
 
-/** The panel's clock from its `Date` header (one-second resolution), or the local clock without one. */
-export function panelNow(dateHeader: string | null, localNowMs: number): number {
-  if (dateHeader === null) return localNowMs;
+/** The panel's clock from its `Date` header (one-second resolution), or the local wall clock without one. */
+export function panelNow(dateHeader: string | null, localWallNowMs: number): number {
+  if (dateHeader === null) return localWallNowMs;
   const date = Date.parse(dateHeader);
-  return Number.isNaN(date) ? localNowMs : date;
+  return Number.isNaN(date) ? localWallNowMs : date;
 }

@@ -5,6 +5,7 @@ import { type CircuitBreaker, reachabilityOf } from '../health/circuit-breaker.j
 import type { LatencyStats } from '../health/latency-stats.js';
 import type { PanelExchange } from '../panel-client.js';
 import type { PanelResult } from '../panel-result.js';
+import { CappedWaits } from '../rate-limit/capped-waits.js';
 import type { RateBudget, SendPace } from '../rate-limit/rate-budget.js';
 import { readRateLimitHeaders } from '../rate-limit/read-rate-limit-headers.js';
 import { FairQueue } from './fair-queue.js';
@@ -31,7 +32,8 @@ export interface ScheduledRequest<T> {
 }
 
 export interface RequestSchedulerOptions {
-  clock: Clock;
+  /** `now` (monotonic) for every wait; `wallNow` only to read the panel's timestamp headers when it sends no `Date`. */
+  clock: Clock & { wallNow(): number };
   budget: RateBudget;
   breaker: CircuitBreaker;
   latency: LatencyStats;
@@ -78,6 +80,7 @@ export class RequestScheduler {
   private readonly shared = new Map<string, Entry>();
   private readonly timer: WakeTimer;
   private readonly subscription: Subscription;
+  private readonly cappedWaits: CappedWaits;
   private inFlight = 0;
   private sent = 0;
   private rateLimited = 0;
@@ -85,6 +88,7 @@ export class RequestScheduler {
 
   constructor(private readonly options: RequestSchedulerOptions) {
     this.timer = new WakeTimer(options.clock, () => this.pump());
+    this.cappedWaits = new CappedWaits(options.logger);
     // Whatever waits when the panel goes away is answered now rather than after a timeout each.
     this.subscription = options.breaker.unreachable$.subscribe(() => this.failQueued());
   }
@@ -225,7 +229,10 @@ export class RequestScheduler {
     const now = clock.now();
     if (response.status !== undefined) latency.record(response.latencyMs, now);
     // No answer at all (network error, timeout) says nothing about the budget.
-    const observation = response.headers ? readRateLimitHeaders(response.headers, now) : undefined;
+    const { headers } = response;
+    const observation = headers
+      ? this.cappedWaits.observation(readRateLimitHeaders(headers, clock.wallNow()), headers)
+      : undefined;
     breaker.record(reachabilityOf(response), result.ok ? undefined : result.failure.message);
     if (response.status === 429) {
       budget.refused(ticket, observation ?? { form: 'none' });
@@ -240,6 +247,8 @@ export class RequestScheduler {
       return;
     }
     if (observation) budget.observe(ticket, observation);
-    entry.settle(result);
+    entry.settle(
+      !result.ok && headers ? { ok: false, failure: this.cappedWaits.failure(result.failure, headers) } : result,
+    );
   }
 }

@@ -4,10 +4,19 @@ import type { BridgeRuntime } from '../../../server/server-port.js';
 /** A fixed start, so timestamps in payloads and panel records are the same on every run. */
 export const START_TIME = Date.UTC(2025, 5, 1, 20, 0, 0);
 
+/**
+ * The clocks main.ts builds, on vitest's fake clock: vi.setSystemTime moves the wall clock (Date) and leaves the
+ * monotonic one (performance) alone, as an admin moving a real server's clock does.
+ */
+export const virtualClocks = {
+  now: () => performance.timeOrigin + performance.now(),
+  wallNow: () => Date.now(),
+};
+
 /** The runtime main.ts builds, on vitest's fake clock: every wait is virtual and jitter is fixed at its middle. */
 export function createVirtualRuntime(): BridgeRuntime {
   return {
-    now: () => Date.now(),
+    ...virtualClocks,
     sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
     random: () => 0.5,
   };
@@ -49,7 +58,7 @@ export function createMortalRuntime(): { runtime: BridgeRuntime; kill(): void } 
   const unlessDead = <T>(value: T): T | Promise<never> => (alive ? value : never);
   return {
     runtime: {
-      now: () => Date.now(),
+      ...virtualClocks,
       sleep: (ms) => (alive ? new Promise<void>((resolve) => setTimeout(resolve, ms)).then(unlessDead) : never),
       random: () => 0.5,
       fetch: (input, init) => (alive ? globalThis.fetch(input, init).then(unlessDead) : never),

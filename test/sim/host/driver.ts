@@ -4,6 +4,10 @@
 // Two clocks: 'real' reads Date.now() and schedules with the global setTimeout, both looked up at call time, so
 // vitest's fake timers (vi.useFakeTimers + vi.advanceTimersByTimeAsync) turn it into virtual time; 'virtual' is a
 // manual clock that only moves in advance()/until()/settle(), for benchmarks and runs outside vitest.
+//
+// Either clock is the machine's monotonic clock: frames, timers, GetGameTimer and performance.now follow it. The
+// server machine's wall clock (script `Date`, Lua `os.time`) is that plus an offset that jumpWallClock moves, as an
+// admin or NTP moves a real machine's clock while its timers keep running.
 import { setImmediate as realSetImmediate } from 'node:timers';
 import type { Host } from './host.js';
 
@@ -38,6 +42,7 @@ export class Driver implements Clock {
   private stopped = false;
   /** Clients with a frame to run; idle ones are not looked at, so thousands of them cost nothing per frame. */
   private readonly awake = new Set<Host>();
+  private wallOffsetMs = 0;
 
   constructor(
     readonly mode: ClockMode,
@@ -52,6 +57,16 @@ export class Driver implements Clock {
 
   now(): number {
     return this.mode === 'virtual' ? this.virtualNow : Date.now();
+  }
+
+  /** The machine's wall clock (epoch ms): what scripts read from `Date` and Lua's `os.time`. */
+  wallNow(): number {
+    return this.now() + this.wallOffsetMs;
+  }
+
+  /** Moves the wall clock by `ms` (negative: back); frames, timers and the monotonic clock are not touched. */
+  jumpWallClock(ms: number): void {
+    this.wallOffsetMs += ms;
   }
 
   start(): void {

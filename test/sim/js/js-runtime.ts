@@ -107,15 +107,18 @@ export class JsRuntime extends JsCore {
         onExit: (code) => this.printError('promise', 'process.exit', new Error(`Node.js exiting (exit code ${code})`)),
         adoptPromise: (p) => this.realm.Promise.resolve(p),
         performanceNow: () => world.clock.now() - world.startedAt,
+        // Node reads the wall clock once at process start; performance.now counts on from there, monotonic.
+        performanceTimeOrigin: () => world.clock.wallNow() - (world.clock.now() - world.startedAt),
       });
     }
     s.global = vm.runInContext('globalThis', this.context);
-    // The context's own Date follows the simulator's clock (vitest's fake timers only replace the host's Date).
+    // The context's own Date is its machine's wall clock, on the simulator's clock (vitest's fake timers only replace
+    // the host's Date); sim.jumpWallClock moves the server machine's.
+    const wallNow = isServer ? () => world.clock.wallNow() : () => world.clock.now();
     s.Date = new Proxy(this.realm.Date, {
-      construct: (target, args, newTarget) =>
-        Reflect.construct(target, args.length ? args : [world.clock.now()], newTarget),
-      apply: (target) => new target(world.clock.now()).toString(),
-      get: (target, key, receiver) => (key === 'now' ? () => world.clock.now() : Reflect.get(target, key, receiver)),
+      construct: (target, args, newTarget) => Reflect.construct(target, args.length ? args : [wallNow()], newTarget),
+      apply: (target) => new target(wallNow()).toString(),
+      get: (target, key, receiver) => (key === 'now' ? wallNow : Reflect.get(target, key, receiver)),
     });
 
     const addEventListener = guard((name: unknown, fn: Fn, netSafe?: unknown) =>

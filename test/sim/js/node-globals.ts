@@ -60,7 +60,10 @@ export function installNodeGlobals(
   hooks: {
     onExit: (code: number) => void;
     adoptPromise: <T>(p: Promise<T>) => Promise<T>;
+    /** Milliseconds since the server started, on the monotonic clock. */
     performanceNow: () => number;
+    /** When the server started (epoch ms, read once as Node does at process start). */
+    performanceTimeOrigin: () => number;
   },
 ): void {
   const g = globalThis as unknown as Record<string, unknown>;
@@ -70,7 +73,7 @@ export function installNodeGlobals(
   if (hostFetch) sandbox.fetch = (...args: unknown[]) => hooks.adoptPromise(hostFetch(...args));
   sandbox.process = guardedProcess(hooks.onExit);
   sandbox.require = createRequire(path.join(resourceDir, '__fxserver_entry__.js'));
-  sandbox.performance = { now: hooks.performanceNow, timeOrigin: performance.timeOrigin };
+  sandbox.performance = { now: hooks.performanceNow, timeOrigin: hooks.performanceTimeOrigin() };
   const requireFn = sandbox.require as NodeJS.Require;
   for (const name of builtinModules) {
     // `module` must stay undefined: bundles test `typeof module` to pick CommonJS, which FXServer scripts are not.

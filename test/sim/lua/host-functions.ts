@@ -41,6 +41,7 @@ export type Fns = Record<
   | 'trace'
   | 'scriptError'
   | 'now'
+  | 'wallNow'
   | 'wake'
   | 'trigger'
   | 'triggerServer'
@@ -85,6 +86,12 @@ export function hostFunctions(lua: LuaModule): Fns {
     },
     now: (L) => {
       lua.pushInteger(L, rt(L).gameTimer());
+      return 1;
+    },
+    wallNow: (L) => {
+      const { side, world } = rt(L).host;
+      // Clients are other machines: only the server's wall clock jumps.
+      lua.pushInteger(L, Math.floor(side === 'server' ? world.clock.wallNow() : world.clock.now()));
       return 1;
     },
     wake: (L) => {

@@ -16,6 +16,17 @@ local huge = math.huge
 
 local trace, scriptError, now, wake = cfx.trace, cfx.scriptError, cfx.now, cfx.wake
 
+-- os.time and os.date read the machine's wall clock, which sim.jumpWallClock moves (wasm's own time() would read
+-- the test process's clock).
+local wallNow, os_time, os_date = cfx.wallNow, os.time, os.date
+function os.time(t)
+  if t == nil then return wallNow() // 1000 end
+  return os_time(t)
+end
+function os.date(format, t)
+  return os_date(format, t or wallNow() // 1000)
+end
+
 -- os.exit would end the whole test process (wasm's exit is the host's); in FXServer it takes the server down.
 function os.exit(code)
   error(('os.exit(%s) called: the server would stop here'):format(tostring(code)), 2)

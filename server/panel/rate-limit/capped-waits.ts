@@ -1,0 +1,50 @@
+import type { Logger } from '../../log/logger.js';
+import { LONGEST_WAIT_MS } from '../../time/longest-wait.js';
+import type { PanelFailure } from '../panel-result.js';
+import type { RateLimitObservation } from './read-rate-limit-headers.js';
+
+// The headers a reset time may come from, in the order the reader prefers them.
+const RESET_HEADERS = ['RateLimit-Reset', 'RateLimit', 'X-RateLimit-Reset'] as const;
+
+/**
+ * Caps every wait an answer's headers ask for at LONGEST_WAIT_MS, so no header can park the scheduler or a duty
+ * call. A capped header is told to the owner once per header name, with the value it had: it is the panel's (or a
+ * proxy's) configuration, not something that changes from one answer to the next.
+ */
+export class CappedWaits {
+  private readonly told = new Set<string>();
+
+  constructor(
+    private readonly logger: Logger,
+    private readonly capMs = LONGEST_WAIT_MS,
+  ) {}
+
+  observation(observation: RateLimitObservation, headers: Headers): RateLimitObservation {
+    const capped = { ...observation };
+    if (observation.retryAfterMs !== undefined && observation.retryAfterMs > this.capMs) {
+      capped.retryAfterMs = this.capMs;
+      this.tell('Retry-After', headers.get('retry-after'));
+    }
+    if (observation.resetInMs !== undefined && observation.resetInMs > this.capMs) {
+      capped.resetInMs = this.capMs;
+      const name = RESET_HEADERS.find((header) => headers.has(header)) ?? 'RateLimit-Reset';
+      this.tell(name, headers.get(name));
+    }
+    return capped;
+  }
+
+  failure(failure: PanelFailure, headers: Headers): PanelFailure {
+    if (failure.retryAfterMs === undefined || failure.retryAfterMs <= this.capMs) return failure;
+    this.tell('Retry-After', headers.get('retry-after'));
+    return { ...failure, retryAfterMs: this.capMs };
+  }
+
+  private tell(header: string, value: string | null): void {
+    if (this.told.has(header)) return;
+    this.told.add(header);
+    this.logger.warn(
+      `the panel asked for a longer wait than the bridge keeps anything waiting (${header}: ${value ?? '?'}); ` +
+        `it waits at most ${this.capMs / 1000} s and then tries again`,
+    );
+  }
+}
