@@ -1,7 +1,10 @@
 import { DutyOnBodySchema } from './duty';
 
 const limits = DutyOnBodySchema.shape.playerName.unwrap();
-/** The longest `playerName` the contract accepts, in UTF-16 code units (what zod's `max` counts). */
+/**
+ * The longest `playerName` the contract accepts. Names are cut to this many UTF-16 code units: zod counts code points
+ * (a pair as one), a panel in JS may count `.length`, and a name this long is within either reading.
+ */
 export const PLAYER_NAME_MAX_LENGTH = limits.maxLength ?? Number.POSITIVE_INFINITY;
 
 // Unicode's control characters (Cc): C0 U+0000-U+001F, DEL and C1 U+007F-U+009F. A newline or an escape sequence in

@@ -26,7 +26,7 @@ describe('a player name the panel would refuse', () => {
     ['256 characters', 'N'.repeat(256), 'N'.repeat(255)],
     ['empty', '', null],
     ['only spaces and control characters', ' \u0000\t\u001b[31m \u009f ', '[31m'],
-    ['a surrogate pair across the limit', `${'a'.repeat(254)}😀`, 'a'.repeat(254)],
+    ['a surrogate pair across 255 code units', `${'a'.repeat(254)}😀`, 'a'.repeat(254)],
     ['surrounded by spaces, with a newline', '  Officer\nDoe  ', 'OfficerDoe'],
   ])(
     '%s: the player goes on duty, and the panel records the name it accepts',
