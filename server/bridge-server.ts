@@ -1,4 +1,4 @@
-import { catchError, defer, EMPTY, ignoreElements, map, merge, mergeMap, type Subscription } from 'rxjs';
+import { catchError, defer, EMPTY, filter, ignoreElements, map, merge, mergeMap, type Subscription } from 'rxjs';
 import { validateConfig } from '../shared/config/index.js';
 import {
   DUTY_STATE_BAG_KEY,
@@ -20,8 +20,8 @@ import { Outbox } from './duty/outbox.js';
 import { createServerExports } from './exports/server-exports.js';
 import { createIntegrations } from './integrations/create-integrations.js';
 import { createLogger, type Logger } from './log/logger.js';
+import { ClientEventLimits } from './net/client-event-limits.js';
 import { DutyRequestArgsSchema, requestIdOf } from './net/client-requests.js';
-import { TokenBuckets } from './net/token-bucket.js';
 import { createPanelStack, type PanelStack } from './panel/panel-stack.js';
 import { probePanel } from './panel/probe.js';
 import { PlayerRegistry } from './players/player-registry.js';
@@ -43,10 +43,6 @@ export interface BridgeServer {
   /** The resource is stopping: everyone on duty goes off duty now; the panel calls wait in KVP if need be. */
   stop(): void;
 }
-
-// A duty menu sends a request per click; more than this is a script or a cheat, refused without a panel call.
-const DUTY_REQUESTS_BURST = 5;
-const DUTY_REQUESTS_PER_SECOND = 0.5;
 
 export function startBridgeServer(port: ServerPort, runtime: BridgeRuntime): BridgeServer {
   let token = '';
@@ -229,8 +225,7 @@ export function startBridgeServer(port: ServerPort, runtime: BridgeRuntime): Bri
     challenge: (src, nonce) => port.emitClient(INTERNAL_EVENTS.tokenCheck, src, nonce),
   });
 
-  const dutyGate = new TokenBuckets<number>(DUTY_REQUESTS_BURST, DUTY_REQUESTS_PER_SECOND, runtime.now);
-  const refreshGate = new TokenBuckets<number>(2, 0.2, runtime.now);
+  const limits = new ClientEventLimits(runtime.now, logger);
 
   const answerDuty = (src: number, requestId: number, outcome: DutyOutcome) =>
     port.emitClient(INTERNAL_EVENTS.dutyResult, src, requestId, outcome);
@@ -239,7 +234,7 @@ export function startBridgeServer(port: ServerPort, runtime: BridgeRuntime): Bri
     const parsed = DutyRequestArgsSchema.safeParse(args);
     const requestId = parsed.success ? parsed.data[0] : requestIdOf(args);
     if (!players.get(src)) return;
-    if (!dutyGate.take(src)) {
+    if (!limits.admit('dutyRequest', src)) {
       if (requestId !== undefined) {
         answerDuty(src, requestId, { ok: false, error: 'too_many_requests', message: 'slow down' });
       }
@@ -272,7 +267,7 @@ export function startBridgeServer(port: ServerPort, runtime: BridgeRuntime): Bri
     if (!session) return;
     const now = runtime.now();
     const waitMs = session.lastRefreshAt === undefined ? 0 : session.lastRefreshAt + config.RefreshCooldownMs - now;
-    if (waitMs > 0 || !refreshGate.take(src)) {
+    if (waitMs > 0 || !limits.admit('refresh', src)) {
       port.emitClient(INTERNAL_EVENTS.notify, src, 'refresh_cooldown', {
         seconds: Math.max(1, Math.ceil(waitMs / 1000)),
       });
@@ -307,6 +302,7 @@ export function startBridgeServer(port: ServerPort, runtime: BridgeRuntime): Bri
       ),
     ),
     port.clientReady$.pipe(
+      filter(({ src }) => limits.admit('ready', src)),
       mergeMap(
         guard('profile', async ({ src }) => {
           ensureSession(src);
@@ -322,7 +318,10 @@ export function startBridgeServer(port: ServerPort, runtime: BridgeRuntime): Bri
       map(({ src }) => src),
       mergeMap(guard('refresh', handleRefresh)),
     ),
-    port.tokenProofs$.pipe(mergeMap(guard('token check', async ({ src, args }) => tokenExposure.answer(src, args)))),
+    port.tokenProofs$.pipe(
+      filter(({ src }) => limits.admit('tokenProof', src)),
+      mergeMap(guard('token check', async ({ src, args }) => tokenExposure.answer(src, args))),
+    ),
     port.drops$.pipe(
       mergeMap(
         guard('drop', async ({ src }) => {
@@ -331,8 +330,7 @@ export function startBridgeServer(port: ServerPort, runtime: BridgeRuntime): Bri
           stateBags.forget(src);
           duty.forget(src);
           players.remove(src);
-          dutyGate.forget(src);
-          refreshGate.forget(src);
+          limits.forget(src);
           tokenExposure.forget(src);
         }),
       ),

@@ -12,6 +12,7 @@ import {
 } from 'rxjs';
 import type { DegradedMode } from '../../shared/config/index.js';
 import type { Department } from '../../shared/contract/index.js';
+import { panelPlayerName } from '../../shared/contract/player-name.js';
 import type { DeptDataPayload, DutyOutcome, OffDutyReason } from '../../shared/events.js';
 import type { Logger } from '../log/logger.js';
 import type { PanelFailure } from '../panel/panel-result.js';
@@ -237,7 +238,7 @@ export class DutyService {
         departmentId: department.id,
         rankId: department.rank.id,
         serverId: src,
-        playerName: player.name,
+        playerName: panelPlayerName(player.name),
       },
     };
   }

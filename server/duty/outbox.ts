@@ -7,6 +7,7 @@ import { reportTokenRefused } from '../panel/token-refused.js';
 import type { KeyValueStore } from '../storage/key-value-store.js';
 import { LONGEST_WAIT_MS } from '../time/longest-wait.js';
 import { sleepUntilWoken } from '../time/sleep-until-woken.js';
+import { readKeptRecords, readSequence, recordKey, SEQUENCE_KEY } from './kept-outbox-records.js';
 
 export type DutyCall = { action: 'on'; body: DutyOnBody } | { action: 'off'; body: DutyOffBody };
 
@@ -47,8 +48,6 @@ export interface OutboxOptions {
   backoff?: { baseMs: number; maxMs: number };
 }
 
-const KEY_PREFIX = 'outbox:';
-const SEQUENCE_KEY = 'outbox-sequence';
 // Failures the circuit breaker reports already (the panel does not answer) or the scheduler waits out (429).
 const TOLD_ELSEWHERE: ReadonlySet<PanelFailure['kind']> = new Set([
   'timeout',
@@ -56,8 +55,6 @@ const TOLD_ELSEWHERE: ReadonlySet<PanelFailure['kind']> = new Set([
   'server_error',
   'rate_limited',
 ]);
-
-const recordKey = (id: number) => `${KEY_PREFIX}${String(id).padStart(12, '0')}`;
 
 interface Pending {
   record: OutboxRecord;
@@ -96,7 +93,7 @@ export class Outbox {
   private readonly faultsTold = new Set<PanelFailure['kind']>();
 
   constructor(private readonly options: OutboxOptions) {
-    this.nextId = Number(options.store.get(SEQUENCE_KEY) ?? '0') + 1;
+    this.nextId = readSequence(options.store, options.logger) + 1;
     this.subscription = this.queue
       .pipe(
         groupBy((item) => item.record.call.body.chatId),
@@ -111,17 +108,7 @@ export class Outbox {
    * the panel); an `on` the game had applied (degraded mode) is delivered, then ended with an `off`.
    */
   resume(): number {
-    const records = this.options.store
-      .keys(KEY_PREFIX)
-      .map((key) => this.options.store.get(key))
-      .flatMap((value) => {
-        try {
-          return value ? [JSON.parse(value) as OutboxRecord] : [];
-        } catch {
-          return [];
-        }
-      })
-      .sort((a, b) => a.id - b.id);
+    const records = readKeptRecords(this.options.store, this.options.logger);
     const lastOf = new Map(records.map((record) => [record.call.body.chatId, record.id]));
     for (const record of records) {
       this.nextId = Math.max(this.nextId, record.id + 1);

@@ -30,6 +30,11 @@ export interface ProfileCacheOptions {
 
 // A user who is not registered yet usually fixes that within minutes (/syncme), so that answer is kept briefly.
 const NOT_REGISTERED_TTL_MS = 60_000;
+// An answer that is no profile (it does not parse, or says `ok: false` with a 2xx) is kept as briefly: asking again
+// at once gets the same answer, and a fixed panel or proxy should reach players within a minute, not a refresh
+// interval. Kept, it costs at most one request a minute per user, however often their client asks.
+const UNREADABLE_TTL_MS = 60_000;
+const UNREADABLE: ReadonlySet<PanelFailure['kind']> = new Set(['invalid_response', 'rejected']);
 const DAY_MS = 86_400_000;
 
 /** A department member's profile matters more: they can go on duty, and a rank change affects them. */
@@ -43,6 +48,8 @@ export const isMember = (entry: ProfileEntry | undefined): boolean =>
  */
 export class ProfileCache {
   private readonly cache: LRUCache<string, ProfileEntry>;
+  /** The last answer for a chat id was no profile: kept like any answer, apart so a stale profile stays usable. */
+  private readonly unreadable: LRUCache<string, PanelFailure>;
   // Callers that shared one request get the same result object: only the first stores it.
   private readonly stored = new WeakMap<object, ProfileEntry>();
 
@@ -58,6 +65,11 @@ export class ProfileCache {
       dispose: (_entry, chatId, reason) => {
         if (reason === 'evict' || reason === 'delete') options.persistence?.delete(chatId);
       },
+    });
+    this.unreadable = new LRUCache<string, PanelFailure>({
+      max: options.max ?? 4096,
+      ttl: Math.min(options.ttlMs, UNREADABLE_TTL_MS),
+      perf: { now: options.now },
     });
   }
 
@@ -87,13 +99,18 @@ export class ProfileCache {
     return kept.length;
   }
 
-  /** The profile, fetched when missing or expired (or always, with `force`). Never throws. */
+  /**
+   * The profile, fetched when missing or expired (or always, with `force`); an unreadable answer within its TTL is
+   * answered again without asking. Never throws.
+   */
   async get(
     chatId: string,
     { force = false, priority = 'waiting' }: { force?: boolean; priority?: ProfileRequestClass } = {},
   ): Promise<ProfileLookup> {
     const fresh = force ? undefined : this.cache.get(chatId);
     if (fresh) return { ok: true, entry: fresh };
+    const unreadable = force ? undefined : this.unreadable.get(chatId);
+    if (unreadable) return { ok: false, failure: unreadable, stale: this.peek(chatId) };
     const result = await this.panel.getDepartments(chatId, { priority, fresh: force });
     const entry = this.store(chatId, result);
     if (entry) return { ok: true, entry };
@@ -106,9 +123,9 @@ export class ProfileCache {
     return this.cache.get(chatId, { allowStale: true });
   }
 
-  /** Held and within its TTL. */
+  /** Held and within its TTL, or the panel's last answer was unreadable within its TTL: asking now would not help. */
   isFresh(chatId: string): boolean {
-    return this.cache.has(chatId);
+    return this.cache.has(chatId) || this.unreadable.has(chatId);
   }
 
   get size(): number {
@@ -127,8 +144,10 @@ export class ProfileCache {
       ttl = Math.min(ttl, NOT_REGISTERED_TTL_MS);
       entry = { kind: 'not_registered', chatId, fetchedAt: this.options.wallNow() };
     } else {
+      if (UNREADABLE.has(result.failure.kind)) this.unreadable.set(chatId, result.failure);
       return undefined;
     }
+    this.unreadable.delete(chatId);
     this.stored.set(result, entry);
     this.cache.set(chatId, entry, { ttl });
     this.options.persistence?.save(entry, ttl);

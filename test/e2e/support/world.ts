@@ -25,6 +25,8 @@ export interface WorldOptions {
   clock?: 'virtual' | 'real';
   /** The bridge folder to load (a packaged copy, say); by default the repository root. */
   bridgeDir?: string;
+  /** Resource KVP on disk from before this server started (the caller removes it); by default a fresh one. */
+  kvpDir?: string;
   /** More resources, started after the bridge and the Lua duty menu (an example, a stub of ox_lib). */
   resources?: Array<string | { dir: string; name?: string }>;
 }
@@ -59,7 +61,7 @@ export async function startWorld(options: WorldOptions = {}): Promise<World> {
   const server = await startMockPanelServer({ panel, port: 0 });
   const bridgeDir = options.bridgeDir ?? REPO_ROOT;
   const resource = options.config ? bridgeWithConfig(options.config, bridgeDir) : undefined;
-  const kvpDir = mkdtempSync(join(tmpdir(), 'bridge-e2e-kvp-'));
+  const kvpDir = options.kvpDir ?? mkdtempSync(join(tmpdir(), 'bridge-e2e-kvp-'));
   const sim = await createSim({
     resources: [{ dir: resource?.dir ?? bridgeDir, name: 'bridge' }, LUA_DUTY_MENU, ...(options.resources ?? [])],
     convars: options.convars ?? {
@@ -102,7 +104,7 @@ export async function startWorld(options: WorldOptions = {}): Promise<World> {
       await sim.stop();
       await server.close();
       resource?.remove();
-      rmSync(kvpDir, { recursive: true, force: true });
+      if (options.kvpDir === undefined) rmSync(kvpDir, { recursive: true, force: true });
     },
   };
 }

@@ -184,6 +184,63 @@ describe('the profile cache, in virtual time', () => {
     expect(running.bridge.duty.state(7).onDuty).toBe(true);
   });
 
+  it('keeps an answer that does not parse for a minute, like any answer: asking again meanwhile costs no request', async () => {
+    const running = await startBridge(mock.panel);
+    mock.panel.controls.setMalformed({ mode: 'invalid_json', rate: 1 });
+    await connect(running, 7, ALEX);
+    expect(running.calls()).toEqual([departmentsCall(TWO_DEPARTMENTS)]);
+    expect(running.port.sentTo(7, PUBLIC_EVENTS.profile).at(-1)).toEqual([
+      expect.objectContaining({ ok: false, error: 'panel_unavailable' }),
+    ]);
+
+    // Spaced within every per-player limit: what an honest menu could send, each of which needs the profile.
+    for (let request = 1; request <= 5; request++) {
+      await elapse(11_000);
+      running.port.requestDuty(7, request, true, LSPD.id);
+      await settle();
+    }
+    expect(running.calls()).toEqual([departmentsCall(TWO_DEPARTMENTS)]);
+    expect(running.dutyResults(7).map(([, outcome]) => (outcome as { error?: string }).error)).toEqual(
+      Array(5).fill('profile_unavailable'),
+    );
+
+    mock.panel.controls.clearFaults('malformed');
+    await elapse(5_001);
+    running.port.requestDuty(7, 6, true, LSPD.id);
+    await settle();
+    expect(running.calls()).toEqual([
+      departmentsCall(TWO_DEPARTMENTS),
+      departmentsCall(TWO_DEPARTMENTS),
+      'POST /api/leo/duty/on',
+    ]);
+    expect(running.bridge.duty.state(7).onDuty).toBe(true);
+  });
+
+  it('keeps serving a stale profile when its refresh does not parse, and asks again only a minute later', async () => {
+    const running = await startBridge(mock.panel);
+    await connect(running, 7, ALEX);
+    await elapse(FIVE_MINUTES + 1);
+    mock.panel.controls.setMalformed({ mode: 'wrong_shape', rate: 1 });
+    const gets = () => running.calls().filter((call) => call.startsWith('GET'));
+
+    running.port.clientReady(7);
+    await settle();
+    expect(gets()).toHaveLength(2);
+
+    await elapse(10_000);
+    running.port.clientReady(7);
+    await settle();
+    expect(gets()).toHaveLength(2);
+    expect(running.port.sentTo(7, PUBLIC_EVENTS.profile).at(-1)).toEqual([
+      expect.objectContaining({ ok: true, fetchedAt: START_TIME }),
+    ]);
+
+    await elapse(51_000);
+    running.port.clientReady(7);
+    await settle();
+    expect(gets()).toHaveLength(3);
+  });
+
   it('asks again about an unregistered user after a minute, so a /syncme is picked up soon', async () => {
     const running = await startBridge(mock.panel);
     await connect(running, 7, playerWith(UNKNOWN_USER));

@@ -4,7 +4,7 @@ import { type DutyCall, Outbox, type OutboxRecord } from '../../../server/duty/o
 import { createLogger } from '../../../server/log/logger.js';
 import type { PanelFailure, PanelResult } from '../../../server/panel/panel-result.js';
 import { createMemoryStore } from '../../../server/storage/key-value-store.js';
-import type { DutyResponse } from '../../../shared/contract/index.js';
+import { DutyOnBodySchema, type DutyResponse } from '../../../shared/contract/index.js';
 import { elapse, START_TIME, settle } from '../support/virtual-runtime.js';
 
 const ALEX = '284619375016482817';
@@ -352,6 +352,89 @@ describe('resuming after a restart', () => {
 
     expect(calls()).toEqual([`off ${ALEX} 1`, `off ${JAMIE} 3`, `off ${ALEX} 2`]);
     expect(recordsIn(store)).toEqual([]);
+  });
+
+  it('sets aside each kept record it cannot send, tells it once by its key, and sends the others in order', async () => {
+    const store = storeWith(
+      [
+        { id: 3, call: off(ALEX, 1), createdAt: 1 },
+        { id: 6, call: off(JAMIE, 3), createdAt: 2 },
+        { id: 11, call: off(ALEX, 2), createdAt: 3 },
+      ],
+      11,
+    );
+    const bad: Record<string, string> = {
+      // A record of the wrong shape: today's start-up stops on it.
+      'outbox:000000000004': JSON.stringify({ id: 4, call: { action: 'on' }, createdAt: 1 }),
+      'outbox:000000000005': '{not json',
+      'outbox:000000000007': JSON.stringify({
+        id: 7,
+        call: { action: 'teleport', body: off(ALEX).body },
+        createdAt: 1,
+      }),
+      'outbox:000000000008': JSON.stringify({ id: 8, call: off('secret-looking-value'), createdAt: 1 }),
+      'outbox:000000000009': JSON.stringify({ id: 2, call: off(JAMIE), createdAt: 1 }),
+      'outbox:000000000010': 'null',
+    };
+    for (const [key, value] of Object.entries(bad)) store.set(key, value);
+    const { panel, calls } = scriptedPanel(() => delivered(ALEX));
+    const { outbox, lines } = outboxWith(panel, store);
+
+    expect(outbox.resume()).toBe(3);
+    await settle();
+
+    expect(calls()).toEqual([`off ${ALEX} 1`, `off ${JAMIE} 3`, `off ${ALEX} 2`]);
+    expect(recordsIn(store)).toEqual([]);
+    for (const [key, value] of Object.entries(bad)) {
+      expect(store.get(key)).toBeNull();
+      expect(store.get(key.replace('outbox:', 'outbox-rejected:'))).toBe(value);
+    }
+    const warnings = lines.filter((line) => line.includes('WARN'));
+    expect(warnings).toHaveLength(Object.keys(bad).length);
+    for (const key of Object.keys(bad)) expect(warnings.filter((line) => line.includes(key))).toHaveLength(1);
+    expect(warnings.join('\n')).not.toContain('secret-looking-value');
+    expect(warnings.join('\n')).not.toContain('teleport');
+
+    // Told once: the next start finds nothing left to tell.
+    const { outbox: next, lines: nextLines } = outboxWith(panel, store);
+    expect(next.resume()).toBe(0);
+    expect(nextLines.filter((line) => line.includes('WARN'))).toEqual([]);
+  });
+
+  it('numbers new calls apart when the kept sequence is not a number', async () => {
+    const store = storeWith([{ id: 7, call: off(ALEX), createdAt: 1 }], 7);
+    store.set('outbox-sequence', 'seven');
+    const { panel } = handAnsweredPanel();
+    const { outbox, lines } = outboxWith(panel, store);
+
+    outbox.resume();
+    const first = outbox.enqueue(off(JAMIE, 1));
+    const second = outbox.enqueue(off(JAMIE, 2));
+
+    expect([first.id, second.id]).toEqual([8, 9]);
+    expect(recordsIn(store).map((record) => record.id)).toEqual([7, 8, 9]);
+    expect(store.get('outbox-sequence')).toBe('9');
+    expect(lines.filter((line) => line.includes('WARN') && line.includes('outbox-sequence'))).toHaveLength(1);
+  });
+
+  it('sends a kept on with a name the contract refuses with the name it accepts', async () => {
+    const long = { chatId: ALEX, departmentId: 1, rankId: 2, playerName: `  ${'N'.repeat(300)}` };
+    const store = storeWith([{ id: 5, call: { action: 'on', body: long }, createdAt: 1, appliedInGame: true }], 5);
+    const bodies: unknown[] = [];
+    const panel = {
+      async setDuty(_action: 'on' | 'off', body: unknown, options?: SendOptions) {
+        options?.onSent?.();
+        bodies.push(body);
+        return delivered(ALEX);
+      },
+    };
+    const { outbox } = outboxWith(panel, store);
+
+    outbox.resume();
+    await settle();
+
+    expect(bodies[0]).toEqual({ chatId: ALEX, departmentId: 1, rankId: 2, playerName: 'N'.repeat(255) });
+    expect(DutyOnBodySchema.safeParse(bodies[0]).success).toBe(true);
   });
 
   it('numbers new calls after the ones it resumed, so they queue behind them', async () => {

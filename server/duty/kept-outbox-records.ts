@@ -1,0 +1,87 @@
+import { z } from 'zod';
+import { DutyOffBodySchema, DutyOnBodySchema } from '../../shared/contract/index.js';
+import { panelPlayerName } from '../../shared/contract/player-name.js';
+import type { Logger } from '../log/logger.js';
+import type { KeyValueStore } from '../storage/key-value-store.js';
+import type { OutboxRecord } from './outbox.js';
+
+export const KEY_PREFIX = 'outbox:';
+export const SEQUENCE_KEY = 'outbox-sequence';
+/** Where a kept record that is no duty call is set aside, under its old key's number, for an owner to look at. */
+export const REJECTED_PREFIX = 'outbox-rejected:';
+
+export const recordKey = (id: number) => `${KEY_PREFIX}${String(id).padStart(12, '0')}`;
+
+/**
+ * A kept record is checked with the contract's own duty bodies: what the panel would refuse to read is not sent.
+ * A name an older version kept is made one the contract accepts rather than costing the record.
+ */
+const OutboxRecordSchema: z.ZodType<OutboxRecord, unknown> = z.object({
+  id: z.int().min(1),
+  call: z.discriminatedUnion('action', [
+    z.object({
+      action: z.literal('on'),
+      body: DutyOnBodySchema.extend({ playerName: z.unknown().transform(panelPlayerName).optional() }),
+    }),
+    z.object({ action: z.literal('off'), body: DutyOffBodySchema }),
+  ]),
+  createdAt: z.number(),
+  appliedInGame: z.literal(true).optional(),
+});
+
+/** The record a kept value holds, or why it holds none in a few words: where, never the value itself. */
+function check(key: string, value: string | null): { record: OutboxRecord } | { problem: string } {
+  if (value === null) return { problem: 'it is empty' };
+  let json: unknown;
+  try {
+    json = JSON.parse(value);
+  } catch {
+    return { problem: 'it is not JSON' };
+  }
+  const parsed = OutboxRecordSchema.safeParse(json);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const where = issue?.path.length ? issue.path.join('.') : 'the record';
+    return { problem: `${where}: ${issue?.message ?? 'invalid'}`.slice(0, 160) };
+  }
+  // Its key is where a delivery deletes it: under any other key it would be sent again at every start.
+  if (recordKey(parsed.data.id) !== key) return { problem: `it says it is record ${parsed.data.id}` };
+  return { record: parsed.data };
+}
+
+/**
+ * The duty calls a previous run kept in KVP, oldest first. A value that is no duty call (damaged, written by
+ * another version or by hand) is moved to `outbox-rejected:` and told once with its key, never its content; it
+ * holds up none of the others.
+ */
+export function readKeptRecords(store: KeyValueStore, logger: Pick<Logger, 'warn'>): OutboxRecord[] {
+  const records: OutboxRecord[] = [];
+  for (const key of store.keys(KEY_PREFIX)) {
+    const value = store.get(key);
+    const checked = check(key, value);
+    if ('record' in checked) {
+      records.push(checked.record);
+      continue;
+    }
+    const aside = `${REJECTED_PREFIX}${key.slice(KEY_PREFIX.length)}`;
+    if (value !== null) store.set(aside, value);
+    store.delete(key);
+    logger.warn(
+      `the kept duty call ${key} in KVP is not one the bridge can send (${checked.problem}); it is set aside as ${aside} and the other kept calls are sent`,
+    );
+  }
+  return records.sort((a, b) => a.id - b.id);
+}
+
+/**
+ * The last id the outbox gave, from KVP. A value that is not one (damaged, or set by hand) is told once and counted
+ * from 0: the kept records' own ids then keep new ones apart from theirs.
+ */
+export function readSequence(store: KeyValueStore, logger: Pick<Logger, 'warn'>): number {
+  const value = store.get(SEQUENCE_KEY);
+  if (value === null) return 0;
+  const sequence = Number(value);
+  if (value.trim() !== '' && Number.isSafeInteger(sequence) && sequence >= 0) return sequence;
+  logger.warn(`${SEQUENCE_KEY} in KVP is not a number; new duty calls are numbered after the kept ones`);
+  return 0;
+}

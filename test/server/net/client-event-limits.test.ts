@@ -1,0 +1,87 @@
+import { describe, expect, it } from 'vitest';
+import { CLIENT_EVENT_LIMITS, type ClientEvent, ClientEventLimits } from '../../../server/net/client-event-limits.js';
+
+function clock() {
+  let now = 5_000_000;
+  return {
+    now: () => now,
+    advance: (ms: number) => {
+      now += ms;
+    },
+  };
+}
+
+function limitsWithLog() {
+  const time = clock();
+  const lines: string[] = [];
+  const limits = new ClientEventLimits(time.now, { debug: (line: string) => lines.push(line) });
+  return { time, lines, limits };
+}
+
+const EVENTS = Object.keys(CLIENT_EVENT_LIMITS) as ClientEvent[];
+
+describe('per-player limits of client → server events', () => {
+  it.each(EVENTS)('%s: 40 a second for a minute admits the burst and then only the refill', (event) => {
+    const { time, limits } = limitsWithLog();
+    const { burst, perSecond } = CLIENT_EVENT_LIMITS[event];
+    let admitted = 0;
+    for (let i = 0; i < 2_400; i++) {
+      if (limits.admit(event, 7)) admitted++;
+      time.advance(25);
+    }
+    expect(admitted).toBeLessThanOrEqual(burst + Math.floor(perSecond * 60));
+    expect(admitted).toBeGreaterThanOrEqual(burst);
+  });
+
+  it('lets a ready and a token proof through at most twice a minute, whatever a client sends', () => {
+    const { time, limits } = limitsWithLog();
+    const admittedIn = (event: ClientEvent) => {
+      let admitted = 0;
+      for (let i = 0; i < 2_400; i++) {
+        if (limits.admit(event, 3)) admitted++;
+        time.advance(25);
+      }
+      return admitted;
+    };
+    expect(admittedIn('ready')).toBe(2);
+    expect(admittedIn('tokenProof')).toBeLessThanOrEqual(2);
+  });
+
+  it('never refuses what the bridge client sends: a ready and its token proof, clicks and /dutyrefresh by hand', () => {
+    const { time, limits } = limitsWithLog();
+    expect(limits.admit('ready', 1)).toBe(true);
+    expect(limits.admit('tokenProof', 1)).toBe(true);
+    // A player clicking the duty menu on and off every few seconds, and typing /dutyrefresh now and then.
+    for (let click = 0; click < 200; click++) {
+      expect(limits.admit('dutyRequest', 1)).toBe(true);
+      if (click % 10 === 0) expect(limits.admit('refresh', 1)).toBe(true);
+      time.advance(click % 5 === 0 ? 500 : 3_000);
+    }
+  });
+
+  it('keeps each player and each event apart', () => {
+    const { limits } = limitsWithLog();
+    while (limits.admit('ready', 1));
+    expect(limits.admit('ready', 2)).toBe(true);
+    expect(limits.admit('dutyRequest', 1)).toBe(true);
+  });
+
+  it('tells a refusal once per run of refusals, at debug level, naming the player and the event', () => {
+    const { time, lines, limits } = limitsWithLog();
+    for (let i = 0; i < 100; i++) limits.admit('dutyRequest', 9);
+    expect(lines).toEqual([
+      'player 9 sends bridge:internal:dutyRequest faster than a client does; refused until it slows down',
+    ]);
+    time.advance(2_000);
+    expect(limits.admit('dutyRequest', 9)).toBe(true);
+    for (let i = 0; i < 100; i++) limits.admit('dutyRequest', 9);
+    expect(lines).toHaveLength(2);
+  });
+
+  it('forgets a player who left: a new player on that id starts with a full allowance', () => {
+    const { limits } = limitsWithLog();
+    while (limits.admit('ready', 4));
+    limits.forget(4);
+    expect(limits.admit('ready', 4)).toBe(true);
+  });
+});
