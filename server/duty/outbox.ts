@@ -7,7 +7,7 @@ import { reportTokenRefused } from '../panel/token-refused.js';
 import type { KeyValueStore } from '../storage/key-value-store.js';
 import { LONGEST_WAIT_MS } from '../time/longest-wait.js';
 import { sleepUntilWoken } from '../time/sleep-until-woken.js';
-import { readKeptRecords, readSequence, recordKey, SEQUENCE_KEY } from './kept-outbox-records.js';
+import { KEY_PREFIX, readKeptRecords, readSequence, recordKey, SEQUENCE_KEY } from './kept-outbox-records.js';
 
 export type DutyCall = { action: 'on'; body: DutyOnBody } | { action: 'off'; body: DutyOffBody };
 
