@@ -12,6 +12,7 @@ import {
   dutyPath,
   ErrorBodySchema,
 } from '../../shared/contract/index.js';
+import { createRedactor, type Redact } from '../log/redaction.js';
 import type { PanelFailure, PanelFailureKind, PanelResult } from './panel-result.js';
 import { panelNow, retryAfterMs } from './rate-limit/reset-time.js';
 import type { ProfileRequestClass } from './scheduling/request-classes.js';
@@ -113,7 +114,11 @@ async function readBounded(body: ReadableStream<Uint8Array>, limit: number, dead
   }
 }
 
-async function readJson(response: Response, deadline: AbortSignal): Promise<{ json?: unknown; error?: string }> {
+async function readJson(
+  response: Response,
+  deadline: AbortSignal,
+  redact: Redact,
+): Promise<{ json?: unknown; error?: string }> {
   const length = Number(response.headers.get('content-length') ?? '0');
   if (length > MAX_BODY_BYTES) {
     await response.body?.cancel();
@@ -125,7 +130,8 @@ async function readJson(response: Response, deadline: AbortSignal): Promise<{ js
     return { json: JSON.parse(text) };
   } catch {
     const type = response.headers.get('content-type') ?? 'no content type';
-    return { error: `the body is not JSON (${type}): ${JSON.stringify(text.slice(0, 60))}` };
+    // Masked before the cut: a cut could leave a piece of the token too short to be recognised afterwards.
+    return { error: `the body is not JSON (${type}): ${JSON.stringify(redact(text).slice(0, 60))}` };
   }
 }
 
@@ -145,6 +151,9 @@ function failureFromBody(status: number, json: unknown, headers: Headers, nowMs:
 /** The one HTTP client of the bridge. It never throws: every outcome, network errors included, is a result. */
 export function createPanelTransport(options: PanelTransportOptions): PanelTransport {
   const now = options.now ?? (() => Date.now());
+  // A failure's message reaches the console and the player (`panel_refused`): an upstream that echoes the request
+  // headers must not put the token, or a piece of it, there.
+  const redact = createRedactor(() => [options.token]);
   const http: KyInstance = ky.create({
     prefixUrl: options.apiBase,
     headers: { authorization: `Bearer ${options.token}`, accept: 'application/json' },
@@ -184,7 +193,9 @@ export function createPanelTransport(options: PanelTransportOptions): PanelTrans
     const started = now();
     let response: Response | undefined;
     const answer = (result: PanelResult<T>): PanelExchange<T> => ({
-      result,
+      result: result.ok
+        ? result
+        : { ok: false, failure: { ...result.failure, message: redact(result.failure.message) } },
       response: { method, path, status: response?.status, latencyMs: now() - started, headers: response?.headers },
     });
     const timedOut = () =>
@@ -198,7 +209,7 @@ export function createPanelTransport(options: PanelTransportOptions): PanelTrans
     }
     let body: { json?: unknown; error?: string };
     try {
-      body = await readJson(response, signal);
+      body = await readJson(response, signal, redact);
     } catch (error) {
       if (signal.aborted) return timedOut();
       const reason = error instanceof Error ? error.message : String(error);
