@@ -1,18 +1,19 @@
 import ky, { type KyInstance } from 'ky';
 import type { z } from 'zod';
 import {
-  type DepartmentsResponse,
-  DepartmentsResponseSchema,
+  type DepartmentsAnswer,
+  DepartmentsReadSchema,
   type DutyAction,
+  type DutyAnswer,
   type DutyOffBody,
   type DutyOnBody,
-  type DutyResponse,
-  DutyResponseSchema,
+  DutyReadSchema,
   departmentsPath,
   dutyPath,
   ErrorBodySchema,
 } from '../../shared/contract/index.js';
 import { createRedactor, type Redact } from '../log/redaction.js';
+import { dutyAnswerContradiction } from './duty-answer-check.js';
 import type { PanelFailure, PanelFailureKind, PanelResult } from './panel-result.js';
 import { panelNow, retryAfterMs } from './rate-limit/reset-time.js';
 import type { ProfileRequestClass } from './scheduling/request-classes.js';
@@ -42,8 +43,8 @@ export interface PanelTransportOptions {
 
 /** One HTTP request per call, nothing else: no budget, no queue. Only the request scheduler calls it. */
 export interface PanelTransport {
-  getDepartments(chatId: string): Promise<PanelExchange<DepartmentsResponse>>;
-  setDuty(action: DutyAction, body: DutyOnBody | DutyOffBody): Promise<PanelExchange<DutyResponse>>;
+  getDepartments(chatId: string): Promise<PanelExchange<DepartmentsAnswer>>;
+  setDuty(action: DutyAction, body: DutyOnBody | DutyOffBody): Promise<PanelExchange<DutyAnswer>>;
 }
 
 export interface ProfileRequestOptions {
@@ -62,9 +63,18 @@ export interface DutyRequestOptions {
 
 /** The panel as the rest of the bridge sees it: every call waits its turn in the request scheduler. */
 export interface PanelClient {
-  getDepartments(chatId: string, options?: ProfileRequestOptions): Promise<PanelResult<DepartmentsResponse>>;
-  setDuty(action: 'on', body: DutyOnBody, options?: DutyRequestOptions): Promise<PanelResult<DutyResponse>>;
-  setDuty(action: 'off', body: DutyOffBody, options?: DutyRequestOptions): Promise<PanelResult<DutyResponse>>;
+  getDepartments(chatId: string, options?: ProfileRequestOptions): Promise<PanelResult<DepartmentsAnswer>>;
+  setDuty(action: 'on', body: DutyOnBody, options?: DutyRequestOptions): Promise<PanelResult<DutyAnswer>>;
+  setDuty(action: 'off', body: DutyOffBody, options?: DutyRequestOptions): Promise<PanelResult<DutyAnswer>>;
+}
+
+/**
+ * How an answer is read: the contract's reading schema (what the bridge requires, nothing more), and for a duty
+ * call the check of the answer against the call.
+ */
+interface Reader<T> {
+  schema: z.ZodType<T, unknown>;
+  contradiction?: (value: T) => string | undefined;
 }
 
 // A panel answer is a few kilobytes; anything far larger is not a panel answer and is not buffered whole.
@@ -171,13 +181,13 @@ export function createPanelTransport(options: PanelTransportOptions): PanelTrans
   async function call<T>(
     method: 'GET' | 'POST',
     path: string,
-    schema: z.ZodType<T>,
+    read: Reader<T>,
     json?: object,
   ): Promise<PanelExchange<T>> {
     const deadline = new AbortController();
     const timer = setTimeout(() => deadline.abort(new Error('deadline')), options.timeoutMs);
     try {
-      return await exchange(method, path, schema, json, deadline.signal);
+      return await exchange(method, path, read, json, deadline.signal);
     } finally {
       clearTimeout(timer);
     }
@@ -186,7 +196,7 @@ export function createPanelTransport(options: PanelTransportOptions): PanelTrans
   async function exchange<T>(
     method: 'GET' | 'POST',
     path: string,
-    schema: z.ZodType<T>,
+    { schema, contradiction }: Reader<T>,
     json: object | undefined,
     signal: AbortSignal,
   ): Promise<PanelExchange<T>> {
@@ -238,12 +248,21 @@ export function createPanelTransport(options: PanelTransportOptions): PanelTrans
         },
       });
     }
+    const contradicts = contradiction?.(parsed.data);
+    if (contradicts !== undefined) {
+      return answer({ ok: false, failure: { kind: 'contradicted', status: response.status, message: contradicts } });
+    }
     return answer({ ok: true, value: parsed.data, status: response.status });
   }
 
   return {
-    getDepartments: (chatId) => call('GET', departmentsPath(chatId), DepartmentsResponseSchema),
+    getDepartments: (chatId) => call('GET', departmentsPath(chatId), { schema: DepartmentsReadSchema }),
     setDuty: (action: DutyAction, body: DutyOnBody | DutyOffBody) =>
-      call('POST', dutyPath(action), DutyResponseSchema, body),
+      call(
+        'POST',
+        dutyPath(action),
+        { schema: DutyReadSchema, contradiction: (answer) => dutyAnswerContradiction(action, body, answer) },
+        body,
+      ),
   };
 }

@@ -1,12 +1,12 @@
 import { LRUCache } from 'lru-cache';
-import type { Department, PanelUser } from '../../shared/contract/index.js';
+import type { Department } from '../../shared/contract/index.js';
 import type { PanelClient } from '../panel/panel-client.js';
 import type { PanelFailure, PanelResult } from '../panel/panel-result.js';
 import type { ProfileRequestClass } from '../panel/scheduling/request-classes.js';
 import type { ProfilePersistence } from './profile-persistence.js';
 
 export type ProfileEntry =
-  | { kind: 'found'; chatId: string; user: PanelUser; departments: Department[]; fetchedAt: number }
+  | { kind: 'found'; chatId: string; departments: Department[]; fetchedAt: number }
   | { kind: 'not_registered'; chatId: string; fetchedAt: number };
 
 export type ProfileLookup =
@@ -102,14 +102,13 @@ export class ProfileCache {
     return this.cache.size;
   }
 
-  private store(chatId: string, result: PanelResult<{ user: PanelUser; departments: Department[] }>) {
+  private store(chatId: string, result: PanelResult<{ departments: Department[] }>) {
     const known = this.stored.get(result);
     if (known) return known;
     let entry: ProfileEntry;
     let ttl = this.options.ttlMs;
     if (result.ok) {
-      const { user, departments } = result.value;
-      entry = { kind: 'found', chatId, user, departments, fetchedAt: this.options.now() };
+      entry = { kind: 'found', chatId, departments: result.value.departments, fetchedAt: this.options.now() };
     } else if (result.failure.kind === 'not_found') {
       ttl = Math.min(ttl, NOT_REGISTERED_TTL_MS);
       entry = { kind: 'not_registered', chatId, fetchedAt: this.options.now() };
