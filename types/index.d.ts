@@ -5,6 +5,7 @@
 /** A player's rank within a department. */
 export type Rank = { id: number; name: string };
 
+// The shape the mock panel sends as department data, for code that checks a panel's data before it uses it.
 export type DepartmentVehicle = { model: string; label: string };
 
 /** A clothing component (slot = component id) or prop (slot = anchor id). */
@@ -20,14 +21,20 @@ export type DepartmentUniform = {
 
 export type DepartmentEquipment = { item: string; label: string; count: number };
 
-/** A department's data from the panel; keys the panel adds later come through as they are. */
-export type DepartmentData = {
+/** Department data as the mock panel sends it: `{ callsignPrefix?, vehicles, uniforms, equipment, ... }`. */
+export type MockDepartmentData = {
   callsignPrefix?: string;
   vehicles: DepartmentVehicle[];
   uniforms: DepartmentUniform[];
   equipment: DepartmentEquipment[];
   [key: string]: unknown;
 };
+
+/**
+ * A department's data exactly as the panel sent it (`{}` when it sent none). The spec does not define it and the
+ * bridge does not check it: check what you read (the mock panel sends MockDepartmentData).
+ */
+export type DepartmentData = unknown;
 
 /** A department as the game sees it, with the player's rank there. */
 export type DepartmentSummary = { id: number; slug: string; name: string; rank: Rank };

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { Department, PanelUser } from '../../shared/contract';
+import type { DepartmentEntry, PanelUser } from '../../shared/contract';
 import type { DutySession, PanelStore, RequestLogEntry } from '../store';
 import {
   ErrorsBodySchema,
@@ -14,7 +14,7 @@ import {
 export interface RolesChange {
   user: PanelUser;
   roles: Record<string, string[]>;
-  departments: Department[];
+  departments: DepartmentEntry[];
 }
 
 /** What a tester can do to the panel; the `/__mock` routes call exactly these. Inputs are validated with zod. */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ChatIdSchema, DepartmentSchema, ErrorCodeSchema, PanelUserSchema } from '../../shared/contract';
+import { ChatIdSchema, DepartmentEntrySchema, ErrorCodeSchema, PanelUserSchema } from '../../shared/contract';
 
 // Bodies and answers of the tester controls under /__mock. Not part of the /api/leo contract.
 
@@ -55,7 +55,7 @@ export const RolesResponseSchema = z.object({
   ok: z.literal(true),
   user: PanelUserSchema,
   roles: z.record(z.string(), z.array(z.string())),
-  departments: z.array(DepartmentSchema),
+  departments: z.array(DepartmentEntrySchema),
 });
 
 export const FaultsResponseSchema = z.object({

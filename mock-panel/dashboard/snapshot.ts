@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ChatIdSchema, DepartmentSchema } from '../../shared/contract';
+import { ChatIdSchema, DepartmentEntrySchema } from '../../shared/contract';
 import { DutySessionSchema, FaultSettingsSchema, RequestLogEntrySchema } from '../controls/schemas';
 import type { PanelStore } from '../store';
 
@@ -27,7 +27,7 @@ export const DashboardSnapshotSchema = z.object({
       chatId: ChatIdSchema,
       name: z.string(),
       roles: z.array(z.string()).meta({ description: "Role ids in the panel's guild." }),
-      departments: z.array(DepartmentSchema.pick({ id: true, slug: true, name: true, rank: true })),
+      departments: z.array(DepartmentEntrySchema.pick({ id: true, slug: true, name: true, rank: true })),
     }),
   ),
   roster: z.array(

@@ -1,5 +1,5 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { getResponse, type HttpHandler } from 'msw';
 import type { MockPanel } from '../create-mock-panel';
 import { rememberSocketAddress } from '../http/client-address';
@@ -26,6 +26,8 @@ export interface MockPanelServer {
   readonly port: number;
   /** TCP connections accepted so far: a client with a keep-alive pool opens few. */
   readonly connectionsAccepted: number;
+  /** Bytes read from clients' connections so far, headers included: what the server accepted, not what was sent. */
+  readonly bytesReceived: number;
   /** Stops listening, ends hanging requests and closes every connection. */
   close(): Promise<void>;
 }
@@ -54,10 +56,17 @@ export async function startMockPanelServer(options: MockPanelServerOptions): Pro
       const response =
         (await getResponse(handlers, request)) ??
         apiError('not_found', `no route ${request.method} ${new URL(request.url).pathname}`);
-      await sendFetchResponse(response, reply);
+      // A body the route did not read to its end (a refusal before it, a 413 at the cap) is not read on either:
+      // the connection closes after the answer rather than drain what the client still sends.
+      await sendFetchResponse(response, reply, !message.complete);
     } catch {
       if (reply.headersSent) reply.destroy();
-      else await sendFetchResponse(apiError('internal_error', 'the mock panel failed unexpectedly'), reply);
+      else
+        await sendFetchResponse(
+          apiError('internal_error', 'the mock panel failed unexpectedly'),
+          reply,
+          !message.complete,
+        );
     }
   };
 
@@ -89,8 +98,15 @@ export async function startMockPanelServer(options: MockPanelServerOptions): Pro
   const { port } = server.address() as AddressInfo;
   origin = urlOf(host, port);
   let connectionsAccepted = 0;
-  server.on('connection', () => {
+  let bytesOfClosedConnections = 0;
+  const open = new Set<Socket>();
+  server.on('connection', (socket: Socket) => {
     connectionsAccepted++;
+    open.add(socket);
+    socket.once('close', () => {
+      open.delete(socket);
+      bytesOfClosedConnections += socket.bytesRead;
+    });
   });
 
   return {
@@ -98,6 +114,11 @@ export async function startMockPanelServer(options: MockPanelServerOptions): Pro
     port,
     get connectionsAccepted() {
       return connectionsAccepted;
+    },
+    get bytesReceived() {
+      let bytes = bytesOfClosedConnections;
+      for (const socket of open) bytes += socket.bytesRead;
+      return bytes;
     },
     close: () =>
       new Promise<void>((resolve, reject) => {

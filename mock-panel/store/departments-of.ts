@@ -1,4 +1,4 @@
-import type { Department } from '../../shared/contract';
+import type { DepartmentEntry } from '../../shared/contract';
 import type { MockDepartment, MockUser } from '../data/schema';
 
 /**
@@ -6,7 +6,11 @@ import type { MockDepartment, MockUser } from '../data/schema';
  * guild grant nothing. Membership needs a member role; the rank is the highest held rank role (ranks are listed
  * lowest first), or the entry rank when the member holds none.
  */
-export function departmentsOf(user: MockUser, departments: readonly MockDepartment[], guildId: string): Department[] {
+export function departmentsOf(
+  user: MockUser,
+  departments: readonly MockDepartment[],
+  guildId: string,
+): DepartmentEntry[] {
   const held = new Set(user.roles[guildId] ?? []);
   return departments.flatMap((department) => {
     if (!department.memberRoles.some((roleId) => held.has(roleId))) return [];

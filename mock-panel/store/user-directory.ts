@@ -1,4 +1,4 @@
-import type { Department, PanelUser } from '../../shared/contract';
+import type { DepartmentEntry, PanelUser } from '../../shared/contract';
 import type { MockDepartment, MockPanelData, MockUser } from '../data/schema';
 import { departmentsOf } from './departments-of';
 
@@ -29,7 +29,7 @@ export class UserDirectory {
     return { chatId: user.chatId, name: user.name };
   }
 
-  departmentsOf(user: MockUser): Department[] {
+  departmentsOf(user: MockUser): DepartmentEntry[] {
     return departmentsOf(user, this.seed.departments, this.guildId);
   }
 

@@ -1,5 +1,5 @@
 import { concatMap, defer, groupBy, mergeMap, type Observable, Subject, type Subscription } from 'rxjs';
-import type { DutyOffBody, DutyOnBody, DutyResponse } from '../../shared/contract/index.js';
+import type { DutyAnswer, DutyOffBody, DutyOnBody } from '../../shared/contract/index.js';
 import type { Logger } from '../log/logger.js';
 import type { PanelClient } from '../panel/panel-client.js';
 import { isRefusalOfTheCall, type PanelFailure } from '../panel/panel-result.js';
@@ -23,7 +23,7 @@ export interface OutboxRecord {
 }
 
 export type DeliveryResult =
-  | { kind: 'delivered'; response: DutyResponse }
+  | { kind: 'delivered'; response: DutyAnswer }
   | { kind: 'refused'; failure: PanelFailure }
   | { kind: 'withdrawn' };
 
@@ -253,7 +253,7 @@ export class Outbox {
       }
       if (isRefusalOfTheCall(failure)) {
         logger.warn(
-          `the panel refused duty ${call.action} for chat id ${call.body.chatId}: ${failure.code} (${failure.message}); the call is dropped`,
+          `the panel refused duty ${call.action} for chat id ${call.body.chatId}: ${failure.code ?? failure.kind} (${failure.message}); the call is dropped`,
         );
         this.finish(item, { kind: 'refused', failure });
         return;

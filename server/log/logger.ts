@@ -1,4 +1,5 @@
 import type { LogLevel } from '../../shared/config/schema.js';
+import { createRedactor } from './redaction.js';
 
 const SEVERITY: Record<LogLevel, number> = { error: 0, warn: 1, info: 2, debug: 3 };
 const LABEL: Record<LogLevel, string> = { error: 'ERROR', warn: 'WARN', info: 'INFO', debug: 'DEBUG' };
@@ -13,7 +14,10 @@ export interface Logger {
   /** Lets a key that was logged with `once` be logged again (e.g. after the fault went away). */
   forget(key: string): void;
   setLevel(level: LogLevel): void;
-  /** The text with every secret masked, for lines that reach a console or chat without going through the log. */
+  /**
+   * The text with every secret masked (any piece of 6+ characters, any Authorization or Bearer value), for lines that
+   * reach a console or chat without going through the log.
+   */
   redact(text: string): string;
 }
 
@@ -28,8 +32,7 @@ export function createLogger({ print, level = 'info', secrets = () => [] }: Logg
   let threshold = SEVERITY[level];
   const told = new Set<string>();
 
-  const redact = (message: string): string =>
-    secrets().reduce((text, secret) => (secret.length > 0 ? text.split(secret).join('***') : text), message);
+  const redact = createRedactor(secrets);
 
   const log = (at: LogLevel, message: string): void => {
     if (SEVERITY[at] > threshold) return;

@@ -1,17 +1,19 @@
 import ky, { type KyInstance } from 'ky';
 import type { z } from 'zod';
 import {
-  type DepartmentsResponse,
-  DepartmentsResponseSchema,
+  type DepartmentsAnswer,
+  DepartmentsReadSchema,
   type DutyAction,
+  type DutyAnswer,
   type DutyOffBody,
   type DutyOnBody,
-  type DutyResponse,
-  DutyResponseSchema,
+  DutyReadSchema,
   departmentsPath,
   dutyPath,
   ErrorBodySchema,
 } from '../../shared/contract/index.js';
+import { createRedactor, type Redact } from '../log/redaction.js';
+import { dutyAnswerContradiction } from './duty-answer-check.js';
 import type { PanelFailure, PanelFailureKind, PanelResult } from './panel-result.js';
 import { panelNow, retryAfterMs } from './rate-limit/reset-time.js';
 import type { ProfileRequestClass } from './scheduling/request-classes.js';
@@ -44,8 +46,8 @@ export interface PanelTransportOptions {
 
 /** One HTTP request per call, nothing else: no budget, no queue. Only the request scheduler calls it. */
 export interface PanelTransport {
-  getDepartments(chatId: string): Promise<PanelExchange<DepartmentsResponse>>;
-  setDuty(action: DutyAction, body: DutyOnBody | DutyOffBody): Promise<PanelExchange<DutyResponse>>;
+  getDepartments(chatId: string): Promise<PanelExchange<DepartmentsAnswer>>;
+  setDuty(action: DutyAction, body: DutyOnBody | DutyOffBody): Promise<PanelExchange<DutyAnswer>>;
 }
 
 export interface ProfileRequestOptions {
@@ -64,9 +66,18 @@ export interface DutyRequestOptions {
 
 /** The panel as the rest of the bridge sees it: every call waits its turn in the request scheduler. */
 export interface PanelClient {
-  getDepartments(chatId: string, options?: ProfileRequestOptions): Promise<PanelResult<DepartmentsResponse>>;
-  setDuty(action: 'on', body: DutyOnBody, options?: DutyRequestOptions): Promise<PanelResult<DutyResponse>>;
-  setDuty(action: 'off', body: DutyOffBody, options?: DutyRequestOptions): Promise<PanelResult<DutyResponse>>;
+  getDepartments(chatId: string, options?: ProfileRequestOptions): Promise<PanelResult<DepartmentsAnswer>>;
+  setDuty(action: 'on', body: DutyOnBody, options?: DutyRequestOptions): Promise<PanelResult<DutyAnswer>>;
+  setDuty(action: 'off', body: DutyOffBody, options?: DutyRequestOptions): Promise<PanelResult<DutyAnswer>>;
+}
+
+/**
+ * How an answer is read: the contract's reading schema (what the bridge requires, nothing more), and for a duty
+ * call the check of the answer against the call.
+ */
+interface Reader<T> {
+  schema: z.ZodType<T, unknown>;
+  contradiction?: (value: T) => string | undefined;
 }
 
 // A panel answer is a few kilobytes; anything far larger is not a panel answer and is not buffered whole.
@@ -116,7 +127,11 @@ async function readBounded(body: ReadableStream<Uint8Array>, limit: number, dead
   }
 }
 
-async function readJson(response: Response, deadline: AbortSignal): Promise<{ json?: unknown; error?: string }> {
+async function readJson(
+  response: Response,
+  deadline: AbortSignal,
+  redact: Redact,
+): Promise<{ json?: unknown; error?: string }> {
   const length = Number(response.headers.get('content-length') ?? '0');
   if (length > MAX_BODY_BYTES) {
     await response.body?.cancel();
@@ -128,7 +143,8 @@ async function readJson(response: Response, deadline: AbortSignal): Promise<{ js
     return { json: JSON.parse(text) };
   } catch {
     const type = response.headers.get('content-type') ?? 'no content type';
-    return { error: `the body is not JSON (${type}): ${JSON.stringify(text.slice(0, 60))}` };
+    // Masked before the cut: a cut could leave a piece of the token too short to be recognised afterwards.
+    return { error: `the body is not JSON (${type}): ${JSON.stringify(redact(text).slice(0, 60))}` };
   }
 }
 
@@ -149,6 +165,9 @@ function failureFromBody(status: number, json: unknown, headers: Headers, wallNo
 export function createPanelTransport(options: PanelTransportOptions): PanelTransport {
   const now = options.now ?? (() => performance.now());
   const wallNow = options.wallNow ?? (() => Date.now());
+  // A failure's message reaches the console and the player (`panel_refused`): an upstream that echoes the request
+  // headers must not put the token, or a piece of it, there.
+  const redact = createRedactor(() => [options.token]);
   const http: KyInstance = ky.create({
     prefixUrl: options.apiBase,
     headers: { authorization: `Bearer ${options.token}`, accept: 'application/json' },
@@ -166,13 +185,13 @@ export function createPanelTransport(options: PanelTransportOptions): PanelTrans
   async function call<T>(
     method: 'GET' | 'POST',
     path: string,
-    schema: z.ZodType<T>,
+    read: Reader<T>,
     json?: object,
   ): Promise<PanelExchange<T>> {
     const deadline = new AbortController();
     const timer = setTimeout(() => deadline.abort(new Error('deadline')), options.timeoutMs);
     try {
-      return await exchange(method, path, schema, json, deadline.signal);
+      return await exchange(method, path, read, json, deadline.signal);
     } finally {
       clearTimeout(timer);
     }
@@ -181,14 +200,16 @@ export function createPanelTransport(options: PanelTransportOptions): PanelTrans
   async function exchange<T>(
     method: 'GET' | 'POST',
     path: string,
-    schema: z.ZodType<T>,
+    { schema, contradiction }: Reader<T>,
     json: object | undefined,
     signal: AbortSignal,
   ): Promise<PanelExchange<T>> {
     const started = now();
     let response: Response | undefined;
     const answer = (result: PanelResult<T>): PanelExchange<T> => ({
-      result,
+      result: result.ok
+        ? result
+        : { ok: false, failure: { ...result.failure, message: redact(result.failure.message) } },
       response: { method, path, status: response?.status, latencyMs: now() - started, headers: response?.headers },
     });
     const timedOut = () =>
@@ -202,7 +223,7 @@ export function createPanelTransport(options: PanelTransportOptions): PanelTrans
     }
     let body: { json?: unknown; error?: string };
     try {
-      body = await readJson(response, signal);
+      body = await readJson(response, signal, redact);
     } catch (error) {
       if (signal.aborted) return timedOut();
       const reason = error instanceof Error ? error.message : String(error);
@@ -231,12 +252,21 @@ export function createPanelTransport(options: PanelTransportOptions): PanelTrans
         },
       });
     }
+    const contradicts = contradiction?.(parsed.data);
+    if (contradicts !== undefined) {
+      return answer({ ok: false, failure: { kind: 'contradicted', status: response.status, message: contradicts } });
+    }
     return answer({ ok: true, value: parsed.data, status: response.status });
   }
 
   return {
-    getDepartments: (chatId) => call('GET', departmentsPath(chatId), DepartmentsResponseSchema),
+    getDepartments: (chatId) => call('GET', departmentsPath(chatId), { schema: DepartmentsReadSchema }),
     setDuty: (action: DutyAction, body: DutyOnBody | DutyOffBody) =>
-      call('POST', dutyPath(action), DutyResponseSchema, body),
+      call(
+        'POST',
+        dutyPath(action),
+        { schema: DutyReadSchema, contradiction: (answer) => dutyAnswerContradiction(action, body, answer) },
+        body,
+      ),
   };
 }

@@ -13,6 +13,8 @@ export type PanelFailureKind =
   | 'timeout'
   | 'network'
   | 'invalid_response'
+  /** A 2xx answer whose duty state contradicts the call (another department or rank): the panel did not do it. */
+  | 'contradicted'
   /** Not sent: the panel is unreachable (circuit open), so the bridge answers at once instead of waiting it out. */
   | 'unavailable'
   /** Not sent: the caller withdrew the request while it waited for its turn. */
@@ -48,6 +50,8 @@ const NOT_ABOUT_THE_CALL: ReadonlySet<string> = new Set<ErrorCode>([
  * unknown route or a refused token are not: they may pass once the panel or the configuration is fixed.
  */
 export function isRefusalOfTheCall(failure: PanelFailure): boolean {
+  // The panel answered this very call, and with something else: sending it again asks the same question.
+  if (failure.kind === 'contradicted') return true;
   const { code, status } = failure;
   if (code === undefined || NOT_ABOUT_THE_CALL.has(code) || !Object.hasOwn(ERROR_CATALOGUE, code)) return false;
   return ERROR_CATALOGUE[code as ErrorCode].status === status;

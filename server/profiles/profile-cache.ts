@@ -1,5 +1,5 @@
 import { LRUCache } from 'lru-cache';
-import type { Department, PanelUser } from '../../shared/contract/index.js';
+import type { Department } from '../../shared/contract/index.js';
 import type { PanelClient } from '../panel/panel-client.js';
 import type { PanelFailure, PanelResult } from '../panel/panel-result.js';
 import type { ProfileRequestClass } from '../panel/scheduling/request-classes.js';
@@ -7,7 +7,7 @@ import type { ProfilePersistence } from './profile-persistence.js';
 
 /** `fetchedAt` is a moment in the world (wall clock, epoch ms): clients see it, and KVP keeps it across restarts. */
 export type ProfileEntry =
-  | { kind: 'found'; chatId: string; user: PanelUser; departments: Department[]; fetchedAt: number }
+  | { kind: 'found'; chatId: string; departments: Department[]; fetchedAt: number }
   | { kind: 'not_registered'; chatId: string; fetchedAt: number };
 
 export type ProfileLookup =
@@ -132,14 +132,13 @@ export class ProfileCache {
     return this.cache.size;
   }
 
-  private store(chatId: string, result: PanelResult<{ user: PanelUser; departments: Department[] }>) {
+  private store(chatId: string, result: PanelResult<{ departments: Department[] }>) {
     const known = this.stored.get(result);
     if (known) return known;
     let entry: ProfileEntry;
     let ttl = this.options.ttlMs;
     if (result.ok) {
-      const { user, departments } = result.value;
-      entry = { kind: 'found', chatId, user, departments, fetchedAt: this.options.wallNow() };
+      entry = { kind: 'found', chatId, departments: result.value.departments, fetchedAt: this.options.wallNow() };
     } else if (result.failure.kind === 'not_found') {
       ttl = Math.min(ttl, NOT_REGISTERED_TTL_MS);
       entry = { kind: 'not_registered', chatId, fetchedAt: this.options.wallNow() };

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ChatIdSchema, DepartmentSchema, PanelUserSchema } from '../../shared/contract/index.js';
+import { ChatIdSchema, DepartmentSchema } from '../../shared/contract/index.js';
 import type { KeyValueStore } from '../storage/key-value-store.js';
 import type { ProfileEntry } from './profile-cache.js';
 
@@ -12,7 +12,6 @@ const PersistedProfileSchema = z.object({
     z.object({
       kind: z.literal('found'),
       chatId: ChatIdSchema,
-      user: PanelUserSchema,
       departments: z.array(DepartmentSchema),
       fetchedAt: z.number(),
     }),

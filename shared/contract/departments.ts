@@ -38,8 +38,8 @@ const EquipmentSchema = z
   .meta({ id: 'DepartmentEquipment' });
 
 /**
- * What the bridge hands to the client as `bridge:client:deptData`. A loose object: keys the panel adds later pass
- * through to in-game consumers instead of being dropped by the bridge.
+ * Department data as the mock panel sends it. The spec does not show this shape, so the bridge does not read it:
+ * whatever a panel sends as `data` reaches `bridge:client:deptData` as it was sent (see DepartmentSchema).
  */
 export const DepartmentDataSchema = z
   .looseObject({
@@ -48,33 +48,96 @@ export const DepartmentDataSchema = z
     uniforms: z.array(UniformSchema),
     equipment: z.array(EquipmentSchema),
   })
-  .meta({ id: 'DepartmentData', description: 'Department data sent to the game client as `bridge:client:deptData`.' });
-
-export const RankSchema = z
-  .object({ id: z.int().min(1), name: z.string().min(1).meta({ example: 'Sergeant' }) })
-  .meta({ id: 'Rank', description: "The player's rank within a department." });
-
-export const DepartmentSchema = z
-  .object({
-    id: z.int().min(1).meta({ example: 1 }),
-    slug: z.string().min(1).meta({ description: 'Job name when a job framework integration is on.', example: 'lspd' }),
-    name: z.string().min(1).meta({ example: 'Los Santos Police Department' }),
-    rank: RankSchema,
-    data: DepartmentDataSchema,
-  })
-  .meta({ id: 'Department' });
-
-export const PanelUserSchema = z.object({ chatId: ChatIdSchema, name: z.string() }).meta({ id: 'PanelUser' });
-
-export const DepartmentsResponseSchema = z
-  .object({ ok: z.literal(true), user: PanelUserSchema, departments: z.array(DepartmentSchema) })
   .meta({
-    id: 'DepartmentsResponse',
-    description: "The user's departments from their roles in the configured guild; empty when they have none.",
+    id: 'DepartmentData',
+    description:
+      'Department data for `bridge:client:deptData`, as the mock panel sends it. Not read by the bridge: any JSON ' +
+      'value a panel sends here is passed to the game client as it was sent (`{}` when absent).',
   });
 
-export type DepartmentData = z.infer<typeof DepartmentDataSchema>;
-export type Rank = z.infer<typeof RankSchema>;
-export type Department = z.infer<typeof DepartmentSchema>;
+// ---- What the bridge reads: the tolerant reader. The spec promises `ok` in every body and implies the department
+// and rank ids; the bridge checks those and the two strings the game shows, and nothing else. ----
+
+const REQUIRED = 'Required by the bridge.';
+
+const departmentId = z.int().min(1).meta({ description: REQUIRED, example: 1 });
+const rankId = z.int().min(1).meta({ description: REQUIRED, example: 2 });
+
+/** A rank name is shown to players; a panel that sends none (or no usable one) gets `rank <id>` in its place. */
+export const rankNameOr = (id: number, name: unknown): string =>
+  typeof name === 'string' && name.trim() !== '' ? name : `rank ${id}`;
+
+/** A rank as the bridge reads it: the id is required, the name is filled in when missing. */
+export const RankReadSchema = z
+  .object({ id: rankId, name: z.unknown().optional() })
+  .transform(({ id, name }) => ({ id, name: rankNameOr(id, name) }));
+
+/**
+ * A department as the bridge reads it and keeps it: `id`, `slug`, `name` and `rank.id` are checked, other keys of
+ * the department are left out, and `data` is kept exactly as the panel sent it.
+ */
+export const DepartmentSchema = z.object({
+  id: departmentId,
+  slug: z
+    .string()
+    .min(1)
+    .meta({ description: `${REQUIRED} Job name when a job framework integration is on.`, example: 'lspd' }),
+  name: z
+    .string()
+    .min(1)
+    .meta({ description: `${REQUIRED} Shown to players.`, example: 'Los Santos Police Department' }),
+  rank: RankReadSchema,
+  data: z
+    .unknown()
+    .optional()
+    .transform((data): unknown => (data === undefined ? {} : data)),
+});
+
+/** The departments answer as the bridge reads it: `ok: true` and the departments; anything else is ignored. */
+export const DepartmentsReadSchema = z.object({ ok: z.literal(true), departments: z.array(DepartmentSchema) });
+
+// ---- What the mock panel sends: the read schemas above, extended with the fields our panel adds. ----
+
+export const RankSchema = z
+  .object({
+    id: rankId,
+    name: z
+      .string()
+      .min(1)
+      .meta({ description: 'Shown to players; a panel that sends none is shown as `rank <id>`.', example: 'Sergeant' }),
+  })
+  .meta({ id: 'Rank', description: "The player's rank within a department." });
+
+export const DepartmentEntrySchema = DepartmentSchema.extend({ rank: RankSchema, data: DepartmentDataSchema }).meta({
+  id: 'Department',
+});
+
+export const PanelUserSchema = z
+  .object({ chatId: ChatIdSchema, name: z.string() })
+  .meta({ id: 'PanelUser', description: 'Not read by the bridge.' });
+
+export const DepartmentsResponseSchema = DepartmentsReadSchema.extend({
+  user: PanelUserSchema,
+  departments: z.array(DepartmentEntrySchema),
+}).meta({
+  id: 'DepartmentsResponse',
+  description:
+    "The user's departments from their roles in the configured guild; empty when they have none. The bridge " +
+    'requires `ok: true` and, of each department, `id`, `slug`, `name` and `rank.id`; it ignores other keys, shows ' +
+    'a missing rank name as `rank <id>`, and passes `data` to the game client as it was sent.',
+});
+
+/**
+ * `bridge:client:deptData`'s `data`: whatever the panel sent, unchecked (`{}` when it sent none). The mock panel
+ * sends DepartmentDataSchema's shape; another panel may send anything.
+ */
+export type DepartmentData = unknown;
+export type MockDepartmentData = z.infer<typeof DepartmentDataSchema>;
+export type Rank = z.output<typeof RankReadSchema>;
+/** A department as the bridge keeps it. */
+export type Department = z.output<typeof DepartmentSchema>;
+/** A department as the mock panel sends it. */
+export type DepartmentEntry = z.infer<typeof DepartmentEntrySchema>;
 export type PanelUser = z.infer<typeof PanelUserSchema>;
+export type DepartmentsAnswer = z.output<typeof DepartmentsReadSchema>;
 export type DepartmentsResponse = z.infer<typeof DepartmentsResponseSchema>;

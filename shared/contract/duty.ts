@@ -35,27 +35,45 @@ export const DutyOffBodySchema = z
   .object({ chatId: ChatIdSchema, departmentId: positiveId.optional() })
   .meta({ id: 'DutyOffBody' });
 
-export const DutyStateSchema = z
-  .object({
-    chatId: ChatIdSchema,
-    onDuty: z.boolean(),
-    departmentId: positiveId.nullable(),
-    rankId: positiveId.nullable(),
-    since: z.iso.datetime().nullable().meta({ description: 'Start of the current duty session (ISO 8601, UTC).' }),
-  })
-  .meta({ id: 'DutyState' });
+// ---- What the bridge reads. The spec shows no duty answer: `ok: true` on a 2xx is success. A `duty` state, when
+// the panel sends one, is compared with what was asked; fields of it the bridge cannot read count as not sent. ----
 
-export const DutyResponseSchema = z
-  .object({
-    ok: z.literal(true),
-    duty: DutyStateSchema,
-    changed: z.boolean().meta({
-      description: 'false when the call repeated a state already in effect; both actions are idempotent.',
-    }),
-  })
-  .meta({ id: 'DutyResponse' });
+const ASKED = 'Compared by the bridge with the call when present: another department or rank fails the call.';
+
+export const DutyStateReadSchema = z.object({
+  onDuty: z.boolean().optional().catch(undefined).meta({ description: ASKED }),
+  departmentId: positiveId.nullable().optional().catch(undefined).meta({ description: ASKED }),
+  rankId: positiveId.nullable().optional().catch(undefined).meta({ description: ASKED }),
+});
+
+export const DutyReadSchema = z.object({ ok: z.literal(true), duty: DutyStateReadSchema.optional().catch(undefined) });
+
+// ---- What the mock panel sends: the read schemas extended with the rest of its duty state. ----
+
+export const DutyStateSchema = DutyStateReadSchema.extend({
+  chatId: ChatIdSchema,
+  onDuty: z.boolean().meta({ description: ASKED }),
+  departmentId: positiveId.nullable().meta({ description: ASKED }),
+  rankId: positiveId.nullable().meta({ description: ASKED }),
+  since: z.iso.datetime().nullable().meta({ description: 'Start of the current duty session (ISO 8601, UTC).' }),
+}).meta({ id: 'DutyState' });
+
+export const DutyResponseSchema = DutyReadSchema.extend({
+  duty: DutyStateSchema,
+  changed: z.boolean().meta({
+    description: 'false when the call repeated a state already in effect; both actions are idempotent.',
+  }),
+}).meta({
+  id: 'DutyResponse',
+  description:
+    'The bridge requires only `ok: true` on a 2xx. When `duty` is present, an `on` answered with another ' +
+    'department or rank, or as off duty, and an `off` answered as still on duty in the department it ended, fail ' +
+    'the call; every other key is ignored.',
+});
 
 export type DutyOnBody = z.infer<typeof DutyOnBodySchema>;
 export type DutyOffBody = z.infer<typeof DutyOffBodySchema>;
 export type DutyState = z.infer<typeof DutyStateSchema>;
+/** A duty answer as the bridge reads it. */
+export type DutyAnswer = z.output<typeof DutyReadSchema>;
 export type DutyResponse = z.infer<typeof DutyResponseSchema>;

@@ -1,6 +1,6 @@
 // Compiled by `npm run typecheck` and by types.test.ts: every type shipped in types/index.d.ts (hand-written and
 // self-contained for consumers) must equal the bridge's own, so the shipped file cannot drift from the code.
-import type { DepartmentData, Rank } from '../../shared/contract/index.js';
+import type { DepartmentData, MockDepartmentData, Rank } from '../../shared/contract/index.js';
 import type * as Bridge from '../../shared/events.js';
 import type * as Shipped from '../../types/index.js';
 
@@ -10,6 +10,7 @@ type Assert<T extends true> = T;
 export type ShippedTypesAgree = [
   Assert<Same<Shipped.Rank, Rank>>,
   Assert<Same<Shipped.DepartmentData, DepartmentData>>,
+  Assert<Same<Shipped.MockDepartmentData, MockDepartmentData>>,
   Assert<Same<Shipped.DepartmentSummary, Bridge.DepartmentSummary>>,
   Assert<Same<Shipped.ProfileErrorCode, Bridge.ProfileErrorCode>>,
   Assert<Same<Shipped.ProfilePayload, Bridge.ProfilePayload>>,

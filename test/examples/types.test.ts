@@ -6,7 +6,7 @@ import { projectDiagnostics, sourceDiagnostics } from './support/type-check.js';
 
 // Consumers live in test/examples/ here; a real resource reaches the same files through a tsconfig path.
 const CLIENT_CONSUMER = `
-import type { DutyOutcome } from '../../types/index.js';
+import type { DutyOutcome, MockDepartmentData } from '../../types/index.js';
 
 const options = exports.bridge.GetDutyOptions();
 const rankId: number | undefined = options.departments[0]?.rank.id;
@@ -16,8 +16,12 @@ exports.bridge.UpdatePlayerDuty(true, (outcome: DutyOutcome) => {
   console.log(rankId, detail);
 });
 onNet('bridge:client:deptData', (department) => {
-  const model: string | undefined = department.data.vehicles[0]?.model;
-  console.log(model, department.data.callsignPrefix?.toUpperCase());
+  // The data is what the panel sent, unchecked: a consumer checks it before use.
+  const data = department.data as Partial<MockDepartmentData> | null;
+  const model: string | undefined = Array.isArray(data?.vehicles) ? data.vehicles[0]?.model : undefined;
+  console.log(model, data?.callsignPrefix?.toUpperCase(), department.rank.name);
+  // @ts-expect-error the department data is unknown until checked
+  console.log(department.data.vehicles);
 });
 onNet('some:other:event', (anything: unknown) => console.log(anything));
 const slug: string | null | undefined = LocalPlayer.state['bridge:duty']?.departmentSlug;

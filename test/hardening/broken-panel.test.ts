@@ -15,6 +15,7 @@ const TIMEOUT_MS = 5_000;
 
 type Kind =
   | 'wrong_shape'
+  | 'ok_true_extra'
   | 'ok_false_200'
   | 'html_error'
   | 'truncated'
@@ -25,7 +26,36 @@ type Kind =
   | 'reset_mid_body';
 interface Answer {
   kind: Kind;
+  /** The JSON body of a 200 answer, for the kinds a tolerant reader may accept. */
+  body?: unknown;
   make: () => Response;
+}
+
+const positiveInt = (value: unknown) => Number.isInteger(value) && (value as number) >= 1;
+const text = (value: unknown) => typeof value === 'string' && value.length > 0;
+
+/**
+ * Whether the bridge may take this answer as a yes, written out here rather than taken from the contract: a duty
+ * answer with `ok: true` and no duty state; departments whose every entry has `id`, `slug`, `name` and `rank.id`.
+ */
+function tolerated(answer: Answer, duty: boolean): boolean {
+  if (answer.kind !== 'ok_true_extra') return false;
+  if (duty) return true;
+  const { departments } = answer.body as { departments: unknown };
+  return (
+    Array.isArray(departments) &&
+    departments.every((entry) => {
+      const d = entry as Record<string, unknown> | null;
+      return (
+        typeof d === 'object' &&
+        d !== null &&
+        positiveInt(d.id) &&
+        text(d.slug) &&
+        text(d.name) &&
+        positiveInt((d.rank as { id?: unknown } | null)?.id)
+      );
+    })
+  );
 }
 
 const json = (value: unknown, init: ResponseInit = {}) =>
@@ -54,9 +84,11 @@ const answers: fc.Arbitrary<Answer> = fc.oneof(
     .anything({ maxDepth: 3, maxKeys: 5 })
     .filter((value) => (value as { ok?: unknown } | null)?.ok !== true)
     .map((value): Answer => ({ kind: 'wrong_shape', make: () => json(value ?? null) })),
+  // `ok: true` with anything beside it. The spec promises only `ok`, so for a duty call this is a yes (the bridge
+  // is a tolerant reader); for departments it is one only when every department has what the bridge needs.
   fc
     .record({ ok: fc.constant(true), user: fc.anything({ maxDepth: 2 }), departments: fc.anything({ maxDepth: 2 }) })
-    .map((value): Answer => ({ kind: 'wrong_shape', make: () => json(value) })),
+    .map((value): Answer => ({ kind: 'ok_true_extra', body: value, make: () => json(value) })),
   fc
     .record({ error: fc.string(), message: fc.string() }, { requiredKeys: [] })
     .map((body): Answer => ({ kind: 'ok_false_200', make: () => json({ ok: false, ...body }) })),
@@ -138,6 +170,8 @@ describe('a broken panel, answer by answer through the transport', () => {
     const byKind = new Map<string, Map<string, number>>();
     let crashes = 0;
     let wrongSuccesses = 0;
+    let tolerantSuccesses = 0;
+    let wrongFailures = 0;
     await fc.assert(
       fc.asyncProperty(answers, fc.boolean(), async (answer, duty) => {
         current = answer;
@@ -146,7 +180,10 @@ describe('a broken panel, answer by answer through the transport', () => {
             ? client.setDuty('off', { chatId: TWO_DEPARTMENTS, departmentId: LSPD.id })
             : client.getDepartments(TWO_DEPARTMENTS);
           const exchange = await settled(pending);
-          if (exchange.result.ok) wrongSuccesses++;
+          const mayPass = tolerated(answer, duty);
+          if (exchange.result.ok && mayPass) tolerantSuccesses++;
+          else if (exchange.result.ok) wrongSuccesses++;
+          else if (mayPass) wrongFailures++;
           else {
             const kinds = byKind.get(answer.kind) ?? new Map<string, number>();
             kinds.set(exchange.result.failure.kind, (kinds.get(exchange.result.failure.kind) ?? 0) + 1);
@@ -160,13 +197,17 @@ describe('a broken panel, answer by answer through the transport', () => {
     );
     current = undefined;
     console.log(
-      `[hardening] broken panel, transport: ${RUNS} answers, crashes ${crashes}, wrong successes ${wrongSuccesses}`,
+      `[hardening] broken panel, transport: ${RUNS} answers, crashes ${crashes}, wrong successes ${wrongSuccesses}, ` +
+        `tolerated as a yes ${tolerantSuccesses} (ok: true with extra keys), wrongly refused ${wrongFailures}`,
     );
     for (const [kind, failures] of byKind) {
       console.log(`[hardening]   ${kind} -> ${[...failures].map(([f, n]) => `${f}×${n}`).join(', ')}`);
     }
     expect(crashes).toBe(0);
     expect(wrongSuccesses).toBe(0);
+    expect(wrongFailures).toBe(0);
+    // Not vacuous: the generator does produce answers a tolerant reader takes.
+    expect(tolerantSuccesses).toBeGreaterThan(0);
   });
 
   it('reports a timeout when the answer comes after RequestTimeoutMs (virtual time)', async () => {
@@ -283,7 +324,11 @@ describe('a broken panel, through the bridge core', () => {
       let poisonedDuring = 0;
 
       mock.use(...faulty);
-      const samples = fc.sample(answers, { seed: SEED, numRuns: 200 });
+      // Only answers that are faults: `ok: true` with extra keys is a yes to a duty call, not a broken panel.
+      const samples = fc.sample(
+        answers.filter((answer) => answer.kind !== 'ok_true_extra'),
+        { seed: SEED, numRuns: 200 },
+      );
       const kindsSeen = new Map<Kind, number>();
       let requestId = 10;
       let offSent = false;

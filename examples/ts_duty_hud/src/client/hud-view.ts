@@ -8,11 +8,18 @@ export type HudView =
 
 export const offDutyView = (departments: number): HudView => ({ state: 'off', departments });
 
+/** The panel's department data is passed on as the panel sent it: read the callsign prefix only if it is one. */
+function callsignPrefixOf(data: unknown): string | null {
+  const prefix =
+    typeof data === 'object' && data !== null ? (data as { callsignPrefix?: unknown }).callsignPrefix : null;
+  return typeof prefix === 'string' ? prefix : null;
+}
+
 export const onDutyView = (department: DeptDataPayload): HudView => ({
   state: 'on',
   department: department.name,
   rank: department.rank.name,
-  callsign: department.data.callsignPrefix ?? null,
+  callsign: callsignPrefixOf(department.data),
 });
 
 export const profileView = (profile: ProfilePayload): HudView =>

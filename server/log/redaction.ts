@@ -1,0 +1,133 @@
+/**
+ * Masks secrets in text bound for a console, a chat line or a player. Matching the whole token is not enough: an
+ * upstream that echoes the request headers in a short body, or a log line that cuts a body short, leaves a piece
+ * of it. So three things go: every run of 6 or more characters that is part of a secret (prefix, suffix or middle,
+ * wherever the cut fell), and any value after `Authorization` or `Bearer`, however short.
+ */
+
+export const MIN_SECRET_FRAGMENT = 6;
+const MASK = '***';
+
+// `Authorization: x`, `authorization=x`, `"authorization":"x"`, and the same escaped inside a JSON string.
+const AUTHORIZATION_VALUE = /(authorization\\?["']?\s*[:=]\s*\\?["']?)[^"'\\\r\n,;}]+/gi;
+// A bearer credential on its own (RFC 6750 b64token), after the header rule so `Bearer ***` is not masked twice.
+const BEARER_VALUE = /(\bbearer\s+)(?!\*\*\*)[A-Za-z0-9\-._~+/]+=*/gi;
+
+/**
+ * The substrings of one secret, as a suffix automaton: reading a text through it gives, at every position, the
+ * longest piece of the secret ending there, so all pieces of every length are found in one linear pass.
+ */
+class SecretPieces {
+  private readonly next: Array<Map<string, number>> = [new Map()];
+  private readonly link: number[] = [-1];
+  private readonly length: number[] = [0];
+
+  constructor(secret: string) {
+    let last = 0;
+    for (const char of secret) last = this.extend(last, char);
+  }
+
+  /** [start, end) of every maximal run, in order and disjoint, of `text` of at least `minimum` characters that is a piece of the secret. */
+  runs(text: string, minimum: number): Array<[number, number]> {
+    const found: Array<[number, number]> = [];
+    let state = 0;
+    let matched = 0;
+    for (let index = 0; index < text.length; index++) {
+      const char = text[index] as string;
+      while (state !== 0 && !this.next[state]?.has(char)) {
+        state = this.link[state] as number;
+        matched = this.length[state] as number;
+      }
+      const to = this.next[state]?.get(char);
+      if (to === undefined) {
+        matched = 0;
+        continue;
+      }
+      state = to;
+      matched += 1;
+      if (matched < minimum) continue;
+      // Starts never move back (a shorter match after a suffix link starts later): runs merge in order.
+      const start = index + 1 - matched;
+      const previous = found[found.length - 1];
+      if (previous && start <= previous[1]) previous[1] = index + 1;
+      else found.push([start, index + 1]);
+    }
+    return found;
+  }
+
+  private extend(last: number, char: string): number {
+    const current = this.addState((this.length[last] as number) + 1);
+    let walker = last;
+    while (walker !== -1 && !this.next[walker]?.has(char)) {
+      this.next[walker]?.set(char, current);
+      walker = this.link[walker] as number;
+    }
+    if (walker === -1) {
+      this.link[current] = 0;
+      return current;
+    }
+    const target = this.next[walker]?.get(char) as number;
+    if (this.length[walker] === (this.length[target] as number) - 1) {
+      this.link[current] = target;
+      return current;
+    }
+    const clone = this.addState((this.length[walker] as number) + 1);
+    this.next[clone] = new Map(this.next[target]);
+    this.link[clone] = this.link[target] as number;
+    while (walker !== -1 && this.next[walker]?.get(char) === target) {
+      this.next[walker]?.set(char, clone);
+      walker = this.link[walker] as number;
+    }
+    this.link[target] = clone;
+    this.link[current] = clone;
+    return current;
+  }
+
+  private addState(length: number): number {
+    this.next.push(new Map());
+    this.link.push(0);
+    this.length.push(length);
+    return this.length.length - 1;
+  }
+}
+
+/** `text` with each of the ordered, disjoint `ranges` replaced by one mask. */
+function mask(text: string, ranges: Array<[number, number]>): string {
+  if (ranges.length === 0) return text;
+  let out = '';
+  let from = 0;
+  for (const [start, end] of ranges) {
+    out += text.slice(from, start) + MASK;
+    from = end;
+  }
+  return out + text.slice(from);
+}
+
+export type Redact = (text: string) => string;
+
+/**
+ * A redactor for the secrets `secrets()` names at the time of each call (the token can be read again after a
+ * convar change); each secret's automaton is built once.
+ */
+export function createRedactor(secrets: () => readonly string[]): Redact {
+  const built = new Map<string, SecretPieces>();
+  const piecesOf = (secret: string): SecretPieces => {
+    let pieces = built.get(secret);
+    if (!pieces) {
+      if (built.size > 8) built.clear();
+      pieces = new SecretPieces(secret);
+      built.set(secret, pieces);
+    }
+    return pieces;
+  };
+  return (text) => {
+    let out = text.replace(AUTHORIZATION_VALUE, `$1${MASK}`).replace(BEARER_VALUE, `$1${MASK}`);
+    for (const secret of secrets()) {
+      if (secret.length === 0) continue;
+      // A secret shorter than a fragment is masked whole; a longer one in every piece of 6 or more.
+      const minimum = Math.min(secret.length, MIN_SECRET_FRAGMENT);
+      out = mask(out, piecesOf(secret).runs(out, minimum));
+    }
+    return out;
+  };
+}

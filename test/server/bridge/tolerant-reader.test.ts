@@ -1,0 +1,159 @@
+// Issue 12, item 11: the bridge works with a real panel, not only with our mock. The spec promises `ok` in every
+// body and shows neither the department data nor the duty answer, so the bridge checks only what it uses.
+import { HttpResponse, http, type JsonBodyType } from 'msw';
+import { describe, expect, it } from 'vitest';
+import { PUBLIC_EVENTS } from '../../../shared/events.js';
+import { connect, PANEL_URL, startBridge, useMockPanel } from '../support/bridge-harness.js';
+import { ALEX, TWO_DEPARTMENTS } from '../support/demo-users.js';
+import { elapse, settle } from '../support/virtual-runtime.js';
+
+const mock = useMockPanel();
+
+type DutyAnswer = (action: string, body: Record<string, unknown>) => JsonBodyType;
+
+/**
+ * A panel of our own making: `departments` for Alex (404 for anyone else, the start-up probe too), `duty` for every
+ * duty call. It records the duty calls it received.
+ */
+function customPanel(departmentsBody: JsonBodyType, duty: DutyAnswer) {
+  const dutyCalls: Array<[string, Record<string, unknown>]> = [];
+  mock.use(
+    http.get(`${PANEL_URL}/api/leo/user/:chatId/departments`, ({ params }) =>
+      params.chatId === TWO_DEPARTMENTS
+        ? HttpResponse.json(departmentsBody)
+        : HttpResponse.json({ ok: false, error: 'user_not_found', message: 'no such user' }, { status: 404 }),
+    ),
+    http.post(`${PANEL_URL}/api/leo/duty/:action`, async ({ request, params }) => {
+      const body = (await request.json()) as Record<string, unknown>;
+      dutyCalls.push([String(params.action), body]);
+      return HttpResponse.json(duty(String(params.action), body));
+    }),
+  );
+  return dutyCalls;
+}
+
+/** Connects Alex, goes on duty in department 1, waits a while (a retried call would show), goes off duty. */
+async function onAndOff(dutyCalls: Array<[string, Record<string, unknown>]>) {
+  const running = await startBridge(mock.panel);
+  await connect(running, 7, ALEX);
+  running.port.requestDuty(7, 1, true, 1);
+  await settle();
+  await elapse(5 * 60_000);
+  const onCalls = dutyCalls.length;
+  const onState = running.bridge.duty.state(7);
+  running.port.requestDuty(7, 2, false, null);
+  await settle();
+  await elapse(5 * 60_000);
+  return { running, onCalls, onState };
+}
+
+describe('a panel that answers only what the spec shows', () => {
+  it('loads the profile, goes on duty on `{ ok: true }`, goes off duty, each call sent once', async () => {
+    const dutyCalls = customPanel(
+      // No user, no rank name, no data: the department and rank ids the spec implies, slug and name for the game.
+      { ok: true, departments: [{ id: 1, slug: 'lspd', name: 'LSPD', rank: { id: 2 } }] },
+      () => ({ ok: true }),
+    );
+    const { running, onCalls, onState } = await onAndOff(dutyCalls);
+
+    // The first profile; the cache's refresh after 5 minutes sends the same again.
+    expect(running.port.sentTo(7, PUBLIC_EVENTS.profile)[0]).toEqual([
+      {
+        ok: true,
+        chatId: TWO_DEPARTMENTS,
+        fetchedAt: expect.any(Number),
+        departments: [{ id: 1, slug: 'lspd', name: 'LSPD', rank: { id: 2, name: 'rank 2' } }],
+      },
+    ]);
+    expect(onCalls).toBe(1);
+    expect(onState).toMatchObject({ onDuty: true, departmentId: 1, rankId: 2 });
+    expect(running.dutyResults(7)).toEqual([
+      [1, expect.objectContaining({ ok: true, changed: true, onDuty: true, departmentId: 1, rankId: 2 })],
+      [2, expect.objectContaining({ ok: true, changed: true, onDuty: false })],
+    ]);
+    expect(dutyCalls.map(([action, body]) => [action, body.departmentId])).toEqual([
+      ['on', 1],
+      ['off', 1],
+    ]);
+    expect(running.port.emitted(PUBLIC_EVENTS.playerOnDuty)).toEqual([[7, 1, 2]]);
+    expect(running.port.emitted(PUBLIC_EVENTS.playerOffDuty)).toEqual([[7]]);
+    expect(running.port.sentTo(7, PUBLIC_EVENTS.deptData)).toEqual([
+      [{ departmentId: 1, slug: 'lspd', name: 'LSPD', rank: { id: 2, name: 'rank 2' }, data: {} }],
+    ]);
+  });
+});
+
+describe('a panel that adds unknown fields and data of its own shape', () => {
+  const data = {
+    vehicles: ['police', 'police2', { model: 'police3' }],
+    uniforms: 'see the locker room',
+    radio: { channel: 7, codes: [10, null, 'x'] },
+  };
+  const departments = {
+    ok: true,
+    version: '2.4.1',
+    user: { id: 'u_1', displayName: 'Alex', avatar: null },
+    departments: [
+      { id: 1, slug: 'lspd', name: 'LSPD', colour: '#123456', rank: { id: 2, name: 'Sergeant', grade: 'E-5' }, data },
+    ],
+  };
+
+  it('passes `data` through to deptData exactly as the panel sent it and reads duty answers without `since`', async () => {
+    const dutyCalls = customPanel(departments, (action, body) =>
+      action === 'on'
+        ? { ok: true, requestId: 'r1', duty: { onDuty: true, departmentId: body.departmentId, rankId: body.rankId } }
+        : { ok: true, requestId: 'r2', duty: { onDuty: false, departmentId: null, rankId: null, minutes: 5 } },
+    );
+    const { running, onCalls, onState } = await onAndOff(dutyCalls);
+
+    expect(onCalls).toBe(1);
+    expect(onState).toMatchObject({ onDuty: true, departmentId: 1, rankId: 2 });
+    expect(running.port.sentTo(7, PUBLIC_EVENTS.deptData)).toEqual([
+      [{ departmentId: 1, slug: 'lspd', name: 'LSPD', rank: { id: 2, name: 'Sergeant' }, data }],
+    ]);
+    expect(dutyCalls.map(([action]) => action)).toEqual(['on', 'off']);
+    expect(running.bridge.duty.state(7)).toMatchObject({ onDuty: false });
+  });
+
+  it('refuses a duty answer that names another department, once, with a clear line, and sends it no more', async () => {
+    const dutyCalls = customPanel(departments, () => ({
+      ok: true,
+      duty: { onDuty: true, departmentId: 2, rankId: 4 },
+    }));
+    const running = await startBridge(mock.panel);
+    await connect(running, 7, ALEX);
+    running.port.requestDuty(7, 1, true, 1);
+    await settle();
+    await elapse(5 * 60_000);
+
+    expect(dutyCalls).toHaveLength(1);
+    expect(running.dutyResults(7)).toEqual([[1, expect.objectContaining({ ok: false, error: 'panel_refused' })]]);
+    expect(running.bridge.duty.state(7)).toMatchObject({ onDuty: false });
+    expect(running.port.emitted(PUBLIC_EVENTS.playerOnDuty)).toEqual([]);
+    const lines = running.port.linesWith('department 2');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/WARN: .*duty on .*names department 2 rank 4 where department 1 rank 2 was asked/);
+  });
+
+  it('refuses a duty answer that names another rank', async () => {
+    customPanel(departments, (_action, body) => ({
+      ok: true,
+      duty: { onDuty: true, departmentId: body.departmentId, rankId: 3 },
+    }));
+    const running = await startBridge(mock.panel);
+    await connect(running, 7, ALEX);
+    running.port.requestDuty(7, 1, true, 1);
+    await settle();
+    expect(running.dutyResults(7)).toEqual([[1, expect.objectContaining({ ok: false, error: 'panel_refused' })]]);
+  });
+
+  it('still refuses a department without the fields the bridge needs, naming the field', async () => {
+    customPanel({ ok: true, departments: [{ id: 1, name: 'LSPD', rank: { id: 2 } }] }, () => ({ ok: true }));
+    const running = await startBridge(mock.panel);
+    await connect(running, 7, ALEX);
+    expect(running.port.sentTo(7, PUBLIC_EVENTS.profile)).toEqual([
+      [expect.objectContaining({ ok: false, error: 'panel_unavailable' })],
+    ]);
+    expect(running.port.lines.join('\n')).toContain('departments.0.slug');
+  });
+});
