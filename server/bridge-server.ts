@@ -290,9 +290,8 @@ export function startBridgeServer(port: ServerPort, runtime: BridgeRuntime): Bri
     port.drops$.pipe(
       mergeMap(
         guard('drop', async ({ src }) => {
-          if (outbox) await duty.request({ kind: 'off', src, reason: 'dropped' });
+          await duty.leave(src);
           integrations.playerDropped(src);
-          duty.forget(src);
           players.remove(src);
           dutyGate.forget(src);
           refreshGate.forget(src);
