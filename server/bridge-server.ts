@@ -33,6 +33,8 @@ export interface BridgeServer {
   readonly ready: Promise<void>;
   /** The resource is stopping: everyone on duty goes off duty now; the panel calls wait in KVP if need be. */
   stop(): void;
+  /** Entries held per player or chat account, by where they are held: all zero once everyone has left. */
+  footprint(): Record<string, number>;
 }
 
 // A duty menu sends a request per click; more than this is a script or a cheat, refused without a panel call.
@@ -389,5 +391,13 @@ export function startBridgeServer(port: ServerPort, runtime: BridgeRuntime): Bri
       outbox?.stop();
       stack?.stop();
     },
+    footprint: () => ({
+      players: players.size,
+      ...Object.fromEntries(Object.entries(duty.footprint()).map(([name, size]) => [`duty.${name}`, size])),
+      'outbox.lanes': outbox?.openLanes ?? 0,
+      dutyGate: dutyGate.size,
+      refreshGate: refreshGate.size,
+      tokenChallenges: tokenExposure.size,
+    }),
   };
 }

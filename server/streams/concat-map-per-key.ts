@@ -1,7 +1,6 @@
 import {
   concatMap,
   defer,
-  filter,
   finalize,
   groupBy,
   map,
@@ -30,7 +29,8 @@ export function concatMapPerKey<T, K, R>(
   return (source) =>
     defer(() => {
       const queued = new Map<K, number>();
-      const idle = new Subject<K>();
+      // One closing signal per open group, so closing one key costs the same however many keys are open.
+      const closers = new Map<K, Subject<void>>();
       const done = (key: K) => {
         const left = (queued.get(key) ?? 1) - 1;
         if (left > 0) {
@@ -38,7 +38,9 @@ export function concatMapPerKey<T, K, R>(
           return;
         }
         queued.delete(key);
-        idle.next(key);
+        const closer = closers.get(key);
+        closers.delete(key);
+        closer?.next();
       };
       return source.pipe(
         // The key is read once per value: a key function that looks things up may answer differently later.
@@ -47,7 +49,13 @@ export function concatMapPerKey<T, K, R>(
           queued.set(key, (queued.get(key) ?? 0) + 1);
           return { key, value };
         }),
-        groupBy((item) => item.key, { duration: (group) => idle.pipe(filter((key) => key === group.key)) }),
+        groupBy((item) => item.key, {
+          duration: (group) => {
+            const closer = new Subject<void>();
+            closers.set(group.key, closer);
+            return closer;
+          },
+        }),
         mergeMap((group) => {
           if (lanes) lanes.open += 1;
           return group.pipe(
