@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { seededRandom } from '../../../mock-panel/store/seeded-random.js';
 import { DUTY_STATE_BAG_KEY, INTERNAL_EVENTS, PUBLIC_EVENTS } from '../../../shared/events.js';
 import { connect, type RunningBridge, startBridge, useMockPanel } from '../support/bridge-harness.js';
-import { BCSO, LSPD, ONE_DEPARTMENT, playerWith, SAFR, TWO_DEPARTMENTS } from '../support/demo-users.js';
+import { BCSO, LSPD, ONE_DEPARTMENT, SAFR, TWO_DEPARTMENTS } from '../support/demo-users.js';
 import { elapse, settle } from '../support/virtual-runtime.js';
 
 const mock = useMockPanel();
@@ -93,7 +93,7 @@ async function runStorm(running: RunningBridge, seed: number): Promise<string[]>
   for (const [src] of live) {
     const state = running.bridge.duty.state(src).onDuty;
     const exported = (running.port.exported.get('IsPlayerOnDuty') as (src: number) => boolean)(src);
-    const bag = (running.port.playerState.get(src)?.get(DUTY_STATE_BAG_KEY) as { onDuty: boolean }).onDuty;
+    const bag = (running.port.playerState.get(src)?.get(DUTY_STATE_BAG_KEY) as { onDuty: boolean } | undefined)?.onDuty;
     const client = (running.port.sentTo(src, INTERNAL_EVENTS.dutyState).at(-1)?.[0] as { onDuty: boolean } | undefined)
       ?.onDuty;
     if (exported !== state || bag !== state || (client ?? false) !== state) {
