@@ -68,6 +68,8 @@ Config.Locale = {
   off_duty_department_removed = 'You were taken off duty: you are no longer a member of {department}.',
   -- Taken off duty by an administrator (may also use {department}).
   off_duty_admin = 'An administrator took you off duty.',
+  -- Taken off duty because the same chat account went on duty in another game session (may also use {department}).
+  off_duty_replaced = 'You are now off duty: your chat account went on duty in another game session.',
   -- Asking to go on duty again for the same department.
   already_on_duty = 'You are already on duty in {department}.',
   -- Asking to go off duty while off duty.

@@ -26,6 +26,7 @@ const OFF_DUTY_MESSAGE: Record<OffDutyPayload['reason'], MessageKey> = {
   resource_stop: 'off_duty',
   department_removed: 'off_duty_department_removed',
   admin: 'off_duty_admin',
+  replaced: 'off_duty_replaced',
 };
 
 // A profile that failed for the panel's sake says so with its own words: the duty error of that name means a

@@ -42,6 +42,8 @@ export interface BridgeServer {
   readonly ready: Promise<void>;
   /** The resource is stopping: everyone on duty goes off duty now; the panel calls wait in KVP if need be. */
   stop(): void;
+  /** Entries held per player or chat account, by where they are held: all zero once everyone has left. */
+  footprint(): Record<string, number>;
 }
 
 export function startBridgeServer(port: ServerPort, runtime: BridgeRuntime): BridgeServer {
@@ -325,10 +327,9 @@ export function startBridgeServer(port: ServerPort, runtime: BridgeRuntime): Bri
     port.drops$.pipe(
       mergeMap(
         guard('drop', async ({ src }) => {
-          if (outbox) await duty.request({ kind: 'off', src, reason: 'dropped' });
+          await duty.leave(src);
           integrations.playerDropped(src);
           stateBags.forget(src);
-          duty.forget(src);
           players.remove(src);
           limits.forget(src);
           tokenExposure.forget(src);
@@ -427,5 +428,13 @@ export function startBridgeServer(port: ServerPort, runtime: BridgeRuntime): Bri
       outbox?.stop();
       stack?.stop();
     },
+    footprint: () => ({
+      players: players.size,
+      ...Object.fromEntries(Object.entries(duty.footprint()).map(([name, size]) => [`duty.${name}`, size])),
+      'outbox.lanes': outbox?.openLanes ?? 0,
+      clientEventLimits: limits.size,
+      stateBagGuard: stateBags.size,
+      tokenChallenges: tokenExposure.size,
+    }),
   };
 }

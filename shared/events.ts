@@ -29,7 +29,8 @@ export interface DeptDataPayload {
   data: DepartmentData;
 }
 
-export type OffDutyReason = 'request' | 'department_removed' | 'dropped' | 'resource_stop' | 'admin';
+/** `replaced`: the same chat account went on duty in another session (one duty per account). */
+export type OffDutyReason = 'request' | 'department_removed' | 'dropped' | 'resource_stop' | 'admin' | 'replaced';
 
 export interface OffDutyPayload {
   departmentId: number;

@@ -8,6 +8,7 @@ export const ENGLISH = {
   off_duty: 'You are now off duty.',
   off_duty_department_removed: 'You were taken off duty: you are no longer a member of {department}.',
   off_duty_admin: 'An administrator took you off duty.',
+  off_duty_replaced: 'You are now off duty: your chat account went on duty in another game session.',
   already_on_duty: 'You are already on duty in {department}.',
   already_off_duty: 'You are not on duty.',
   department_fallback: 'department {id}',
@@ -50,6 +51,7 @@ const placeholdersIn = (text: string): string[] => [...text.matchAll(PLACEHOLDER
 const UNUSED_BY_ENGLISH: Partial<Record<MessageKey, readonly string[]>> = {
   off_duty: ['department'],
   off_duty_admin: ['department'],
+  off_duty_replaced: ['department'],
 };
 
 /** The placeholders a message is given: an override may use any of them, or leave them out. */

@@ -56,7 +56,8 @@ export type ProfilePayload =
 /** `bridge:client:deptData`: the department the player went on duty for (again when their rank changes). */
 export type DeptDataPayload = { departmentId: number; slug: string; name: string; rank: Rank; data: DepartmentData };
 
-export type OffDutyReason = 'request' | 'department_removed' | 'dropped' | 'resource_stop' | 'admin';
+/** `replaced`: the same chat account went on duty in another session (one duty per account). */
+export type OffDutyReason = 'request' | 'department_removed' | 'dropped' | 'resource_stop' | 'admin' | 'replaced';
 
 /** `bridge:client:offDuty`. */
 export type OffDutyPayload = { departmentId: number; reason: OffDutyReason };

@@ -6,6 +6,7 @@ const INFORM = new Set([
   'off_duty',
   'off_duty_department_removed',
   'off_duty_admin',
+  'off_duty_replaced',
   'already_on_duty',
   'already_off_duty',
   'rank_changed',

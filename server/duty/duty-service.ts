@@ -1,15 +1,4 @@
-import {
-  catchError,
-  concatMap,
-  defer,
-  EMPTY,
-  groupBy,
-  mergeMap,
-  type Observable,
-  Subject,
-  type Subscription,
-  take,
-} from 'rxjs';
+import { catchError, defer, EMPTY, filter, type Observable, Subject, type Subscription, take } from 'rxjs';
 import type { DegradedMode } from '../../shared/config/index.js';
 import type { Department } from '../../shared/contract/index.js';
 import { panelPlayerName } from '../../shared/contract/player-name.js';
@@ -17,8 +6,9 @@ import type { DeptDataPayload, DutyOutcome, OffDutyReason } from '../../shared/e
 import type { Logger } from '../log/logger.js';
 import type { PanelFailure } from '../panel/panel-result.js';
 import type { ProfileEntry } from '../profiles/profile-cache.js';
+import { concatMapPerKey } from '../streams/concat-map-per-key.js';
 import { type DutyState, OFF_DUTY } from './duty-state.js';
-import type { DeliveryResult, Outbox } from './outbox.js';
+import type { DeliveryResult, DutyCall, Outbox } from './outbox.js';
 
 export type DutyIntent =
   | { kind: 'on'; src: number; departmentId: number; reply?: (outcome: DutyOutcome) => void }
@@ -83,6 +73,8 @@ const refuse = (error: Extract<DutyOutcome, { ok: false }>['error'], message: st
 // Refusals that mean the cached profile is out of date rather than the request being wrong.
 const STALE_PROFILE_CODES = new Set(['rank_mismatch', 'not_member']);
 
+const LEFT = refuse('profile_unavailable', 'the player left before the panel answered');
+
 const departmentPayload = (department: Department): DeptDataPayload => ({
   departmentId: department.id,
   slug: department.slug,
@@ -91,33 +83,56 @@ const departmentPayload = (department: Department): DeptDataPayload => ({
   data: department.data,
 });
 
+/** What the duty service holds about players right now; all zero once everyone has left. */
+export interface DutyFootprint {
+  /** Chat accounts (or server ids without one) with intents queued or running. */
+  lanes: number;
+  states: number;
+  holders: number;
+  leaving: number;
+}
+
+/** The session holding a chat account's duty, and the `on` that made it so (to assert it again at the panel). */
+interface Holder {
+  src: number;
+  call: Extract<DutyCall, { action: 'on' }>;
+}
+
 /**
- * Duty of every player as one stream of intents, handled one at a time per player, so double or concurrent
- * requests can never produce two `on` calls or an interleaving; players do not wait for each other.
+ * Duty of every player as one stream of intents, handled one at a time per chat account, so double or concurrent
+ * requests can never produce two `on` calls or an interleaving, and a session that reconnects waits behind the
+ * calls its ghost still has running; accounts do not wait for each other.
+ *
+ * At most one session per chat account is on duty, since the panel keeps one duty per account: a session going
+ * on duty takes the account's other session off duty in game (`replaced`), without an `off` to the panel, which
+ * the new `on` supersedes. An `off` from a session that does not hold the account's duty never reaches the panel.
  */
 export class DutyService {
   private readonly intents = new Subject<DutyIntent>();
   private readonly states = new Map<number, DutyState>();
+  private readonly holders = new Map<string, Holder>();
+  /** Sessions that dropped: they never go on duty again, and an `on` of theirs still waiting is given up. */
+  private readonly leaving = new Set<number>();
+  private readonly left$ = new Subject<number>();
+  private readonly lanes = { open: 0 };
   private readonly subscription: Subscription;
 
   constructor(private readonly options: DutyServiceOptions) {
     this.subscription = this.intents
       .pipe(
-        groupBy((intent) => intent.src),
-        mergeMap((perPlayer) =>
-          perPlayer.pipe(
-            concatMap((intent) =>
-              defer(() => this.handle(intent)).pipe(
-                catchError((error: unknown) => {
-                  options.logger.error(`duty ${intent.kind} of player ${intent.src} failed: ${String(error)}`);
-                  if (intent.kind === 'on' || intent.kind === 'off') {
-                    intent.reply?.(refuse('invalid_request', 'internal error'));
-                  }
-                  return EMPTY;
-                }),
-              ),
+        concatMapPerKey(
+          (intent) => this.accountOf(intent.src),
+          (intent) =>
+            defer(() => this.handle(intent)).pipe(
+              catchError((error: unknown) => {
+                options.logger.error(`duty ${intent.kind} of player ${intent.src} failed: ${String(error)}`);
+                if (intent.kind === 'on' || intent.kind === 'off') {
+                  intent.reply?.(refuse('invalid_request', 'internal error'));
+                }
+                return EMPTY;
+              }),
             ),
-          ),
+          this.lanes,
         ),
       )
       .subscribe();
@@ -153,12 +168,42 @@ export class DutyService {
     this.goOff(src, player, state.departmentId, reason);
   }
 
+  /**
+   * A session dropped: a call of theirs still waiting for the panel is given up at once, their duty ends, and
+   * everything held about them is forgotten. Resolves once that is done.
+   */
+  async leave(src: number): Promise<void> {
+    this.leaving.add(src);
+    this.left$.next(src);
+    try {
+      await this.request({ kind: 'off', src, reason: 'dropped' });
+    } finally {
+      this.forget(src);
+    }
+  }
+
   forget(src: number): void {
     this.states.delete(src);
+    this.leaving.delete(src);
+    for (const [chatId, holder] of this.holders) if (holder.src === src) this.holders.delete(chatId);
+  }
+
+  footprint(): DutyFootprint {
+    return {
+      lanes: this.lanes.open,
+      states: this.states.size,
+      holders: this.holders.size,
+      leaving: this.leaving.size,
+    };
   }
 
   stop(): void {
     this.subscription.unsubscribe();
+  }
+
+  /** A player without a chat account cannot go on duty; their intents get a lane of their own. */
+  private accountOf(src: number): string {
+    return this.options.player(src)?.chatId ?? `server id ${src}`;
   }
 
   private async handle(intent: DutyIntent): Promise<void> {
@@ -186,11 +231,13 @@ export class DutyService {
 
     let profile = await this.options.profile(src, false);
     for (let attempt = 1; ; attempt++) {
+      if (this.leaving.has(src)) return LEFT;
       if (profile?.kind !== 'found') {
         return refuse('profile_unavailable', 'your departments could not be loaded');
       }
       const department = profile.departments.find((entry) => entry.id === departmentId);
       if (!department) return refuse('not_member', `you are not a member of department ${departmentId}`);
+      const call = this.onCall(src, player, department);
 
       // Known to be down: answer now instead of waiting out a timeout.
       if (this.panelDown) {
@@ -198,22 +245,29 @@ export class DutyService {
           return refuse('panel_unavailable', 'the panel is unreachable; going on duty works again once it answers');
         }
         this.switchAwayFrom(src, player, departmentId);
-        const { result } = this.options.outbox.enqueue(this.onCall(src, player, department), { appliedInGame: true });
-        this.applyQueued(src, department, result);
+        const { result } = this.options.outbox.enqueue(call, { appliedInGame: true });
+        this.applyQueued(src, department, call, result);
         return this.ok(src, true);
       }
 
       this.switchAwayFrom(src, player, departmentId);
-      const { id, result } = this.options.outbox.enqueue(this.onCall(src, player, department));
-      const delivery = await this.waitForDelivery(result);
+      const { id, result } = this.options.outbox.enqueue(call);
+      const delivery = await this.waitForDelivery(src, result);
+      if (delivery === 'left' || this.leaving.has(src)) {
+        // Never on duty in game; the panel must not keep a duty that no session has.
+        const undo = this.undoOf(src, call);
+        if (typeof delivery !== 'object' || delivery.kind === 'withdrawn') this.options.outbox.withdraw(id, undo);
+        else if (delivery.kind === 'delivered' && undo) this.options.outbox.enqueue(undo);
+        return LEFT;
+      }
       if (delivery === 'panel_down') {
         // The panel went down while the player waited: in `queue` mode the duty starts now, the call stays queued.
         this.options.outbox.markApplied(id);
-        this.applyQueued(src, department, result);
+        this.applyQueued(src, department, call, result);
         return this.ok(src, true);
       }
       if (delivery === undefined || delivery.kind === 'withdrawn') {
-        this.options.outbox.withdraw(id);
+        this.options.outbox.withdraw(id, this.undoOf(src, call));
         return refuse('panel_unavailable', 'the panel did not answer; try again in a moment');
       }
       if (delivery.kind === 'refused') {
@@ -225,9 +279,25 @@ export class DutyService {
         }
         return refuse('panel_refused', `the panel refused: ${delivery.failure.message}`);
       }
-      this.start(src, department);
+      this.start(src, department, call);
       return this.ok(src, true);
     }
+  }
+
+  /**
+   * What ends at the panel an `on` the game did not apply: an `off`, unless another session of the account holds
+   * the duty by then; that session's duty is then sent again (the `on` replaced it at the panel), or nothing when
+   * the `on` asked for the very same duty.
+   */
+  private undoOf(src: number, call: Extract<DutyCall, { action: 'on' }>): DutyCall | null {
+    const { chatId, departmentId } = call.body;
+    const holder = this.holders.get(chatId);
+    const held = holder && holder.src !== src ? this.state(holder.src) : undefined;
+    if (!holder || !held?.onDuty || held.departmentId === null || held.rankId === null) {
+      return { action: 'off', body: { chatId, departmentId } };
+    }
+    if (held.departmentId === departmentId && held.rankId === call.body.rankId) return null;
+    return { action: 'on', body: { ...holder.call.body, departmentId: held.departmentId, rankId: held.rankId } };
   }
 
   private onCall(src: number, player: DutyPlayer, department: Department) {
@@ -255,22 +325,34 @@ export class DutyService {
    * The delivery, or undefined once the player has waited long enough, or `panel_down` when the panel stops
    * answering meanwhile and degraded mode `queue` lets the duty start without it.
    */
-  private async waitForDelivery(result: Promise<DeliveryResult>): Promise<DeliveryResult | 'panel_down' | undefined> {
+  private async waitForDelivery(
+    src: number,
+    result: Promise<DeliveryResult>,
+  ): Promise<DeliveryResult | 'panel_down' | 'left' | undefined> {
+    const subscriptions: Subscription[] = [];
+    const when = <V>(signal$: Observable<unknown>, value: V) =>
+      new Promise<V>((resolve) => {
+        subscriptions.push(signal$.pipe(take(1)).subscribe(() => resolve(value)));
+      });
     const waited = this.options.sleep(this.options.onDutyWaitMs).then(() => undefined);
+    const racers: Array<Promise<DeliveryResult | 'panel_down' | 'left' | undefined>> = [
+      result,
+      waited,
+      when(this.left$.pipe(filter((leaver) => leaver === src)), 'left' as const),
+    ];
     const panel = this.options.panel;
-    if (this.options.degradedMode !== 'queue' || !panel) return Promise.race([result, waited]);
-    let subscription: Subscription | undefined;
-    const wentDown = new Promise<'panel_down'>((resolve) => {
-      subscription = panel.unreachable$.pipe(take(1)).subscribe(() => resolve('panel_down'));
-    });
+    if (this.options.degradedMode === 'queue' && panel) racers.push(when(panel.unreachable$, 'panel_down' as const));
     try {
-      return await Promise.race([result, waited, wentDown]);
+      return await Promise.race(racers);
     } finally {
-      subscription?.unsubscribe();
+      for (const subscription of subscriptions) subscription.unsubscribe();
     }
   }
 
-  private start(src: number, department: Department): DutyState {
+  private start(src: number, department: Department, call: Extract<DutyCall, { action: 'on' }>): DutyState {
+    const previous = this.holders.get(call.body.chatId);
+    if (previous && previous.src !== src) this.replace(previous.src);
+    this.holders.set(call.body.chatId, { src, call });
     const state: DutyState = {
       onDuty: true,
       departmentId: department.id,
@@ -283,9 +365,24 @@ export class DutyService {
     return state;
   }
 
+  /** Another session of the account went on duty: this one goes off duty in game only. */
+  private replace(src: number): void {
+    const state = this.state(src);
+    this.states.set(src, OFF_DUTY);
+    if (!state.onDuty || state.departmentId === null) return;
+    this.options.logger.info(`player ${src} is off duty: their chat account went on duty in another session`);
+    this.options.effects.offDuty(src, state.departmentId, 'replaced');
+  }
+
   /** On duty in game while the `on` waits in the outbox; a later refusal by the panel undoes it. */
-  private applyQueued(src: number, department: Department, result: Promise<DeliveryResult>, retried = false): void {
-    const state = this.start(src, department);
+  private applyQueued(
+    src: number,
+    department: Department,
+    call: Extract<DutyCall, { action: 'on' }>,
+    result: Promise<DeliveryResult>,
+    retried = false,
+  ): void {
+    const state = this.start(src, department, call);
     this.options.logger.info(
       `player ${src} is on duty in department ${department.slug} while the panel is unreachable; the panel learns it once it answers`,
     );
@@ -312,7 +409,9 @@ export class DutyService {
       const profile = await this.options.profile(src, true);
       const department = profile?.kind === 'found' ? profile.departments.find((d) => d.id === departmentId) : undefined;
       if (department) {
-        const { result } = this.options.outbox.enqueue(this.onCall(src, player, department), { appliedInGame: true });
+        const call = this.onCall(src, player, department);
+        if (this.holders.get(player.chatId)?.src === src) this.holders.set(player.chatId, { src, call });
+        const { result } = this.options.outbox.enqueue(call, { appliedInGame: true });
         void result.then((delivery) => {
           if (delivery.kind !== 'refused') return;
           this.submit({ kind: 'queuedOnRefused', src, departmentId, since, failure: delivery.failure, retried: true });
@@ -339,9 +438,15 @@ export class DutyService {
     return this.ok(src, true);
   }
 
-  /** Off duty takes effect in game at once; the panel learns it through the outbox, so no one is stuck on duty. */
+  /**
+   * Off duty takes effect in game at once; the panel learns it through the outbox, so no one is stuck on duty. A
+   * session that does not hold its account's duty (another one went on duty since) tells the panel nothing.
+   */
   private goOff(src: number, player: DutyPlayer, departmentId: number, reason: OffDutyReason): void {
-    this.options.outbox.enqueue({ action: 'off', body: { chatId: player.chatId, departmentId } });
+    if (this.holders.get(player.chatId)?.src === src) {
+      this.holders.delete(player.chatId);
+      this.options.outbox.enqueue({ action: 'off', body: { chatId: player.chatId, departmentId } });
+    }
     this.states.set(src, OFF_DUTY);
     this.options.effects.offDuty(src, departmentId, reason);
   }

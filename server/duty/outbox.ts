@@ -1,10 +1,11 @@
-import { concatMap, defer, groupBy, mergeMap, type Observable, Subject, type Subscription } from 'rxjs';
+import { defer, type Observable, Subject, type Subscription } from 'rxjs';
 import type { DutyAnswer, DutyOffBody, DutyOnBody } from '../../shared/contract/index.js';
 import type { Logger } from '../log/logger.js';
 import type { PanelClient } from '../panel/panel-client.js';
 import { isRefusalOfTheCall, type PanelFailure } from '../panel/panel-result.js';
 import { reportTokenRefused } from '../panel/token-refused.js';
 import type { KeyValueStore } from '../storage/key-value-store.js';
+import { concatMapPerKey } from '../streams/concat-map-per-key.js';
 import { LONGEST_WAIT_MS } from '../time/longest-wait.js';
 import { sleepUntilWoken } from '../time/sleep-until-woken.js';
 import { KEY_PREFIX, readKeptRecords, readSequence, recordKey, SEQUENCE_KEY } from './kept-outbox-records.js';
@@ -87,6 +88,7 @@ export class Outbox {
   private readonly queue = new Subject<Pending>();
   private readonly pending = new Map<number, Pending>();
   private readonly subscription: Subscription;
+  private readonly lanes = { open: 0 };
   private waitingForPanel = 0;
   private nextId: number;
   /** Kinds of fault told to the console since the last delivery: one line each, however many calls meet it. */
@@ -96,8 +98,11 @@ export class Outbox {
     this.nextId = readSequence(options.store, options.logger) + 1;
     this.subscription = this.queue
       .pipe(
-        groupBy((item) => item.record.call.body.chatId),
-        mergeMap((perPlayer) => perPlayer.pipe(concatMap((item) => defer(() => this.deliver(item))))),
+        concatMapPerKey(
+          (item) => item.record.call.body.chatId,
+          (item) => defer(() => this.deliver(item)),
+          this.lanes,
+        ),
       )
       .subscribe();
   }
@@ -163,16 +168,26 @@ export class Outbox {
   }
 
   /**
-   * Gives up on a call the bridge no longer wants sent (a player who stopped waiting to go on duty). If an
-   * attempt may already have reached the panel, an `off` follows so the panel does not keep a duty nobody has.
+   * Gives up on a call the bridge no longer wants sent (a player who stopped waiting to go on duty, or left). If
+   * an attempt may already have reached the panel, `undo` follows (by default the `off` that ends the `on`; null:
+   * nothing), so the panel does not keep a duty nobody has.
    */
-  withdraw(id: number): void {
+  withdraw(id: number, undo?: DutyCall | null): void {
     const item = this.pending.get(id);
     if (!item || item.withdrawn) return;
     item.withdrawn = true;
     item.abort.abort();
+    const { call } = item.record;
+    if (!item.mayHaveReachedPanel || call.action !== 'on') return;
     // Queued now, so the undo follows the attempt in flight and precedes whatever the player asks for next.
-    if (item.mayHaveReachedPanel && item.record.call.action === 'on') this.undoOn(item.record.call.body);
+    const { chatId, departmentId } = call.body;
+    const then = undo === undefined ? { action: 'off' as const, body: { chatId, departmentId } } : undo;
+    if (then) this.enqueue(then);
+  }
+
+  /** Chat accounts with calls on their way: all zero once every call is delivered. */
+  get openLanes(): number {
+    return this.lanes.open;
   }
 
   get size(): number {
@@ -291,9 +306,5 @@ export class Outbox {
 
   private withdrawCall(item: Pending): void {
     this.finish(item, { kind: 'withdrawn' });
-  }
-
-  private undoOn(body: DutyOnBody): void {
-    this.enqueue({ action: 'off', body: { chatId: body.chatId, departmentId: body.departmentId } });
   }
 }

@@ -73,6 +73,14 @@ export class ClientEventLimits {
     return false;
   }
 
+  /** Entries held for players, all events together: zero once everyone has left. */
+  get size(): number {
+    let size = 0;
+    for (const buckets of this.buckets.values()) size += buckets.size;
+    for (const refusing of this.refusing.values()) size += refusing.size;
+    return size;
+  }
+
   /** The player left: their counts go with them. */
   forget(src: number): void {
     for (const buckets of this.buckets.values()) buckets.forget(src);

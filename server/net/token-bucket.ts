@@ -25,4 +25,8 @@ export class TokenBuckets<K> {
   forget(key: K): void {
     this.buckets.delete(key);
   }
+
+  get size(): number {
+    return this.buckets.size;
+  }
 }

@@ -50,4 +50,9 @@ export class TokenExposureCheck {
   forget(src: number): void {
     this.nonces.delete(src);
   }
+
+  /** Challenges waiting for an answer. */
+  get size(): number {
+    return this.nonces.size;
+  }
 }

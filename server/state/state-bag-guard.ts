@@ -44,6 +44,11 @@ export class StateBagGuard {
     this.options.setPlayerState(src, key, value);
   }
 
+  /** Players something is held for: zero once everyone has left. */
+  get size(): number {
+    return new Set([...this.published.keys(), ...this.pending.keys(), ...this.warned]).size;
+  }
+
   /** The player left: their bag is gone, and so is anything waiting for it. */
   forget(src: number): void {
     this.published.delete(src);

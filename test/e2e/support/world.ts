@@ -1,6 +1,7 @@
 import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { HttpHandler } from 'msw';
 import {
   createMockPanel,
   type MockPanel,
@@ -22,6 +23,8 @@ export interface WorldOptions {
   /** Lines appended to the shipped config.lua (e.g. `Config.RefreshIntervalMs = 60000`). */
   config?: string;
   panel?: Partial<MockPanelOptions>;
+  /** Handlers the panel's server runs before the panel's own (one that watches requests and passes them on). */
+  panelHandlers?: HttpHandler[];
   clock?: 'virtual' | 'real';
   /** The bridge folder to load (a packaged copy, say); by default the repository root. */
   bridgeDir?: string;
@@ -58,7 +61,7 @@ function bridgeWithConfig(extra: string, source = REPO_ROOT): { dir: string; rem
 export async function startWorld(options: WorldOptions = {}): Promise<World> {
   let simNow = () => Date.now();
   const panel = createMockPanel({ token: TOKEN, now: () => simNow(), ...options.panel });
-  const server = await startMockPanelServer({ panel, port: 0 });
+  const server = await startMockPanelServer({ panel, port: 0, handlers: options.panelHandlers });
   const bridgeDir = options.bridgeDir ?? REPO_ROOT;
   const resource = options.config ? bridgeWithConfig(options.config, bridgeDir) : undefined;
   const kvpDir = options.kvpDir ?? mkdtempSync(join(tmpdir(), 'bridge-e2e-kvp-'));

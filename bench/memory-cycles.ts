@@ -1,0 +1,134 @@
+// node --expose-gc --import tsx bench/memory-cycles.ts [--cycles 20000] [--json]
+//
+// Heap the bridge server retains for players who have left: 20,000 connect/drop cycles through the server with the
+// fake FXServer port of the unit tests, against the mock panel's handlers in process. Every cycle is a new server id,
+// as on a real server; the chat accounts are the mock panel's few demo users plus players without one, so what a
+// cycle may legitimately leave behind (a profile per chat account) is the same after 1,000 cycles as after 20,000.
+// Every tenth cycle goes on duty and drops while on duty, so the duty calls and the outbox take part. The figure is
+// heapUsed after global.gc() at the end minus the same after a warm-up, with nobody connected at either point.
+import { getHeapSpaceStatistics } from 'node:v8';
+import { createMockPanel } from '../mock-panel/index.js';
+import { type BridgeServer, startBridgeServer } from '../server/bridge-server.js';
+import { API_BASE_CONVAR, TOKEN_CONVAR } from '../server/config/panel-settings.js';
+import { ALEX, JAMIE, LSPD, SAFR } from '../test/server/support/demo-users.js';
+import { type FakePlayer, FakeServerPort } from '../test/server/support/fake-server-port.js';
+import { createPanelFetch } from './support/panel-fetch.js';
+
+const args = process.argv.slice(2);
+const cyclesArg = args[args.indexOf('--cycles') + 1];
+const CYCLES = args.includes('--cycles') && cyclesArg ? Number(cyclesArg) : 20_000;
+const WARM_UP = 3_000;
+const json = args.includes('--json');
+/** Longer than every wait a cycle starts (RequestTimeoutMs * 2 for going on duty). */
+const QUIET_MS = 11_000;
+
+const gc = (globalThis as { gc?: () => void }).gc;
+if (!gc) {
+  process.stderr.write('run with --expose-gc: node --expose-gc --import tsx bench/memory-cycles.ts\n');
+  process.exit(2);
+}
+
+const PANEL_URL = 'http://panel.bench';
+const TOKEN = 'bench-memory-token-8d2f6a1c';
+const panel = createMockPanel({ token: TOKEN, baseUrl: PANEL_URL, rateLimit: { limit: 1_000_000_000 } });
+const panelFetch = createPanelFetch({ panel, now: () => Date.now(), latencyMs: 0 });
+const port = new FakeServerPort({
+  convars: { [API_BASE_CONVAR]: PANEL_URL, [TOKEN_CONVAR]: TOKEN },
+  config: { value: { LogLevel: 'warn', PanelRateLimit: { Requests: 100_000, WindowMs: 60_000 } } },
+});
+const bridge: BridgeServer = startBridgeServer(port, {
+  now: () => performance.timeOrigin + performance.now(),
+  wallNow: () => Date.now(),
+  sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+  random: Math.random,
+  fetch: panelFetch.fetch,
+});
+
+const tick = () => new Promise<void>((resolve) => setImmediate(resolve));
+async function until(condition: () => boolean, what: string, limit = 20_000): Promise<void> {
+  for (let round = 0; !condition(); round++) {
+    if (round >= limit) throw new Error(`gave up waiting for ${what}`);
+    await tick();
+  }
+}
+
+const GUEST = (cycle: number): FakePlayer => ({ name: `Guest ${cycle}`, identifiers: [`license:${cycle}`] });
+const ON_DUTY: Array<[FakePlayer, number]> = [
+  [ALEX, LSPD.id],
+  [JAMIE, SAFR.id],
+];
+
+let nextSrc = 1;
+async function cycle(index: number): Promise<void> {
+  const src = nextSrc++;
+  const duty = index % 10 === 0 ? ON_DUTY[(index / 10) % ON_DUTY.length] : undefined;
+  const player = duty?.[0] ?? (index % 2 === 0 ? ALEX : GUEST(index));
+  port.join(src, player);
+  port.clientReady(src);
+  if (duty) {
+    await until(() => port.sentTo(src, 'bridge:client:profile').length > 0, `the profile of ${src}`);
+    port.requestDuty(src, 1, true, duty[1]);
+    await until(() => bridge.duty.state(src).onDuty, `player ${src} on duty`);
+  }
+  port.requestDuty(src, 2, false, null);
+  port.drop(src);
+  await until(() => bridge.players.get(src) === undefined, `the drop of ${src}`);
+  // What the fake port records is the test's, not the bridge's: a real FXServer forgets a dropped player's bag.
+  port.clientEvents.length = 0;
+  port.localEvents.length = 0;
+  port.lines.length = 0;
+  port.playerState.delete(src);
+}
+
+/**
+ * Heap in use once everything settled: every duty call delivered, the panel's own records cleared. `code` is the
+ * part V8's compiled code takes, which grows as the JIT optimises more functions, whatever the players did.
+ */
+async function retainedHeap(): Promise<{ heap: number; code: number }> {
+  await until(() => panel.controls.sessions().every((session) => session.endedAt !== null), 'the last off calls');
+  for (let round = 0; round < 50; round++) await tick();
+  // Timers the last cycles started (a player's wait for going on duty) hold their closures until they fire.
+  await new Promise((resolve) => setTimeout(resolve, QUIET_MS));
+  panel.store.reset();
+  for (let round = 0; round < 3; round++) {
+    gc?.();
+    await tick();
+  }
+  const code = getHeapSpaceStatistics()
+    .filter((space) => space.space_name.startsWith('code'))
+    .reduce((sum, space) => sum + space.space_used_size, 0);
+  return { heap: process.memoryUsage().heapUsed, code };
+}
+
+async function main() {
+  await bridge.ready;
+  for (let index = 0; index < WARM_UP; index++) await cycle(index);
+  const before = await retainedHeap();
+  const started = performance.now();
+  for (let index = WARM_UP; index < WARM_UP + CYCLES; index++) {
+    await cycle(index);
+    if ((index - WARM_UP + 1) % 5_000 === 0) process.stderr.write(`memory-cycles: ${index - WARM_UP + 1} cycles\n`);
+  }
+  const after = await retainedHeap();
+  const retained = after.heap - before.heap;
+  const code = after.code - before.code;
+  const footprint = typeof bridge.footprint === 'function' ? bridge.footprint() : undefined;
+  const seconds = (performance.now() - started) / 1000;
+  console.log(`${CYCLES} connect/drop cycles (${CYCLES / 10} of them on duty) in ${seconds.toFixed(1)} s`);
+  console.log(`players online: ${bridge.players.size}`);
+  const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(2)} MB`;
+  console.log(`heap retained after global.gc(): ${mb(retained)} (${(retained / CYCLES).toFixed(0)} bytes per cycle)`);
+  console.log(`  of which compiled code: ${mb(code)}; data: ${mb(retained - code)}`);
+  if (footprint) console.log(`per-player entries still held: ${JSON.stringify(footprint)}`);
+  if (json) console.log(JSON.stringify({ cycles: CYCLES, retainedBytes: retained, codeBytes: code, footprint }));
+  bridge.stop();
+  panelFetch.close();
+}
+
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  },
+);

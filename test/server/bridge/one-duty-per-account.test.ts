@@ -1,0 +1,126 @@
+import { describe, expect, it } from 'vitest';
+import { DUTY_STATE_BAG_KEY, PUBLIC_EVENTS } from '../../../shared/events.js';
+import {
+  connect,
+  DUTY_OFF,
+  DUTY_ON,
+  type RunningBridge,
+  startBridge,
+  useMockPanel,
+} from '../support/bridge-harness.js';
+import { ALEX, BCSO, LSPD, playerWith, TWO_DEPARTMENTS } from '../support/demo-users.js';
+import { elapse, settle } from '../support/virtual-runtime.js';
+
+const mock = useMockPanel();
+
+/** Alex's second game account: another license, the same chat account. */
+const ALEX_SECOND_GAME = { name: 'Alex (alt)', identifiers: ['license:aa11bb22cc33', `chat:${TWO_DEPARTMENTS}`] };
+
+const openSessions = () => mock.panel.controls.sessions(TWO_DEPARTMENTS).filter((session) => session.endedAt === null);
+const dutyCalls = (running: RunningBridge) => running.calls().filter((call) => call === DUTY_ON || call === DUTY_OFF);
+const bag = (running: RunningBridge, src: number) => running.port.playerState.get(src)?.get(DUTY_STATE_BAG_KEY);
+
+/** What every view of a session says: the server's duty state, the server export, the state bag. */
+const views = (running: RunningBridge, src: number) => ({
+  state: running.bridge.duty.state(src).onDuty,
+  exported: (running.port.exported.get('IsPlayerOnDuty') as (src: number) => boolean)(src),
+  bag: (bag(running, src) as { onDuty: boolean } | undefined)?.onDuty,
+});
+
+describe('at most one session of a chat account is on duty', () => {
+  it('a player who drops while their on-duty call is slow and reconnects ends on duty in game and at the panel', async () => {
+    const running = await startBridge(mock.panel);
+    await connect(running, 7, ALEX);
+    // Slow, but each call answers well within the time a player waits for going on duty.
+    mock.panel.controls.setLatency(2_000);
+
+    running.port.requestDuty(7, 1, true, LSPD.id);
+    await elapse(500);
+    running.port.drop(7, 'Game crashed');
+    await elapse(500);
+    await connect(running, 9, ALEX);
+    running.port.requestDuty(9, 1, true, LSPD.id);
+    await elapse(60_000);
+    await settle();
+
+    expect(openSessions()).toEqual([expect.objectContaining({ departmentId: LSPD.id, serverId: 9 })]);
+    expect(views(running, 9)).toEqual({ state: true, exported: true, bag: true });
+    expect(running.dutyResults(9)).toEqual([[1, expect.objectContaining({ ok: true, onDuty: true })]]);
+    // The session that left never went on duty in game.
+    expect(running.port.emitted(PUBLIC_EVENTS.playerOnDuty)).toEqual([[9, LSPD.id, LSPD.sergeant]]);
+  });
+
+  it('a session that dropped before its on-duty call was answered never goes on duty, and the panel ends that duty', async () => {
+    const running = await startBridge(mock.panel);
+    await connect(running, 7, ALEX);
+    mock.panel.controls.setLatency(4_000);
+
+    running.port.requestDuty(7, 1, true, LSPD.id);
+    await elapse(1_000);
+    running.port.drop(7);
+    await elapse(60_000);
+    await settle();
+
+    expect(running.port.emitted(PUBLIC_EVENTS.playerOnDuty)).toEqual([]);
+    expect(bag(running, 7)).toMatchObject({ onDuty: false });
+    expect(running.bridge.duty.state(7).onDuty).toBe(false);
+    expect(openSessions()).toEqual([]);
+  });
+
+  it('going on duty in a second live session takes the first off duty in game, and its off never reaches the panel', async () => {
+    const running = await startBridge(mock.panel);
+    await connect(running, 7, ALEX);
+    await connect(running, 9, ALEX_SECOND_GAME);
+
+    running.port.requestDuty(7, 1, true, LSPD.id);
+    await settle();
+    running.port.requestDuty(9, 1, true, BCSO.id);
+    await settle();
+
+    expect(views(running, 7)).toEqual({ state: false, exported: false, bag: false });
+    expect(running.port.sentTo(7, PUBLIC_EVENTS.offDuty)).toEqual([[{ departmentId: LSPD.id, reason: 'replaced' }]]);
+    expect(running.port.emitted(PUBLIC_EVENTS.playerOffDuty)).toEqual([[7]]);
+
+    // The first session asks to go off duty (its menu still showed it on duty), then leaves.
+    running.port.requestDuty(7, 2, false, null);
+    await settle();
+    running.port.drop(7);
+    await settle();
+
+    expect(dutyCalls(running)).toEqual([DUTY_ON, DUTY_ON]);
+    expect(openSessions()).toEqual([expect.objectContaining({ departmentId: BCSO.id, serverId: 9 })]);
+    expect(views(running, 9)).toEqual({ state: true, exported: true, bag: true });
+  });
+
+  it('the session holding the duty keeps it when another session of the account drops while going on duty', async () => {
+    const running = await startBridge(mock.panel);
+    await connect(running, 7, ALEX);
+    await connect(running, 9, ALEX_SECOND_GAME);
+    running.port.requestDuty(9, 1, true, BCSO.id);
+    await settle();
+    mock.panel.controls.setLatency(4_000);
+
+    running.port.requestDuty(7, 1, true, LSPD.id);
+    await elapse(1_000);
+    running.port.drop(7);
+    await elapse(60_000);
+    await settle();
+
+    expect(views(running, 9)).toEqual({ state: true, exported: true, bag: true });
+    expect(openSessions()).toEqual([expect.objectContaining({ departmentId: BCSO.id })]);
+    expect(running.port.emitted(PUBLIC_EVENTS.playerOnDuty)).toEqual([[9, BCSO.id, BCSO.deputy]]);
+  });
+
+  it('another chat account is not touched', async () => {
+    const running = await startBridge(mock.panel);
+    const other = playerWith('1039284756102938475', 'Jamie Rivera');
+    await connect(running, 7, ALEX);
+    await connect(running, 8, other);
+    running.port.requestDuty(8, 1, true, 3);
+    running.port.requestDuty(7, 1, true, LSPD.id);
+    await settle();
+
+    expect(running.bridge.duty.state(8).onDuty).toBe(true);
+    expect(running.bridge.duty.state(7).onDuty).toBe(true);
+  });
+});
