@@ -331,6 +331,7 @@ export function startBridgeServer(port: ServerPort, runtime: BridgeRuntime): Bri
           integrations.playerDropped(src);
           stateBags.forget(src);
           players.remove(src);
+          duty.forget(src);
           limits.forget(src);
           tokenExposure.forget(src);
         }),

@@ -169,17 +169,15 @@ export class DutyService {
   }
 
   /**
-   * A session dropped: a call of theirs still waiting for the panel is given up at once, their duty ends, and
-   * everything held about them is forgotten. Resolves once that is done.
+   * A session dropped: a call of theirs still waiting for the panel is given up at once and their duty ends.
+   * Resolves once that is done. The session stays marked as leaving until `forget`, which the caller runs once the
+   * player is gone from everywhere else: until then a request for it (an export, a late net event) is refused
+   * instead of putting a player who left on duty.
    */
   async leave(src: number): Promise<void> {
     this.leaving.add(src);
     this.left$.next(src);
-    try {
-      await this.request({ kind: 'off', src, reason: 'dropped' });
-    } finally {
-      this.forget(src);
-    }
+    await this.request({ kind: 'off', src, reason: 'dropped' });
   }
 
   forget(src: number): void {
@@ -224,6 +222,7 @@ export class DutyService {
   }
 
   private async on(src: number, departmentId: number): Promise<DutyOutcome> {
+    if (this.leaving.has(src)) return LEFT;
     const player = this.options.player(src);
     if (!player) return refuse('profile_unavailable', 'the player has no linked chat account');
     const current = this.state(src);
@@ -365,11 +364,18 @@ export class DutyService {
     return state;
   }
 
-  /** Another session of the account went on duty: this one goes off duty in game only. */
+  /**
+   * Another session of the account went on duty: this one goes off duty in game only. A session that is leaving
+   * meanwhile has no client left to tell: it went off duty by dropping.
+   */
   private replace(src: number): void {
     const state = this.state(src);
     this.states.set(src, OFF_DUTY);
     if (!state.onDuty || state.departmentId === null) return;
+    if (this.leaving.has(src)) {
+      this.options.effects.offDuty(src, state.departmentId, 'dropped');
+      return;
+    }
     this.options.logger.info(`player ${src} is off duty: their chat account went on duty in another session`);
     this.options.effects.offDuty(src, state.departmentId, 'replaced');
   }

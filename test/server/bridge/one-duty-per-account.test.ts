@@ -111,6 +111,49 @@ describe('at most one session of a chat account is on duty', () => {
     expect(running.port.emitted(PUBLIC_EVENTS.playerOnDuty)).toEqual([[9, BCSO.id, BCSO.deputy]]);
   });
 
+  it('a session that dropped cannot be put on duty while its drop waits behind the other call of the account', async () => {
+    const running = await startBridge(mock.panel);
+    await connect(running, 7, ALEX);
+    await connect(running, 9, ALEX_SECOND_GAME);
+    mock.panel.controls.setLatency(2_000);
+    running.port.requestDuty(9, 1, true, BCSO.id);
+    await elapse(100);
+    // Session 7 leaves; its drop waits in the account's queue behind session 9's call. Meanwhile a resource, which
+    // still knows 7, puts 7 on duty by export.
+    running.port.drop(7);
+    await settle();
+    const setDuty = running.port.exported.get('SetPlayerDuty') as (src: number, on: boolean, id: number) => unknown;
+    const outcome = setDuty(7, true, LSPD.id) as Promise<{ ok: boolean }>;
+    await elapse(60_000);
+    await settle();
+
+    expect((await outcome).ok).toBe(false);
+    expect(running.port.emitted(PUBLIC_EVENTS.playerOnDuty)).toEqual([[9, BCSO.id, BCSO.deputy]]);
+    expect(views(running, 9)).toEqual({ state: true, exported: true, bag: true });
+    expect(openSessions()).toEqual([expect.objectContaining({ departmentId: BCSO.id, serverId: 9 })]);
+    expect(running.bridge.duty.state(7).onDuty).toBe(false);
+    // Nothing is held for the session that left: only session 9's bag is the guard's.
+    expect(running.bridge.footprint()).toMatchObject({ players: 1, stateBagGuard: 1, 'duty.leaving': 0 });
+  });
+
+  it('a session that leaves while another one takes over is told nothing and counted as dropped', async () => {
+    const running = await startBridge(mock.panel);
+    await connect(running, 7, ALEX);
+    await connect(running, 9, ALEX_SECOND_GAME);
+    running.port.requestDuty(7, 1, true, LSPD.id);
+    await settle();
+    mock.panel.controls.setLatency(2_000);
+    running.port.requestDuty(9, 1, true, BCSO.id);
+    await elapse(100);
+    running.port.drop(7);
+    await elapse(60_000);
+    await settle();
+
+    expect(running.port.sentTo(7, PUBLIC_EVENTS.offDuty)).toEqual([]);
+    expect(views(running, 9)).toEqual({ state: true, exported: true, bag: true });
+    expect(openSessions()).toEqual([expect.objectContaining({ departmentId: BCSO.id, serverId: 9 })]);
+  });
+
   it('another chat account is not touched', async () => {
     const running = await startBridge(mock.panel);
     const other = playerWith('1039284756102938475', 'Jamie Rivera');
