@@ -276,6 +276,9 @@ export class DutyService {
           profile = await this.options.profile(src, true);
           continue;
         }
+        // The panel said it holds a duty the game did not ask for: the account's duty there goes back to what the
+        // game has.
+        if (delivery.failure.kind === 'contradicted') this.options.outbox.enqueue(this.accountAsInGame(src, call));
         return refuse('panel_refused', `the panel refused: ${delivery.failure.message}`);
       }
       this.start(src, department, call);
@@ -290,12 +293,25 @@ export class DutyService {
    */
   private undoOf(src: number, call: Extract<DutyCall, { action: 'on' }>): DutyCall | null {
     const { chatId, departmentId } = call.body;
+    const held = this.heldDutyCall(chatId, src);
+    if (!held) return { action: 'off', body: { chatId, departmentId } };
+    if (held.body.departmentId === departmentId && held.body.rankId === call.body.rankId) return null;
+    return held;
+  }
+
+  /**
+   * The call that makes the account's duty at the panel what the game has, whatever the panel holds now: another
+   * session's duty sent again, or an `off` naming no department, which ends any duty of the account.
+   */
+  private accountAsInGame(src: number, call: Extract<DutyCall, { action: 'on' }>): DutyCall {
+    return this.heldDutyCall(call.body.chatId, src) ?? { action: 'off', body: { chatId: call.body.chatId } };
+  }
+
+  /** The `on` of the duty another session of the account holds in game, if one does. */
+  private heldDutyCall(chatId: string, exceptSrc: number): Extract<DutyCall, { action: 'on' }> | undefined {
     const holder = this.holders.get(chatId);
-    const held = holder && holder.src !== src ? this.state(holder.src) : undefined;
-    if (!holder || !held?.onDuty || held.departmentId === null || held.rankId === null) {
-      return { action: 'off', body: { chatId, departmentId } };
-    }
-    if (held.departmentId === departmentId && held.rankId === call.body.rankId) return null;
+    const held = holder && holder.src !== exceptSrc ? this.state(holder.src) : undefined;
+    if (!holder || !held?.onDuty || held.departmentId === null || held.rankId === null) return undefined;
     return { action: 'on', body: { ...holder.call.body, departmentId: held.departmentId, rankId: held.rankId } };
   }
 
@@ -433,7 +449,9 @@ export class DutyService {
     this.options.logger.warn(
       `the panel refused the duty of player ${src} in department ${departmentId} that began while it was unreachable (${failure.code ?? failure.kind}); they go off duty`,
     );
-    this.goOff(src, player, departmentId, 'department_removed');
+    // The refused `on` did not replace at the panel the duty it replaced in game (another session's, or this
+    // session's previous department): the `off` ends whatever duty the account still has there.
+    this.goOff(src, player, departmentId, 'department_removed', 'account');
   }
 
   private off(src: number, reason: OffDutyReason): DutyOutcome {
@@ -448,10 +466,17 @@ export class DutyService {
    * Off duty takes effect in game at once; the panel learns it through the outbox, so no one is stuck on duty. A
    * session that does not hold its account's duty (another one went on duty since) tells the panel nothing.
    */
-  private goOff(src: number, player: DutyPlayer, departmentId: number, reason: OffDutyReason): void {
+  private goOff(
+    src: number,
+    player: DutyPlayer,
+    departmentId: number,
+    reason: OffDutyReason,
+    ends: 'department' | 'account' = 'department',
+  ): void {
     if (this.holders.get(player.chatId)?.src === src) {
       this.holders.delete(player.chatId);
-      this.options.outbox.enqueue({ action: 'off', body: { chatId: player.chatId, departmentId } });
+      const { chatId } = player;
+      this.options.outbox.enqueue({ action: 'off', body: ends === 'account' ? { chatId } : { chatId, departmentId } });
     }
     this.states.set(src, OFF_DUTY);
     this.options.effects.offDuty(src, departmentId, reason);

@@ -9,7 +9,7 @@ import {
   twoOffCallsWaitingInAnOutage,
   useMockPanel,
 } from '../support/bridge-harness.js';
-import { ALEX, JAMIE, LSPD, playerWith, SAFR, TWO_DEPARTMENTS } from '../support/demo-users.js';
+import { ALEX, BCSO, JAMIE, LSPD, playerWith, SAFR, TWO_DEPARTMENTS } from '../support/demo-users.js';
 import { elapse, settle } from '../support/virtual-runtime.js';
 
 const mock = useMockPanel();
@@ -177,6 +177,30 @@ describe('DegradedMode queue', () => {
     ]);
     expect(mock.panel.controls.sessions(TWO_DEPARTMENTS)).toEqual([]);
     expect(running.port.linesWith('refused the duty of player 7')).toHaveLength(1);
+  });
+
+  it('ends the duty of the session it replaced when the panel, back, refuses a queued duty of the same account', async () => {
+    const running = await startBridge(mock.panel, queueMode);
+    await connect(running, 7, ALEX);
+    await connect(running, 9, playerWith(TWO_DEPARTMENTS, 'Alex (second game account)'));
+    running.port.requestDuty(7, 1, true, LSPD.id);
+    await settle();
+    await panelGoesDown(running);
+    // The second session goes on duty while the panel is unreachable: the first goes off duty in game only, the
+    // panel still has its LSPD duty until the queued BCSO duty replaces it there.
+    running.port.requestDuty(9, 1, true, BCSO.id);
+    await settle();
+    expect(running.bridge.duty.state(7).onDuty).toBe(false);
+    // Alex lost every role meanwhile: the panel refuses the queued duty.
+    mock.panel.controls.setRoles(TWO_DEPARTMENTS, []);
+
+    mock.panel.controls.clearFaults();
+    await elapse(PROBE_INTERVAL_MAX + REQUEST_TIMEOUT);
+    await elapse(60_000);
+
+    expect(running.bridge.duty.state(9).onDuty).toBe(false);
+    // Nobody of the account is on duty in game, so nobody is at the panel either.
+    expect(mock.panel.controls.sessions(TWO_DEPARTMENTS).filter((session) => session.endedAt === null)).toEqual([]);
   });
 
   it('starts the duty of a player who was waiting when the panel went down', async () => {

@@ -115,18 +115,22 @@ describe('a panel that adds unknown fields and data of its own shape', () => {
     expect(running.bridge.duty.state(7)).toMatchObject({ onDuty: false });
   });
 
-  it('refuses a duty answer that names another department, once, with a clear line, and sends it no more', async () => {
-    const dutyCalls = customPanel(departments, () => ({
-      ok: true,
-      duty: { onDuty: true, departmentId: 2, rankId: 4 },
-    }));
+  it('refuses a duty answer that names another department, once, with a clear line, and ends that duty', async () => {
+    const dutyCalls = customPanel(departments, (action) =>
+      action === 'on' ? { ok: true, duty: { onDuty: true, departmentId: 2, rankId: 4 } } : { ok: true },
+    );
     const running = await startBridge(mock.panel);
     await connect(running, 7, ALEX);
     running.port.requestDuty(7, 1, true, 1);
     await settle();
     await elapse(5 * 60_000);
 
-    expect(dutyCalls).toHaveLength(1);
+    // The panel says it opened a duty the game does not have: with no other session of the account on duty, the
+    // bridge ends whatever duty the account has there, and sends the refused call no more.
+    expect(dutyCalls).toEqual([
+      ['on', expect.objectContaining({ departmentId: 1, rankId: 2 })],
+      ['off', { chatId: TWO_DEPARTMENTS }],
+    ]);
     expect(running.dutyResults(7)).toEqual([[1, expect.objectContaining({ ok: false, error: 'panel_refused' })]]);
     expect(running.bridge.duty.state(7)).toMatchObject({ onDuty: false });
     expect(running.port.emitted(PUBLIC_EVENTS.playerOnDuty)).toEqual([]);
