@@ -130,46 +130,37 @@ describe('an oversized chunked body on a real socket', () => {
   });
 });
 
+/** An in-process duty call whose body streams on and on; `pulled` is how much of it the mock panel asked for. */
+async function postEndlessBody(headers: Record<string, string>) {
+  const panel = createMockPanel({ token: TOKEN });
+  let pulled = 0;
+  const body = new ReadableStream<Uint8Array>({
+    pull(controller) {
+      if (pulled >= STREAM_BYTES) return controller.close();
+      pulled += CHUNK.length;
+      controller.enqueue(new Uint8Array(CHUNK));
+    },
+  });
+  const request = new Request(`http://panel.test${dutyPath('on')}`, {
+    method: 'POST',
+    headers: { ...headers, 'content-type': 'application/json' },
+    body,
+    duplex: 'half',
+  } as RequestInit);
+  const response = await getResponse(panel.handlers, request);
+  return { response, pulled };
+}
+
 describe('an oversized streamed body in-process (msw)', () => {
   it('413 once the cap is passed, without pulling the rest of the stream', async () => {
-    const panel = createMockPanel({ token: TOKEN });
-    let pulled = 0;
-    const body = new ReadableStream<Uint8Array>({
-      pull(controller) {
-        if (pulled >= STREAM_BYTES) return controller.close();
-        pulled += CHUNK.length;
-        controller.enqueue(new Uint8Array(CHUNK));
-      },
-    });
-    const request = new Request(`http://panel.test${dutyPath('on')}`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
-      body,
-      duplex: 'half',
-    } as RequestInit);
-    const response = await getResponse(panel.handlers, request);
+    const { response, pulled } = await postEndlessBody({ authorization: `Bearer ${TOKEN}` });
     expect(response?.status).toBe(413);
     expect(await response?.json()).toMatchObject({ ok: false, error: 'payload_too_large' });
     expect(pulled).toBeLessThan(MAX_BODY_BYTES + 4 * CHUNK.length);
   });
 
   it('without a token: 401 and the stream is not pulled past what the runtime buffers', async () => {
-    const panel = createMockPanel({ token: TOKEN });
-    let pulled = 0;
-    const body = new ReadableStream<Uint8Array>({
-      pull(controller) {
-        if (pulled >= STREAM_BYTES) return controller.close();
-        pulled += CHUNK.length;
-        controller.enqueue(new Uint8Array(CHUNK));
-      },
-    });
-    const request = new Request(`http://panel.test${dutyPath('on')}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body,
-      duplex: 'half',
-    } as RequestInit);
-    const response = await getResponse(panel.handlers, request);
+    const { response, pulled } = await postEndlessBody({});
     expect(response?.status).toBe(401);
     expect(pulled).toBeLessThan(MAX_BODY_BYTES);
   });

@@ -27,6 +27,14 @@ const views = (running: RunningBridge, src: number) => ({
   bag: (bag(running, src) as { onDuty: boolean } | undefined)?.onDuty,
 });
 
+/** A bridge with two live sessions of Alex's chat account: 7 and 9. */
+async function aliveTwice(): Promise<RunningBridge> {
+  const running = await startBridge(mock.panel);
+  await connect(running, 7, ALEX);
+  await connect(running, 9, ALEX_SECOND_GAME);
+  return running;
+}
+
 describe('at most one session of a chat account is on duty', () => {
   it('a player who drops while their on-duty call is slow and reconnects ends on duty in game and at the panel', async () => {
     const running = await startBridge(mock.panel);
@@ -68,9 +76,7 @@ describe('at most one session of a chat account is on duty', () => {
   });
 
   it('going on duty in a second live session takes the first off duty in game, and its off never reaches the panel', async () => {
-    const running = await startBridge(mock.panel);
-    await connect(running, 7, ALEX);
-    await connect(running, 9, ALEX_SECOND_GAME);
+    const running = await aliveTwice();
 
     running.port.requestDuty(7, 1, true, LSPD.id);
     await settle();
@@ -93,9 +99,7 @@ describe('at most one session of a chat account is on duty', () => {
   });
 
   it('the session holding the duty keeps it when another session of the account drops while going on duty', async () => {
-    const running = await startBridge(mock.panel);
-    await connect(running, 7, ALEX);
-    await connect(running, 9, ALEX_SECOND_GAME);
+    const running = await aliveTwice();
     running.port.requestDuty(9, 1, true, BCSO.id);
     await settle();
     mock.panel.controls.setLatency(4_000);
@@ -112,9 +116,7 @@ describe('at most one session of a chat account is on duty', () => {
   });
 
   it('a session that dropped cannot be put on duty while its drop waits behind the other call of the account', async () => {
-    const running = await startBridge(mock.panel);
-    await connect(running, 7, ALEX);
-    await connect(running, 9, ALEX_SECOND_GAME);
+    const running = await aliveTwice();
     mock.panel.controls.setLatency(2_000);
     running.port.requestDuty(9, 1, true, BCSO.id);
     await elapse(100);
@@ -137,9 +139,7 @@ describe('at most one session of a chat account is on duty', () => {
   });
 
   it('a session that leaves while another one takes over is told nothing and counted as dropped', async () => {
-    const running = await startBridge(mock.panel);
-    await connect(running, 7, ALEX);
-    await connect(running, 9, ALEX_SECOND_GAME);
+    const running = await aliveTwice();
     running.port.requestDuty(7, 1, true, LSPD.id);
     await settle();
     mock.panel.controls.setLatency(2_000);
