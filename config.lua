@@ -2,7 +2,8 @@
 -- A wrong type or value is reported in the server console with the key's name, and the default is used.
 Config = {}
 
--- How long a player's departments and ranks are cached before they are fetched again, in milliseconds.
+-- How long a player's departments and ranks are cached before they are fetched again, in milliseconds
+-- (1000 to 86400000). Below 60000 is for testing: the console says what it costs in panel requests a minute.
 Config.RefreshIntervalMs = 300000
 
 -- How long one request to the panel may take before it counts as failed, in milliseconds.

@@ -28,6 +28,7 @@ import { PlayerRegistry } from './players/player-registry.js';
 import { ProfileCache } from './profiles/profile-cache.js';
 import { ProfilePersistence } from './profiles/profile-persistence.js';
 import { ProfileService, payloadOf } from './profiles/profile-service.js';
+import { announceShortRefreshInterval } from './profiles/short-refresh-interval.js';
 import { TokenExposureCheck } from './security/token-exposure-check.js';
 import type { BridgeRuntime, ServerPort } from './server-port.js';
 import { publishDutyState } from './state/duty-state-bag.js';
@@ -79,6 +80,8 @@ export function startBridgeServer(port: ServerPort, runtime: BridgeRuntime): Bri
 
   const panel = stack?.client;
   const players = new PlayerRegistry();
+  const budget = { limit: config.PanelRateLimit.Requests, windowMs: config.PanelRateLimit.WindowMs };
+  const playersOnline = stack ? announceShortRefreshInterval(config.RefreshIntervalMs, budget, logger) : () => {};
   const cache = panel
     ? new ProfileCache(panel, {
         ttlMs: config.RefreshIntervalMs,
@@ -299,6 +302,7 @@ export function startBridgeServer(port: ServerPort, runtime: BridgeRuntime): Bri
       mergeMap(
         guard('join', async (src: number) => {
           ensureSession(src);
+          playersOnline(players.size);
           await profiles.view(src, { priority: 'join' });
         }),
       ),

@@ -11,6 +11,9 @@ export type DegradedMode = (typeof DEGRADED_MODES)[number];
 export const JOB_FRAMEWORKS = ['auto', 'esx', 'qbcore', 'qbox', 'ox_core'] as const;
 export type JobFramework = (typeof JOB_FRAMEWORKS)[number];
 
+/** What `RefreshIntervalMs` accepts; the playground's --refresh-interval checks against it too. */
+export const REFRESH_INTERVAL_RANGE_MS = { min: 1_000, max: 86_400_000 } as const;
+
 const milliseconds = (min: number, max: number) => z.number().int().min(min).max(max);
 
 // Each message is a leaf of its own, so an unusable text falls back to English alone and is named in the console.
@@ -31,7 +34,7 @@ const localeShape = Object.fromEntries(MESSAGE_KEYS.map((key) => [key, message(k
  * falls back to its default without discarding the rest of the owner's configuration.
  */
 export const configShape = {
-  RefreshIntervalMs: milliseconds(10_000, 86_400_000)
+  RefreshIntervalMs: milliseconds(REFRESH_INTERVAL_RANGE_MS.min, REFRESH_INTERVAL_RANGE_MS.max)
     .default(300_000)
     .describe('How long a player profile is cached before it is fetched again'),
   RequestTimeoutMs: milliseconds(500, 60_000).default(5_000).describe('Timeout of one panel request'),

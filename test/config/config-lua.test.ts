@@ -86,6 +86,16 @@ describe('validating an owner config', () => {
     expect(problems).toHaveLength(1);
   });
 
+  it('takes a RefreshIntervalMs down to one second, for testers, and refuses less', () => {
+    expect(validateConfig({ RefreshIntervalMs: 1_000 })).toMatchObject({
+      config: { RefreshIntervalMs: 1_000 },
+      problems: [],
+    });
+    const { config, problems } = validateConfig({ RefreshIntervalMs: 999 });
+    expect(config.RefreshIntervalMs).toBe(300_000);
+    expect(problems.map((p) => p.key)).toEqual(['RefreshIntervalMs']);
+  });
+
   it('refuses out-of-range numbers and fractional milliseconds', () => {
     const { problems } = validateConfig({ RequestTimeoutMs: 0, RefreshIntervalMs: 1234.5 });
     expect(problems.map((p) => p.key).sort()).toEqual(['RefreshIntervalMs', 'RequestTimeoutMs']);
