@@ -1,14 +1,14 @@
 import { randomBytes } from 'node:crypto';
-import { parseCliOptions, USAGE } from '../mock-panel/cli-options.js';
 import { loadMockPanelData } from '../mock-panel/data/load.js';
+import { PLAYGROUND_USAGE, parsePlaygroundOptions } from './cli-options.js';
 import { DEMO_PLAYERS, startPlaygroundWithPanel } from './start-playground.js';
 
 // npm start: the built bridge in a simulated FXServer, the mock panel, and the dashboard to drive both.
-// Takes the mock panel's options (npm start -- --port 4000); see USAGE.
+// Takes the mock panel's options (npm start -- --port 4000) and --refresh-interval; see PLAYGROUND_USAGE.
 
 async function main(): Promise<number> {
-  const parsed = parseCliOptions(process.argv.slice(2));
-  const usage = USAGE.replace('npm run mock-panel', 'npm start');
+  const parsed = parsePlaygroundOptions(process.argv.slice(2));
+  const usage = PLAYGROUND_USAGE;
   if (parsed.kind === 'help') {
     console.log(usage);
     return 0;
@@ -28,6 +28,7 @@ async function main(): Promise<number> {
     onUnexpectedError: (error) => console.error('mock-panel: unexpected error in a handler:', error),
     port: options.port,
     host: options.host,
+    refreshIntervalMs: options.refreshIntervalMs,
   });
   console.log(`bridge playground: the bridge runs in a simulated server against the mock panel at ${running.url}`);
   console.log(`  Dashboard: ${running.url}/`);
@@ -36,6 +37,11 @@ async function main(): Promise<number> {
       ? '  Token: the value of LEO_API_TOKEN (type it into the page)'
       : `  Token (type it into the page): ${token}`,
   );
+  if (options.refreshIntervalMs !== undefined) {
+    console.log(
+      `  The bridge refreshes a profile after ${options.refreshIntervalMs / 1000} s (Config.RefreshIntervalMs)`,
+    );
+  }
   console.log(`  ${DEMO_PLAYERS.length} demo players have joined; Ctrl+C stops everything.`);
 
   await new Promise<void>((resolve) => {

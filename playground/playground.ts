@@ -1,10 +1,11 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { DutyOptions } from '../client/bridge-client.js';
+import type { DutyOptionDepartment, DutyOptions } from '../client/bridge-client.js';
 import { DUTY_STATE_BAG_KEY, type DutyOutcome, type PlayerDuty, type ProfilePayload } from '../shared/events.js';
 import { createSim, type Sim, type SimEvent, type SimPlayer } from '../test/sim/index.js';
+import { bridgeResource } from './bridge-resource.js';
 
 const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
 const SHOWN = 100;
@@ -23,6 +24,8 @@ export interface PlaygroundOptions {
   token: string;
   /** Who can join from the dashboard. */
   users: readonly PlaygroundUser[];
+  /** The bridge's `Config.RefreshIntervalMs`; by default the shipped config.lua's. */
+  refreshIntervalMs?: number;
 }
 
 export interface PlaygroundPlayer {
@@ -77,14 +80,17 @@ export class Playground {
   private constructor(
     private readonly sim: Sim,
     private readonly options: PlaygroundOptions,
-    private readonly kvpDir: string,
+    private readonly workDir: string,
   ) {}
 
   static async start(options: PlaygroundOptions): Promise<Playground> {
-    const kvpDir = mkdtempSync(join(tmpdir(), 'bridge-playground-kvp-'));
+    const workDir = mkdtempSync(join(tmpdir(), 'bridge-playground-'));
+    const kvpDir = join(workDir, 'kvp');
+    mkdirSync(kvpDir);
+    const bridgeDir = bridgeResource(REPO_ROOT, workDir, { refreshIntervalMs: options.refreshIntervalMs });
     const sim = await createSim({
       resources: [
-        { dir: REPO_ROOT, name: 'bridge' },
+        { dir: bridgeDir, name: 'bridge' },
         { dir: join(REPO_ROOT, 'examples', 'lua_duty_menu'), name: 'lua_duty_menu' },
       ],
       convars: { BRIDGE_API_BASE: options.apiBase, BRIDGE_LEO_API_TOKEN: options.token },
@@ -92,7 +98,7 @@ export class Playground {
       clock: 'real',
       recordEvents: (name) => name.startsWith('bridge:'),
     });
-    return new Playground(sim, options, kvpDir);
+    return new Playground(sim, options, workDir);
   }
 
   state(): PlaygroundState {
@@ -154,7 +160,7 @@ export class Playground {
 
   async close(): Promise<void> {
     await this.sim.stop();
-    rmSync(this.kvpDir, { recursive: true, force: true });
+    rmSync(this.workDir, { recursive: true, force: true });
   }
 
   private player(id: number): SimPlayer {
@@ -177,9 +183,12 @@ export class Playground {
   private describe(player: SimPlayer): PlaygroundPlayer {
     const profile = this.profiles.get(player.id);
     const duty = this.sim.stateBag(`player:${player.id}`)[DUTY_STATE_BAG_KEY] as PlayerDuty | undefined;
-    const departments = profile?.ok
-      ? profile.departments.map(({ id, name, rank }) => ({ id, name, rank: { id: rank.id, name: rank.name } }))
-      : [];
+    const menu = this.menu(player);
+    const departments = menu.departments.map(({ id, name, rank }) => ({
+      id,
+      name,
+      rank: { id: rank.id, name: rank.name },
+    }));
     const current = departments.find((department) => department.id === duty?.departmentId);
     const chat = player.identifiers.find((identifier) => identifier.startsWith('chat:'));
     return {
@@ -191,11 +200,32 @@ export class Playground {
       departmentName: duty?.onDuty ? (current?.name ?? duty.departmentSlug) : null,
       rankName: duty?.onDuty ? (current?.rank.name ?? null) : null,
       since: duty?.since ?? null,
-      selectedDeptId: duty?.onDuty ? duty.departmentId : (this.selected.get(player.id) ?? null),
+      selectedDeptId: menu.selectedDeptId,
       departments,
       error: profile && !profile.ok ? profile.message : null,
       notifications: player.notifications.slice(-5).map((notification) => notification.text),
     };
+  }
+
+  /**
+   * What the player's duty menu shows, asked of `GetDutyOptions()` each time the dashboard looks, as a menu open on
+   * screen would (so the bridge may revalidate a stale profile). The list is the client's latest profile; one
+   * department stays selected: the client's choice while it holds, else the one picked here, else the first.
+   */
+  private menu(player: SimPlayer): { departments: DutyOptionDepartment[]; selectedDeptId: number | null } {
+    const options = (player.exports.bridge?.GetDutyOptions as (() => DutyOptions) | undefined)?.();
+    const departments = options?.ok ? options.departments : [];
+    const held = (id: number | null | undefined) => departments.find((department) => department.id === id);
+    // While on duty the client selects the duty's department; a removed one ends the duty, then the menu moves on.
+    if (options?.onDuty) return { departments, selectedDeptId: options.selectedDeptId };
+    const chosen = held(options?.selectedDeptId) ?? held(this.selected.get(player.id)) ?? departments[0];
+    if (!chosen) {
+      this.selected.delete(player.id);
+      return { departments, selectedDeptId: null };
+    }
+    if (chosen.id !== options?.selectedDeptId) chosen.setActive();
+    this.selected.set(player.id, chosen.id);
+    return { departments, selectedDeptId: chosen.id };
   }
 
   /** Takes what the simulator recorded since the last look into the playground's own bounded lists. */

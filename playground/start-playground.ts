@@ -21,9 +21,15 @@ export interface RunningPlayground {
  * pointed at it, with the demo players joined.
  */
 export async function startPlaygroundWithPanel(
-  options: MockPanelOptions & { port?: number; host?: string; demoPlayers?: readonly string[] },
+  options: MockPanelOptions & {
+    port?: number;
+    host?: string;
+    demoPlayers?: readonly string[];
+    /** The bridge's `Config.RefreshIntervalMs` (npm start -- --refresh-interval 15s). */
+    refreshIntervalMs?: number;
+  },
 ): Promise<RunningPlayground> {
-  const { port, host, demoPlayers = DEMO_PLAYERS, ...panelOptions } = options;
+  const { port, host, demoPlayers = DEMO_PLAYERS, refreshIntervalMs, ...panelOptions } = options;
   const panel = createMockPanel(panelOptions);
   let playground: Playground | undefined;
   const server = await startMockPanelServer({
@@ -34,7 +40,7 @@ export async function startPlaygroundWithPanel(
   });
   try {
     const users = [...panel.store.users.all().map(({ chatId, name }) => ({ chatId, name })), UNREGISTERED];
-    playground = await Playground.start({ apiBase: server.url, token: options.token, users });
+    playground = await Playground.start({ apiBase: server.url, token: options.token, users, refreshIntervalMs });
     for (const chatId of demoPlayers) await playground.join(chatId);
   } catch (error) {
     await playground?.close();

@@ -92,3 +92,48 @@ describe('the playground over HTTP', () => {
     expect((await state()).players).toHaveLength(2);
   });
 });
+
+describe('the playground’s duty menu after a role change', () => {
+  let running: RunningPlayground;
+  let api: KyInstance;
+  beforeAll(async () => {
+    running = await startPlaygroundWithPanel({ token: TOKEN, port: 0, demoPlayers: [ALEX], refreshIntervalMs: 15_000 });
+    api = ky.create({
+      prefixUrl: `${running.url}/__playground`,
+      headers: { authorization: `Bearer ${TOKEN}` },
+      throwHttpErrors: false,
+      retry: 0,
+      timeout: 20_000,
+    });
+  }, 60_000);
+  afterAll(() => running?.close());
+
+  const alex = () => running.playground.state().players[0];
+  const LSPD_SERGEANT = ['1187342095671230001', '1187342095671230012'];
+
+  it('runs the bridge with the refresh interval given, which the bridge reports at start', () => {
+    const consoleText = running.playground
+      .state()
+      .console.map((line) => line.text)
+      .join('\n');
+    expect(consoleText).toContain('RefreshIntervalMs = 15000 is below 60000');
+  });
+
+  it('moves the selection off a department the player lost, so going on duty works again', async () => {
+    await api.post('players/1/department', { json: { departmentId: 2 } });
+    expect(await (await api.post('players/1/duty', { json: { on: true } })).json()).toMatchObject({
+      outcome: { ok: true, departmentId: 2 },
+    });
+
+    // Alex loses BCSO; /dutyrefresh brings the profile that takes him off duty.
+    running.panel.controls.setRoles(ALEX, LSPD_SERGEANT);
+    await api.post('players/1/refresh');
+    for (let i = 0; i < 200 && (alex()?.onDuty || alex()?.departments.length !== 1); i++) await api.get('state');
+    expect(alex()).toMatchObject({ onDuty: false, departments: [{ id: 1 }], selectedDeptId: 1 });
+
+    // "On duty" as the dashboard presses it when the list shows LSPD: no not_member for the lost BCSO.
+    const on = await api.post('players/1/duty', { json: { on: true } });
+    expect(await on.json()).toMatchObject({ ok: true, outcome: { ok: true, onDuty: true, departmentId: 1 } });
+    expect(await (await api.post('players/1/duty', { json: { on: false } })).json()).toMatchObject({ ok: true });
+  });
+});

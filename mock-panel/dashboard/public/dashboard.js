@@ -123,6 +123,8 @@ function setOptions(select, options) {
   select.replaceChildren(...options.map(([value, label]) => el('option', { value, textContent: label })));
   select.dataset.options = signature;
   if (options.some(([value]) => value === previous)) select.value = previous;
+  // A pending choice that is no longer offered (a department the player lost) is nothing to keep.
+  else delete select.dataset.dirty;
 }
 
 function setSelectValue(select, value) {
@@ -509,14 +511,29 @@ function updatePlayerRow(row, player) {
   setClass($('.duty', row), player.onDuty ? 'duty on' : 'duty');
   setText($('.player-error', row), player.error ?? '');
   syncDepartmentSelect($('select.department', row), player);
+  syncOnDutyButton($('button.on-duty', row), player);
   syncChildren($('.notifications', row), player.notifications, byIndex, () => el('li'), setText);
 }
 
+/**
+ * The player's duty menu: their current departments, one of them selected (the playground keeps the bridge's
+ * selection on one they hold). An id they no longer hold, a duty's department just removed, is never shown as a
+ * blank choice: the first department stands in until the next poll.
+ */
 function syncDepartmentSelect(select, player) {
   const options = player.departments.map((d) => [String(d.id), `${departmentLabel(d.id, d.name)} · ${d.rank.name}`]);
   setOptions(select, options.length > 0 ? options : [['', 'no departments']]);
   select.disabled = options.length === 0;
-  setSelectValue(select, String(player.selectedDeptId ?? player.departmentId ?? options[0]?.[0] ?? ''));
+  const offered = (id) => options.some(([value]) => value === String(id));
+  const selected = [player.selectedDeptId, player.departmentId].find((id) => id != null && offered(id));
+  setSelectValue(select, String(selected ?? options[0]?.[0] ?? ''));
+}
+
+/** "On duty" needs a department to go on duty in; a running action keeps its button disabled until it ends. */
+function syncOnDutyButton(button, player) {
+  const none = player.departments.length === 0;
+  button.disabled = none || button.dataset.busy === 'true';
+  button.title = none ? 'No departments: the panel gives this player none to go on duty in.' : '';
 }
 
 function describeDuty(player) {
@@ -572,7 +589,10 @@ function showStatus(targets, text, tone) {
  * or { text, tone }) or its error goes to the status lines. Then the page polls at once.
  */
 async function runAction(buttons, statusTargets, work) {
-  for (const button of buttons) button.disabled = true;
+  for (const button of buttons) {
+    button.disabled = true;
+    button.dataset.busy = 'true';
+  }
   showStatus(statusTargets, 'Working…', 'pending');
   try {
     const result = await work();
@@ -581,7 +601,10 @@ async function runAction(buttons, statusTargets, work) {
   } catch (error) {
     showStatus(statusTargets, error.message, 'error');
   } finally {
-    for (const button of buttons) button.disabled = false;
+    for (const button of buttons) {
+      delete button.dataset.busy;
+      button.disabled = false;
+    }
     pollNow();
   }
 }
