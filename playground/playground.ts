@@ -26,6 +26,8 @@ export interface PlaygroundOptions {
   users: readonly PlaygroundUser[];
   /** The bridge's `Config.RefreshIntervalMs`; by default the shipped config.lua's. */
   refreshIntervalMs?: number;
+  /** More lines for the bridge's config.lua (a test's `Config.RefreshCooldownMs = 0`). */
+  config?: readonly string[];
 }
 
 export interface PlaygroundPlayer {
@@ -87,7 +89,12 @@ export class Playground {
     const workDir = mkdtempSync(join(tmpdir(), 'bridge-playground-'));
     const kvpDir = join(workDir, 'kvp');
     mkdirSync(kvpDir);
-    const bridgeDir = bridgeResource(REPO_ROOT, workDir, { refreshIntervalMs: options.refreshIntervalMs });
+    const { refreshIntervalMs, config = [] } = options;
+    const configLines = [
+      ...(refreshIntervalMs === undefined ? [] : [`Config.RefreshIntervalMs = ${refreshIntervalMs}`]),
+      ...config,
+    ];
+    const bridgeDir = bridgeResource(REPO_ROOT, workDir, configLines);
     const sim = await createSim({
       resources: [
         { dir: bridgeDir, name: 'bridge' },

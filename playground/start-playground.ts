@@ -27,9 +27,11 @@ export async function startPlaygroundWithPanel(
     demoPlayers?: readonly string[];
     /** The bridge's `Config.RefreshIntervalMs` (npm start -- --refresh-interval 15s). */
     refreshIntervalMs?: number;
+    /** More lines for the bridge's config.lua (tests). */
+    bridgeConfig?: readonly string[];
   },
 ): Promise<RunningPlayground> {
-  const { port, host, demoPlayers = DEMO_PLAYERS, refreshIntervalMs, ...panelOptions } = options;
+  const { port, host, demoPlayers = DEMO_PLAYERS, refreshIntervalMs, bridgeConfig, ...panelOptions } = options;
   const panel = createMockPanel(panelOptions);
   let playground: Playground | undefined;
   const server = await startMockPanelServer({
@@ -40,7 +42,13 @@ export async function startPlaygroundWithPanel(
   });
   try {
     const users = [...panel.store.users.all().map(({ chatId, name }) => ({ chatId, name })), UNREGISTERED];
-    playground = await Playground.start({ apiBase: server.url, token: options.token, users, refreshIntervalMs });
+    playground = await Playground.start({
+      apiBase: server.url,
+      token: options.token,
+      users,
+      refreshIntervalMs,
+      config: bridgeConfig,
+    });
     for (const chatId of demoPlayers) await playground.join(chatId);
   } catch (error) {
     await playground?.close();
