@@ -129,14 +129,15 @@ export class ProfileService {
    * A player's menu read a profile older than the refresh interval on their client (stale-while-revalidate): it is
    * fetched again in the class of a waiting player and arrives on `refreshed$`, like a background refresh, so it
    * reaches the client and reconciles the duty the same way. A profile still fresh here is sent again as it is,
-   * without a request: the client's copy is old, the bridge's is not.
+   * without a request: the client's copy is old, the bridge's is not. An unreadable answer within its TTL is not
+   * asked again: the same answer would come back.
    */
   revalidate(src: number): void {
     const chatId = this.players.chatId(src);
     if (!this.cache || !this.policy || chatId === undefined) return;
     const known = this.cache.peek(chatId);
-    if (known && this.cache.isFresh(chatId)) {
-      this.refreshed$.next({ src, view: { payload: payloadOf(known, this.messages), entry: known } });
+    if (this.cache.isFresh(chatId)) {
+      if (known) this.refreshed$.next({ src, view: { payload: payloadOf(known, this.messages), entry: known } });
       return;
     }
     this.policy.revalidate(chatId, known, 'waiting');

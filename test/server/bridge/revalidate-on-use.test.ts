@@ -117,3 +117,31 @@ describe('revalidation asked for by a client (stale-while-revalidate)', () => {
     expect(running.bridge.footprint().revalidationAsks).toBe(0);
   });
 });
+
+describe('revalidation for a user whose profile answer does not parse', () => {
+  it('asks the panel again only once that answer is past its TTL', async () => {
+    const running = await startBridge(mock.panel);
+    mock.panel.controls.setMalformed({ mode: 'invalid_json', rate: 1 });
+    await connect(running, 7, ALEX);
+    expect(gets(running.calls())).toHaveLength(1);
+    await elapse(INTERVAL + 1);
+    running.port.requestRevalidate(7);
+    await settle();
+    expect(gets(running.calls())).toHaveLength(2);
+    await elapse(INTERVAL + 1);
+    // The last answer, unreadable, is a minute old at most when asked again: not the case here, so one more.
+    running.port.requestRevalidate(7);
+    await settle();
+    expect(gets(running.calls())).toHaveLength(3);
+  });
+
+  it('does not ask within the minute an unreadable answer is kept', async () => {
+    const running = await startBridge(mock.panel);
+    mock.panel.controls.setMalformed({ mode: 'invalid_json', rate: 1 });
+    await connect(running, 7, ALEX);
+    await elapse(30_000);
+    running.port.requestRevalidate(7);
+    await settle();
+    expect(gets(running.calls())).toHaveLength(1);
+  });
+});
