@@ -1,5 +1,6 @@
 import {
   type DeptDataPayload,
+  type DutyErrorCode,
   type DutyOptions,
   type DutyOutcome,
   type DutySnapshot,
@@ -12,6 +13,7 @@ import type { MessageKey } from '../shared/locale.js';
 import { TOKEN_CONVAR, tokenProof } from '../shared/token-exposure.js';
 import type { ClientPort } from './client-port.js';
 import { createPlayerMessages } from './player-messages.js';
+import { createRevalidation } from './profile-revalidation.js';
 import { type ClientSettings, clientSettings } from './settings.js';
 
 export type { DutyOptionDepartment, DutyOptions } from '../shared/events.js';
@@ -34,6 +36,17 @@ const OFF_DUTY_MESSAGE: Record<OffDutyPayload['reason'], MessageKey> = {
 const profileMessageKey = (error: string): string =>
   error === 'panel_unavailable' ? 'panel_unavailable_profile' : error;
 
+/**
+ * Why going on duty needs a department first: the player has none (the panel lists no department role for them, or
+ * does not know them: /syncme is the fix), the profile is not there to choose from, or a menu has yet to choose.
+ */
+function missingSelection(
+  profile: ProfilePayload | undefined,
+): 'no_departments' | 'profile_unavailable' | 'no_department_selected' {
+  if (profile?.ok) return profile.departments.length === 0 ? 'no_departments' : 'no_department_selected';
+  return profile?.error === 'not_registered' ? 'no_departments' : 'profile_unavailable';
+}
+
 function readSettings(port: ClientPort): ClientSettings {
   try {
     return clientSettings(port.readConfig());
@@ -45,7 +58,8 @@ function readSettings(port: ClientPort): ClientSettings {
 
 /** The client half: the spec's exports, the client events, a notification for every outcome, and /dutyrefresh. */
 export function startBridgeClient(port: ClientPort) {
-  const { say, text } = createPlayerMessages(port, readSettings(port));
+  const settings = readSettings(port);
+  const { say, text } = createPlayerMessages(port, settings);
   let profile: ProfilePayload | undefined;
   let duty: DutySnapshot = OFF;
   let selectedDeptId: number | null = null;
@@ -53,6 +67,15 @@ export function startBridgeClient(port: ClientPort) {
   let dutyDepartment: DeptDataPayload | undefined;
   let nextRequestId = 1;
   const pending = new Map<number, DutyCallback>();
+  const revalidation = createRevalidation({
+    intervalMs: settings.refreshIntervalMs,
+    now: () => port.now(),
+    ask: () => port.emitServer(INTERNAL_EVENTS.revalidateRequest),
+  });
+
+  // The selection is always one of the departments GetDutyOptions() lists: a profile that is not ok lists none.
+  const grants = (departmentId: number | null) =>
+    profile?.ok === true && profile.departments.some((d) => d.id === departmentId);
 
   const departmentName = (id: number | null) =>
     (dutyDepartment?.departmentId === id ? dutyDepartment.name : undefined) ??
@@ -75,6 +98,7 @@ export function startBridgeClient(port: ClientPort) {
 
   function getDutyOptions(): DutyOptions {
     const base = { selectedDeptId, onDuty: duty.onDuty };
+    if (profile) revalidation.used();
     if (!profile) return { ok: false, error: 'loading', message: text('loading'), departments: [], ...base };
     if (!profile.ok) {
       return {
@@ -103,13 +127,16 @@ export function startBridgeClient(port: ClientPort) {
 
   function updatePlayerDuty(status: unknown, callback?: unknown): boolean {
     const on = status === true || status === 1 ? true : status === false || status === 0 ? false : undefined;
-    const refuse = (error: 'no_department_selected' | 'invalid_request', key: MessageKey) => {
+    const refuse = (error: DutyErrorCode, key: MessageKey) => {
       say(key);
       reply(callback, { ok: false, error, message: text(key) });
       return false;
     };
     if (on === undefined) return refuse('invalid_request', 'invalid_status');
-    if (on && selectedDeptId === null) return refuse('no_department_selected', 'no_department_selected');
+    if (on && selectedDeptId === null) {
+      const problem = missingSelection(profile);
+      return refuse(problem, problem);
+    }
     const requestId = nextRequestId++;
     pending.set(requestId, (outcome) => reply(callback, outcome));
     port.emitServer(INTERNAL_EVENTS.dutyRequest, requestId, on, on ? selectedDeptId : null);
@@ -124,15 +151,16 @@ export function startBridgeClient(port: ClientPort) {
     const next = payload as ProfilePayload;
     const newError = !next.ok && (profile === undefined || profile.ok || profile.error !== next.error);
     profile = next;
-    if (next.ok && selectedDeptId !== null && !next.departments.some((d) => d.id === selectedDeptId)) {
-      selectedDeptId = null;
-    }
+    revalidation.arrived();
+    if (selectedDeptId !== null && !grants(selectedDeptId)) selectedDeptId = null;
     if (newError && !next.ok) say(profileMessageKey(next.error));
   });
 
   port.onServer(INTERNAL_EVENTS.dutyState, (snapshot) => {
     duty = snapshot as DutySnapshot;
-    if (duty.onDuty) selectedDeptId = duty.departmentId;
+    // A refresh sends the new profile before the duty it ends: the duty state in between still names the removed
+    // department, which must not become the selection again (the next "On duty" would be refused as not_member).
+    if (duty.onDuty && (grants(duty.departmentId) || profile === undefined)) selectedDeptId = duty.departmentId;
   });
 
   port.onServer(PUBLIC_EVENTS.deptData, (payload) => {

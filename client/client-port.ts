@@ -16,4 +16,6 @@ export interface ClientPort {
   /** A notification in the game's feed, above the minimap. */
   showFeed(text: string): void;
   log(line: string): void;
+  /** The client's monotonic clock in milliseconds (GetGameTimer): the wall clock and the server's clock may differ. */
+  now(): number;
 }

@@ -28,6 +28,7 @@ import { PlayerRegistry } from './players/player-registry.js';
 import { ProfileCache } from './profiles/profile-cache.js';
 import { ProfilePersistence } from './profiles/profile-persistence.js';
 import { ProfileService, payloadOf } from './profiles/profile-service.js';
+import { RevalidationAsks } from './profiles/revalidation-asks.js';
 import { announceShortRefreshInterval } from './profiles/short-refresh-interval.js';
 import { TokenExposureCheck } from './security/token-exposure-check.js';
 import type { BridgeRuntime, ServerPort } from './server-port.js';
@@ -231,6 +232,7 @@ export function startBridgeServer(port: ServerPort, runtime: BridgeRuntime): Bri
   });
 
   const limits = new ClientEventLimits(runtime.now, logger);
+  const revalidationAsks = new RevalidationAsks(config.RefreshIntervalMs, runtime.now);
 
   const answerDuty = (src: number, requestId: number, outcome: DutyOutcome) =>
     port.emitClient(INTERNAL_EVENTS.dutyResult, src, requestId, outcome);
@@ -324,6 +326,12 @@ export function startBridgeServer(port: ServerPort, runtime: BridgeRuntime): Bri
       map(({ src }) => src),
       mergeMap(guard('refresh', handleRefresh)),
     ),
+    // Stale-while-revalidate: the client already shows its profile; the new one arrives through refreshed$ below.
+    port.revalidateRequests$.pipe(
+      filter(({ src }) => players.get(src) !== undefined && limits.admit('revalidate', src)),
+      filter(({ src }) => revalidationAsks.admit(src)),
+      mergeMap(guard('profile revalidation', async ({ src }) => profiles.revalidate(src))),
+    ),
     port.tokenProofs$.pipe(
       filter(({ src }) => limits.admit('tokenProof', src)),
       mergeMap(guard('token check', async ({ src, args }) => tokenExposure.answer(src, args))),
@@ -337,6 +345,7 @@ export function startBridgeServer(port: ServerPort, runtime: BridgeRuntime): Bri
           players.remove(src);
           duty.forget(src);
           limits.forget(src);
+          revalidationAsks.forget(src);
           tokenExposure.forget(src);
         }),
       ),
@@ -438,6 +447,7 @@ export function startBridgeServer(port: ServerPort, runtime: BridgeRuntime): Bri
       ...Object.fromEntries(Object.entries(duty.footprint()).map(([name, size]) => [`duty.${name}`, size])),
       'outbox.lanes': outbox?.openLanes ?? 0,
       clientEventLimits: limits.size,
+      revalidationAsks: revalidationAsks.size,
       stateBagGuard: stateBags.size,
       tokenChallenges: tokenExposure.size,
     }),

@@ -25,6 +25,8 @@ export interface ServerPort {
   readonly clientReady$: Observable<ClientMessage>;
   readonly dutyRequests$: Observable<ClientMessage>;
   readonly refreshRequests$: Observable<ClientMessage>;
+  /** A client's menu read a profile older than the refresh interval (stale-while-revalidate). */
+  readonly revalidateRequests$: Observable<ClientMessage>;
   /** Answers to the token exposure check (see TokenExposureCheck). */
   readonly tokenProofs$: Observable<ClientMessage>;
   playerName(src: number): string;

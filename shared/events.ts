@@ -47,6 +47,7 @@ export interface DutySnapshot {
 
 export type DutyErrorCode =
   | 'not_configured'
+  | 'no_departments'
   | 'no_department_selected'
   | 'not_member'
   | 'profile_unavailable'
@@ -79,6 +80,8 @@ export const INTERNAL_EVENTS = {
   dutyRequest: 'bridge:internal:dutyRequest',
   /** client → server: /dutyrefresh */
   refreshRequest: 'bridge:internal:refresh',
+  /** client → server: a menu read a profile older than RefreshIntervalMs; the server fetches it again (no args) */
+  revalidateRequest: 'bridge:internal:revalidate',
   /** server → client: (requestId, outcome) */
   dutyResult: 'bridge:internal:dutyResult',
   /** server → client: (snapshot) whenever the duty state changes */

@@ -17,6 +17,8 @@ export const ENGLISH = {
   refresh_failed: 'Your departments could not be refreshed right now; try again in a moment.',
   refresh_cooldown: 'Please wait {seconds} s before refreshing again.',
   refreshing: 'Refreshing your departments...',
+  no_departments:
+    'You are not a member of any department. If that is wrong, run /syncme in the chat or press "Refresh roles" in the panel, then /dutyrefresh.',
   no_department_selected: 'Select a department before going on duty.',
   invalid_status: 'UpdatePlayerDuty needs true (on duty) or false (off duty).',
   not_member: 'You are not a member of that department. If this is wrong, run /dutyrefresh.',

@@ -72,6 +72,7 @@ export type DutySnapshot = {
 
 export type DutyErrorCode =
   | 'not_configured'
+  | 'no_departments'
   | 'no_department_selected'
   | 'not_member'
   | 'profile_unavailable'

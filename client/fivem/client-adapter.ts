@@ -33,5 +33,6 @@ export function createClientPort(): ClientPort {
       EndTextCommandThefeedPostTicker(false, true);
     },
     log: (line) => console.log(line),
+    now: () => GetGameTimer(),
   };
 }

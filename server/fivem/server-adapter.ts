@@ -44,6 +44,7 @@ export function createServerPort(onStop: () => void): ServerPort {
     clientReady$: netStream(INTERNAL_EVENTS.clientReady),
     dutyRequests$: netStream(INTERNAL_EVENTS.dutyRequest),
     refreshRequests$: netStream(INTERNAL_EVENTS.refreshRequest),
+    revalidateRequests$: netStream(INTERNAL_EVENTS.revalidateRequest),
     tokenProofs$: netStream(INTERNAL_EVENTS.tokenProof),
     playerName: (src) => GetPlayerName(String(src)) ?? `player ${src}`,
     playerIdentifiers: (src) => getPlayerIdentifiers(String(src)) ?? [],

@@ -125,6 +125,24 @@ export class ProfileService {
     return chatId === undefined ? undefined : this.cache?.peek(chatId);
   }
 
+  /**
+   * A player's menu read a profile older than the refresh interval on their client (stale-while-revalidate): it is
+   * fetched again in the class of a waiting player and arrives on `refreshed$`, like a background refresh, so it
+   * reaches the client and reconciles the duty the same way. A profile still fresh here is sent again as it is,
+   * without a request: the client's copy is old, the bridge's is not. An unreadable answer within its TTL is not
+   * asked again: the same answer would come back.
+   */
+  revalidate(src: number): void {
+    const chatId = this.players.chatId(src);
+    if (!this.cache || !this.policy || chatId === undefined) return;
+    const known = this.cache.peek(chatId);
+    if (this.cache.isFresh(chatId)) {
+      if (known) this.refreshed$.next({ src, view: { payload: payloadOf(known, this.messages), entry: known } });
+      return;
+    }
+    this.policy.revalidate(chatId, known, 'waiting');
+  }
+
   /** The panel answers again: every online player without a profile gets one, stale ones are refreshed. */
   recover(): void {
     this.policy?.recover();

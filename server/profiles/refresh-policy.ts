@@ -1,3 +1,4 @@
+import type { ProfileRequestClass } from '../panel/scheduling/request-classes.js';
 import type { PlayerRegistry } from '../players/player-registry.js';
 import { isMember, type ProfileCache, type ProfileEntry } from './profile-cache.js';
 
@@ -19,11 +20,18 @@ export class RefreshPolicy {
 
   constructor(private readonly options: RefreshPolicyOptions) {}
 
-  /** Refreshes a stale profile in the background (once, however many ask meanwhile). */
-  revalidate(chatId: string, stale: ProfileEntry): void {
-    if (this.refreshing.has(chatId)) return;
+  /**
+   * Refreshes a stale profile in the background (once, however many ask meanwhile). `requestClass` when a player
+   * waits for it: a refresh already on its way is joined and moved up to that class, never sent a second time.
+   */
+  revalidate(chatId: string, stale: ProfileEntry | undefined, requestClass?: ProfileRequestClass): void {
+    if (this.refreshing.has(chatId)) {
+      // Not forced: the scheduler's single flight joins the request that is queued or in flight.
+      if (requestClass) void this.options.cache.get(chatId, { priority: requestClass });
+      return;
+    }
     this.refreshing.add(chatId);
-    const priority = isMember(stale) ? 'member-refresh' : 'other-refresh';
+    const priority = requestClass ?? (isMember(stale) ? 'member-refresh' : 'other-refresh');
     void this.options.cache
       .get(chatId, { force: true, priority })
       .then((lookup) => {

@@ -173,3 +173,138 @@ describe('the client half asked whether it can read the panel token', () => {
     expect(JSON.stringify(fake.sent)).not.toContain(TOKEN);
   });
 });
+
+describe('the selection follows the profile', () => {
+  const bcsoOnly = (): ProfilePayload => ({ ...profile, departments: profile.departments.slice(1) });
+  const onDutyInSafd = (fake: ReturnType<typeof createFakeClientPort>) => {
+    fake.fromServer(PUBLIC_EVENTS.profile, profile);
+    fake.call<DutyOptions>('GetDutyOptions').departments[1]?.setActive();
+    fake.fromServer(INTERNAL_EVENTS.dutyState, { onDuty: true, departmentId: 3, rankId: 7, since: 5 });
+  };
+
+  it('stays cleared when the duty state of the removed department arrives after the profile (the /dutyrefresh order)', () => {
+    const fake = createFakeClientPort();
+    startBridgeClient(fake.port);
+    onDutyInSafd(fake);
+    // What a refresh sends: the profile, the duty state as it still is, then the off duty and the new duty state.
+    fake.fromServer(PUBLIC_EVENTS.profile, { ...profile, departments: profile.departments.slice(0, 1) });
+    fake.fromServer(INTERNAL_EVENTS.dutyState, { onDuty: true, departmentId: 3, rankId: 7, since: 5 });
+    fake.fromServer(PUBLIC_EVENTS.offDuty, { departmentId: 3, reason: 'department_removed' });
+    fake.fromServer(INTERNAL_EVENTS.dutyState, { onDuty: false, departmentId: null, rankId: null, since: null });
+    expect(fake.call<DutyOptions>('GetDutyOptions').selectedDeptId).toBeNull();
+    const callback = vi.fn();
+    expect(fake.call('UpdatePlayerDuty', true, callback)).toBe(false);
+    expect(callback).toHaveBeenCalledWith(expect.objectContaining({ ok: false, error: 'no_department_selected' }));
+    expect(fake.sent.filter((s) => s.event === INTERNAL_EVENTS.dutyRequest)).toEqual([]);
+  });
+
+  it('keeps the selection of a department the new profile still grants', () => {
+    const fake = createFakeClientPort();
+    startBridgeClient(fake.port);
+    onDutyInSafd(fake);
+    fake.fromServer(PUBLIC_EVENTS.profile, bcsoOnly());
+    fake.fromServer(INTERNAL_EVENTS.dutyState, { onDuty: true, departmentId: 3, rankId: 7, since: 5 });
+    expect(fake.call<DutyOptions>('GetDutyOptions').selectedDeptId).toBe(3);
+  });
+
+  it('is cleared by a profile that says the player has no departments at all', () => {
+    const fake = createFakeClientPort();
+    startBridgeClient(fake.port);
+    fake.fromServer(PUBLIC_EVENTS.profile, profile);
+    fake.call<DutyOptions>('GetDutyOptions').departments[0]?.setActive();
+    fake.fromServer(PUBLIC_EVENTS.profile, { ok: false, error: 'not_registered', message: 'run /syncme' });
+    expect(fake.call<DutyOptions>('GetDutyOptions').selectedDeptId).toBeNull();
+  });
+
+  it.each([
+    ['a profile with no departments', { ...profile, departments: [] }],
+    ['a chat account the panel does not know', { ok: false, error: 'not_registered', message: 'run /syncme' }],
+  ])('names no_departments, with the /syncme advice, for %s', (_, payload) => {
+    const fake = createFakeClientPort();
+    startBridgeClient(fake.port);
+    fake.fromServer(PUBLIC_EVENTS.profile, payload);
+    fake.notifications.length = 0;
+    const callback = vi.fn();
+    expect(fake.call('UpdatePlayerDuty', true, callback)).toBe(false);
+    const text =
+      'You are not a member of any department. If that is wrong, run /syncme in the chat or press "Refresh roles" in the panel, then /dutyrefresh.';
+    expect(callback).toHaveBeenCalledWith({ ok: false, error: 'no_departments', message: text });
+    expect(fake.notifications).toEqual([text]);
+    expect(fake.sent.filter((s) => s.event === INTERNAL_EVENTS.dutyRequest)).toEqual([]);
+  });
+
+  it('names profile_unavailable, not a missing selection, while the departments are still loading', () => {
+    const fake = createFakeClientPort();
+    startBridgeClient(fake.port);
+    const callback = vi.fn();
+    expect(fake.call('UpdatePlayerDuty', true, callback)).toBe(false);
+    expect(callback).toHaveBeenCalledWith(expect.objectContaining({ ok: false, error: 'profile_unavailable' }));
+  });
+});
+
+describe('GetDutyOptions revalidates an old profile (stale-while-revalidate)', () => {
+  const INTERVAL = 60_000;
+  const start = () => {
+    const fake = createFakeClientPort({ config: { RefreshIntervalMs: INTERVAL } });
+    startBridgeClient(fake.port);
+    fake.fromServer(PUBLIC_EVENTS.profile, profile);
+    return fake;
+  };
+  const asks = (fake: ReturnType<typeof createFakeClientPort>) =>
+    fake.sent.filter((s) => s.event === INTERNAL_EVENTS.revalidateRequest);
+
+  it('asks nothing while the profile is younger than the interval, nor for a player whose menu never asks', () => {
+    const fake = start();
+    fake.advance(INTERVAL);
+    fake.call<DutyOptions>('GetDutyOptions');
+    const untouched = start();
+    untouched.advance(INTERVAL * 10);
+    expect(asks(fake)).toEqual([]);
+    expect(asks(untouched)).toEqual([]);
+  });
+
+  it('answers an older profile at once and asks the server once per interval, however often it is called', () => {
+    const fake = start();
+    fake.advance(INTERVAL + 1);
+    const options = fake.call<DutyOptions>('GetDutyOptions');
+    expect(options.departments.map((d) => d.id)).toEqual([1, 3]);
+    expect(asks(fake)).toHaveLength(1);
+    for (let i = 0; i < 50; i++) {
+      fake.call<DutyOptions>('GetDutyOptions');
+      fake.advance(1_000);
+    }
+    expect(asks(fake)).toHaveLength(1);
+    fake.advance(INTERVAL - 50_000);
+    fake.call<DutyOptions>('GetDutyOptions');
+    expect(asks(fake)).toHaveLength(2);
+  });
+
+  it('counts the age from when the profile arrived, on the game timer, not from its fetchedAt', () => {
+    const fake = start();
+    fake.advance(INTERVAL + 1);
+    fake.call<DutyOptions>('GetDutyOptions');
+    fake.advance(5_000);
+    // The answer: fetched long ago by the server's wall clock, which means nothing to this client's clock.
+    fake.fromServer(PUBLIC_EVENTS.profile, { ...profile, fetchedAt: 0, departments: profile.departments.slice(1) });
+    fake.advance(INTERVAL);
+    expect(fake.call<DutyOptions>('GetDutyOptions').departments.map((d) => d.id)).toEqual([3]);
+    expect(asks(fake)).toHaveLength(1);
+    fake.advance(1);
+    fake.call<DutyOptions>('GetDutyOptions');
+    expect(asks(fake)).toHaveLength(2);
+  });
+
+  it('uses the default interval (5 minutes) when config.lua has none or an unusable one', () => {
+    for (const config of [undefined, { RefreshIntervalMs: 'soon' }, { RefreshIntervalMs: -5 }]) {
+      const fake = createFakeClientPort({ config });
+      startBridgeClient(fake.port);
+      fake.fromServer(PUBLIC_EVENTS.profile, profile);
+      fake.advance(300_000);
+      fake.call<DutyOptions>('GetDutyOptions');
+      expect(asks(fake)).toEqual([]);
+      fake.advance(1);
+      fake.call<DutyOptions>('GetDutyOptions');
+      expect(asks(fake)).toHaveLength(1);
+    }
+  });
+});

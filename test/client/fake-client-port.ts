@@ -19,7 +19,9 @@ export function createFakeClientPort(options: FakeClientOptions = {}) {
   const sent: Array<{ event: string; args: unknown[] }> = [];
   const notifications: string[] = [];
   const logs: string[] = [];
+  let gameTimer = 1_000;
   const port: ClientPort = {
+    now: () => gameTimer,
     onServer: (event, handler) => {
       handlers.set(event, handler);
     },
@@ -54,6 +56,10 @@ export function createFakeClientPort(options: FakeClientOptions = {}) {
     notifications,
     logs,
     commands,
+    /** The game timer moves on (GetGameTimer, the client's monotonic clock). */
+    advance(ms: number) {
+      gameTimer += ms;
+    },
     fromServer(event: string, ...args: unknown[]) {
       const handler = handlers.get(event);
       if (!handler) throw new Error(`the client does not listen to ${event}`);

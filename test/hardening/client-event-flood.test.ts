@@ -16,6 +16,7 @@ const FLOODS: Record<string, (i: number) => unknown[]> = {
   [INTERNAL_EVENTS.clientReady]: () => [],
   [INTERNAL_EVENTS.dutyRequest]: (i) => [i, true, SAFR.id],
   [INTERNAL_EVENTS.refreshRequest]: () => [],
+  [INTERNAL_EVENTS.revalidateRequest]: () => [],
   [INTERNAL_EVENTS.tokenProof]: (i) => [`nonce-${i}`, 'f'.repeat(64)],
 };
 

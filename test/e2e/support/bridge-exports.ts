@@ -15,6 +15,8 @@ export const bridgeOf = (player: SimPlayer): BridgeClientExports => player.expor
 export interface LuaDutyMenuExports {
   options(): [DutyOptions, string];
   goOnDuty(index: number): boolean | [false, string];
+  select(index: number): boolean;
+  goOnDutyAsSelected(): boolean;
   goOffDuty(): boolean;
   isOnDuty(): boolean;
   seen(): unknown;

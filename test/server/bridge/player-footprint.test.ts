@@ -25,6 +25,7 @@ describe('players who left', () => {
       await connect(running, src, playerOf(cycle));
       running.port.requestDuty(src, 1, true, LSPD.id);
       running.port.requestRefresh(src);
+      running.port.requestRevalidate(src);
       await settle();
       running.port.drop(src);
     }
@@ -40,6 +41,7 @@ describe('players who left', () => {
         'duty.states',
         'outbox.lanes',
         'clientEventLimits',
+        'revalidationAsks',
         'stateBagGuard',
       ]),
     );

@@ -38,6 +38,7 @@ export class FakeServerPort implements ServerPort {
   readonly clientReady$ = new Subject<ClientMessage>();
   readonly dutyRequests$ = new Subject<ClientMessage>();
   readonly refreshRequests$ = new Subject<ClientMessage>();
+  readonly revalidateRequests$ = new Subject<ClientMessage>();
   readonly tokenProofs$ = new Subject<ClientMessage>();
 
   readonly localEvents: LocalEvent[] = [];
@@ -153,6 +154,11 @@ export class FakeServerPort implements ServerPort {
 
   requestRefresh(src: number): void {
     this.refreshRequests$.next({ src, args: [] });
+  }
+
+  /** What GetDutyOptions() sends when the client's profile is older than the refresh interval. */
+  requestRevalidate(src: number): void {
+    this.revalidateRequests$.next({ src, args: [] });
   }
 
   /** Runs a registered command as the console (src 0) or a player would, and returns the lines it answered. */
