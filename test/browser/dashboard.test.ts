@@ -164,13 +164,10 @@ describe.skipIf(!hasChromium)('the dashboard in chromium', () => {
       await user.getByRole('button', { name: 'Apply' }).click();
       await expect.poll(() => page.locator('#users-status').textContent(), { timeout: UI_WAIT_MS }).toMatch(/^Alex/);
     };
-    // The bridge learns of the change on /dutyrefresh. Once profiles revalidate on use (issue 13 item 1), the list
-    // follows within the 5 s interval without it: delete the click in this helper then.
-    const refreshGame = () => row.locator('button.refresh').click();
-
     // Alex loses BCSO while on duty there: he goes off duty, and the list holds LSPD alone, selected.
+    // No /dutyrefresh: the playground's open menu reads GetDutyOptions(), which revalidates a profile older than the
+    // 5 s interval, and on duty the background revalidation ends the lost department's duty.
     await applyRank(2, '');
-    await refreshGame();
     await expect.poll(listed, { timeout: UI_WAIT_MS }).toEqual(['LSPD · Lieutenant']);
     await roster.getByText('Nobody is on duty.').waitFor();
     await expect.poll(() => departments.inputValue(), { timeout: UI_WAIT_MS }).toBe('1');
@@ -182,7 +179,6 @@ describe.skipIf(!hasChromium)('the dashboard in chromium', () => {
 
     // Alex loses LSPD too: nothing to select, and "On duty" is disabled.
     await applyRank(1, '');
-    await refreshGame();
     await expect.poll(listed, { timeout: UI_WAIT_MS }).toEqual(['no departments']);
     await expect.poll(() => onDuty.isDisabled(), { timeout: UI_WAIT_MS }).toBe(true);
     expect(await departments.isDisabled()).toBe(true);
