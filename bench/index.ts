@@ -120,7 +120,7 @@ async function main(): Promise<BenchReport> {
       expected: result.players + result.dutyChanges + 1,
     }));
 
-    return {
+    const report: BenchReport = {
       settings: {
         limitPerMinute: LIMIT_PER_MINUTE,
         slotMs: SLOT_MS,
@@ -153,7 +153,7 @@ async function main(): Promise<BenchReport> {
           met: revalidation.every(
             (result) =>
               result.removalsEnded === result.removals &&
-              (result.removalToOffMaxS ?? Number.POSITIVE_INFINITY) <= result.intervalMs / 1000 + 60,
+              (result.removalToOffMaxS ?? Number.POSITIVE_INFINITY) <= result.intervalMs / 1000 + 10,
           ),
         },
         'requests per player session = 1 + duty changes': {
@@ -168,6 +168,18 @@ async function main(): Promise<BenchReport> {
       },
       durationS: (performance.now() - started) / 1000,
     };
+    // A target of a scenario left out with --only says nothing.
+    const left: Record<string, boolean> = {
+      'budget use': !runs('storm'),
+      'duty-toggle p99': !runs('storm'),
+      'requests per player session': !runs('storm'),
+      '0 duty records lost': !runs('outage'),
+      'a removed department': !runs('revalidation'),
+    };
+    for (const name of Object.keys(report.targets)) {
+      if (Object.entries(left).some(([prefix, out]) => out && name.startsWith(prefix))) delete report.targets[name];
+    }
+    return report;
   } finally {
     resources.remove();
   }

@@ -29,7 +29,8 @@ export interface RevalidationResult {
   perOnDutyPlayerPerHour: number;
   /** Share of the panel's limit per minute the revalidation took. */
   budgetShare: number;
-  requests: number;
+  /** Every request of the watch: the revalidation, the `off` calls of the removals, nothing else. */
+  requestsDuringWatch: number;
   tooManyRequests: number;
   removals: number;
   /** Removals that ended the duty before the watch ended. */
@@ -65,7 +66,8 @@ export async function runOnDutyRevalidation(options: RevalidationOptions): Promi
     let joined = 0;
     const asked = new Set<number>();
     const deadline = world.now + 30 * MINUTE;
-    while (onDutyIndexes.some((index) => !world.isOnDuty(index))) {
+    // The watch starts once the join storm is over: what it measures is the steady state of a full server.
+    while (onDutyIndexes.some((index) => !world.isOnDuty(index)) || world.profileLoadedAt.size < options.players) {
       if (world.now > deadline) throw new Error('the on-duty players were not all on duty within 30 minutes');
       while (joined < options.players && (joinAt[joined] as number) <= world.now) await world.join(joined++);
       for (const index of onDutyIndexes) {
@@ -76,7 +78,14 @@ export async function runOnDutyRevalidation(options: RevalidationOptions): Promi
     }
 
     const watchStart = world.now;
-    const requestsBefore = world.panel.controls.requests().length;
+    const onDutyChatIds = onDutyIndexes.map((index) => world.chatIdOf(index));
+    const profileRequests = () =>
+      onDutyChatIds.reduce(
+        (sum, chatId) => sum + (world.traffic.byPath?.get(`GET /api/leo/user/${chatId}/departments`) ?? 0),
+        0,
+      );
+    const requestsBefore = profileRequests();
+    const allRequestsBefore = world.traffic.requests;
     const removalAt = new Map<number, number>();
     // Spread over the on-duty players and over the watch, leaving an interval at its end for the last one.
     const every = Math.max(1, Math.floor(options.onDuty / options.removals));
@@ -102,11 +111,7 @@ export async function runOnDutyRevalidation(options: RevalidationOptions): Promi
       await world.sim.advance(STEP_MS);
     }
 
-    const onDutyChatIds = new Set(onDutyIndexes.map((index) => world.chatIdOf(index)));
-    const watched = world.panel.controls.requests().slice(requestsBefore);
-    const revalidationRequests = watched.filter(
-      (entry) => entry.method === 'GET' && onDutyChatIds.has(entry.path.split('/')[4] ?? ''),
-    ).length;
+    const revalidationRequests = profileRequests() - requestsBefore;
     // Player-hours on duty during the watch: a removal ends a duty early.
     const removedFor = [...removalAt.values()].reduce((sum, at) => sum + (watchStart + options.watchMs - at), 0);
     const onDutyHours = (options.onDuty * options.watchMs - removedFor) / (60 * MINUTE);
@@ -120,7 +125,7 @@ export async function runOnDutyRevalidation(options: RevalidationOptions): Promi
       revalidationRequests,
       perOnDutyPlayerPerHour: revalidationRequests / onDutyHours,
       budgetShare: revalidationRequests / (options.watchMs / MINUTE) / options.limitPerMinute,
-      requests: world.traffic.requests,
+      requestsDuringWatch: world.traffic.requests - allRequestsBefore,
       tooManyRequests: world.traffic.count(429),
       removals: removalAt.size,
       removalsEnded: endedAfter.length,
