@@ -1,11 +1,13 @@
-// npm run bench [-- --json] [-- --players 100,500] [-- --no-real-time]
+// npm run bench [-- --json] [-- --players 100,500] [-- --no-real-time] [-- --only storm,outage,revalidation]
 //
 // The bridge against a naive baseline in the FXServer simulator (test/sim), both talking to the mock panel:
 // join storms at 100, 500 and 2048 players and a ten-minute outage with a restart, on virtual time, plus one
-// storm in real time over loopback HTTP for latency. Prints the tables; `--json` adds one JSON object as the last
-// line with the same figures. See docs/budget.md.
+// storm in real time over loopback HTTP for latency, and the background revalidation of 400 players on duty among
+// 2048. Prints the tables; `--json` adds one JSON object as the last line with the same figures. `--only` runs the
+// scenarios named. See docs/budget.md.
 import { type BenchReport, formatReport } from './report.js';
 import { runJoinStorm, type StormResult } from './scenarios/join-storm.js';
+import { runOnDutyRevalidation } from './scenarios/on-duty-revalidation.js';
 import { runOutageWithRestart } from './scenarios/outage-restart.js';
 import { prepareResources } from './support/resources.js';
 
@@ -14,11 +16,16 @@ const json = args.includes('--json');
 const realTime = !args.includes('--no-real-time');
 const playersArg = args[args.indexOf('--players') + 1];
 const sizes = args.includes('--players') && playersArg ? playersArg.split(',').map(Number) : [100, 500, 2048];
+const onlyArg = args.includes('--only') ? args[args.indexOf('--only') + 1] : undefined;
+const runs = (scenario: 'storm' | 'outage' | 'revalidation') =>
+  onlyArg === undefined || onlyArg.split(',').includes(scenario);
 
 const LIMIT_PER_MINUTE = 200;
 const SLOT_MS = 60_000 / LIMIT_PER_MINUTE;
 const LATENCY_MS = 80;
 const MINUTE = 60_000;
+/** Config.RefreshIntervalMs's default. */
+const REFRESH_INTERVAL_MS = 5 * MINUTE;
 
 const benchStarted = performance.now();
 const progress = (text: string) =>
@@ -30,7 +37,7 @@ async function main(): Promise<BenchReport> {
   const resources = await prepareResources();
   try {
     const storm: StormResult[] = [];
-    for (const players of sizes) {
+    for (const players of runs('storm') ? sizes : []) {
       const floorMs = (players / LIMIT_PER_MINUTE) * MINUTE;
       for (const [implementation, resource] of [
         ['bridge', resources.bridge],
@@ -53,7 +60,7 @@ async function main(): Promise<BenchReport> {
     }
 
     let loopback: StormResult | undefined;
-    if (realTime) {
+    if (realTime && runs('storm')) {
       progress('join storm in real time over loopback HTTP, 100 players joining within 10 s, bridge (about a minute)');
       loopback = await runJoinStorm({
         implementation: 'bridge',
@@ -74,13 +81,32 @@ async function main(): Promise<BenchReport> {
       ["bridge, DegradedMode 'queue'", resources.bridgeWith("Config.DegradedMode = 'queue'")],
       ['naive', resources.naive],
     ] as const) {
+      if (!runs('outage')) break;
       progress(`panel outage with a restart, 200 players, ${implementation}`);
       outage.push(await runOutageWithRestart({ implementation, resource, players: 200, latencyMs: LATENCY_MS }));
     }
 
+    const revalidation = [];
+    if (runs('revalidation')) {
+      progress('on-duty revalidation, 2048 players, 400 on duty, 30 min, bridge');
+      revalidation.push(
+        await runOnDutyRevalidation({
+          implementation: 'bridge',
+          resource: resources.bridge,
+          players: 2048,
+          onDuty: 400,
+          intervalMs: REFRESH_INTERVAL_MS,
+          watchMs: 30 * MINUTE,
+          removals: 40,
+          latencyMs: LATENCY_MS,
+          limitPerMinute: LIMIT_PER_MINUTE,
+        }),
+      );
+    }
+
     const bridgeStorms = storm.filter((result) => result.implementation === 'bridge');
     const bridgeOutages = outage.filter((result) => result.implementation.startsWith('bridge'));
-    const all429 = [...bridgeStorms, ...(loopback ? [loopback] : []), ...bridgeOutages].reduce(
+    const all429 = [...bridgeStorms, ...(loopback ? [loopback] : []), ...bridgeOutages, ...revalidation].reduce(
       (sum, result) => sum + result.tooManyRequests,
       0,
     );
@@ -94,7 +120,7 @@ async function main(): Promise<BenchReport> {
       expected: result.players + result.dutyChanges + 1,
     }));
 
-    return {
+    const report: BenchReport = {
       settings: {
         limitPerMinute: LIMIT_PER_MINUTE,
         slotMs: SLOT_MS,
@@ -104,6 +130,7 @@ async function main(): Promise<BenchReport> {
       storm,
       loopback,
       outage,
+      revalidation,
       targets: {
         '0 × 429 (every bridge run)': { value: `${all429}`, met: all429 === 0 },
         'budget use >= 95% while requests wait': {
@@ -115,6 +142,20 @@ async function main(): Promise<BenchReport> {
           met: largest?.toggleP99Ms !== undefined && largest.toggleP99Ms <= toggleBound,
         },
         '0 duty records lost in the outage with a restart': { value: `${lost}`, met: lost === 0 },
+        'a removed department ends the duty within one interval plus the queue': {
+          value:
+            revalidation
+              .map(
+                (result) =>
+                  `${result.removalsEnded} of ${result.removals} ended, at most ${result.removalToOffMaxS?.toFixed(1) ?? '-'} s (interval ${result.intervalMs / 1000} s)`,
+              )
+              .join('; ') || 'not run',
+          met: revalidation.every(
+            (result) =>
+              result.removalsEnded === result.removals &&
+              (result.removalToOffMaxS ?? Number.POSITIVE_INFINITY) <= result.intervalMs / 1000 + 10,
+          ),
+        },
         'requests per player session = 1 + duty changes': {
           value: perSession
             .map(
@@ -127,6 +168,18 @@ async function main(): Promise<BenchReport> {
       },
       durationS: (performance.now() - started) / 1000,
     };
+    // A target of a scenario left out with --only says nothing.
+    const left: Record<string, boolean> = {
+      'budget use': !runs('storm'),
+      'duty-toggle p99': !runs('storm'),
+      'requests per player session': !runs('storm'),
+      '0 duty records lost': !runs('outage'),
+      'a removed department': !runs('revalidation'),
+    };
+    for (const name of Object.keys(report.targets)) {
+      if (Object.entries(left).some(([prefix, out]) => out && name.startsWith(prefix))) delete report.targets[name];
+    }
+    return report;
   } finally {
     resources.remove();
   }

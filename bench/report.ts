@@ -1,4 +1,5 @@
 import type { StormResult } from './scenarios/join-storm.js';
+import type { RevalidationResult } from './scenarios/on-duty-revalidation.js';
 import type { OutageResult } from './scenarios/outage-restart.js';
 
 export interface BenchReport {
@@ -11,6 +12,7 @@ export interface BenchReport {
   storm: StormResult[];
   loopback: StormResult | undefined;
   outage: OutageResult[];
+  revalidation: RevalidationResult[];
   targets: Record<string, { value: string; met: boolean }>;
   durationS: number;
 }
@@ -92,6 +94,35 @@ export function formatReport(report: BenchReport): string[] {
         String(result.requestsDuringOutage),
         String(result.requests),
         String(result.tooManyRequests),
+      ]),
+    ),
+    '',
+    'On-duty revalidation: 400 of 2048 players on duty, watched once every profile is loaded, nobody asking for anything; 40 of them lose their department at a random moment.',
+    '',
+    ...table(
+      [
+        'players',
+        'on duty',
+        'interval',
+        'watched',
+        'revalidation requests',
+        'per on-duty player per hour',
+        'share of the limit',
+        'requests while watched',
+        '429s',
+        'removal to off duty: p50 / p99 / max',
+      ],
+      report.revalidation.map((result) => [
+        String(result.players),
+        String(result.onDuty),
+        `${result.intervalMs / 60_000} min`,
+        `${result.watchMs / 60_000} min`,
+        String(result.revalidationRequests),
+        result.perOnDutyPlayerPerHour.toFixed(1),
+        percent(result.budgetShare),
+        String(result.requestsDuringWatch),
+        String(result.tooManyRequests),
+        `${seconds(result.removalToOffP50S)} / ${seconds(result.removalToOffP99S)} / ${seconds(result.removalToOffMaxS)} (${result.removalsEnded} of ${result.removals})`,
       ]),
     ),
     '',

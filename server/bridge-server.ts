@@ -25,6 +25,7 @@ import { DutyRequestArgsSchema, requestIdOf } from './net/client-requests.js';
 import { createPanelStack, type PanelStack } from './panel/panel-stack.js';
 import { probePanel } from './panel/probe.js';
 import { PlayerRegistry } from './players/player-registry.js';
+import { OnDutyRevalidation } from './profiles/on-duty-revalidation.js';
 import { ProfileCache } from './profiles/profile-cache.js';
 import { ProfilePersistence } from './profiles/profile-persistence.js';
 import { ProfileService, payloadOf } from './profiles/profile-service.js';
@@ -94,6 +95,14 @@ export function startBridgeServer(port: ServerPort, runtime: BridgeRuntime): Bri
   const restoredProfiles = cache?.restore() ?? 0;
   if (restoredProfiles > 0) logger.info(`${restoredProfiles} player profile(s) kept from the last run`);
   const profiles = new ProfileService(cache, players, logger, config.Locale);
+  // Players on duty are polled: what the panel changes reaches their duty through profiles.refreshed$ below.
+  const onDutyRevalidation = new OnDutyRevalidation({
+    intervalMs: config.RefreshIntervalMs,
+    sleep: runtime.sleep,
+    freshForMs: (chatId) => profiles.freshForMs(chatId),
+    refresh: (chatId, priority) => profiles.refreshInBackground(chatId, priority),
+    logger,
+  });
   const outbox =
     panel && stack
       ? new Outbox({
@@ -148,6 +157,7 @@ export function startBridgeServer(port: ServerPort, runtime: BridgeRuntime): Bri
   // the integrations still learn which department ended.
   const dutyChanged = (src: number, state: DutyState, ended?: { departmentId: number; reason: OffDutyReason }) => {
     recordOpenDuty(src, state);
+    onDutyRevalidation.dutyChanged(src, players.chatId(src), state.onDuty);
     publishDuty(src, state);
     integrations.dutyChanged({
       src,
@@ -193,6 +203,7 @@ export function startBridgeServer(port: ServerPort, runtime: BridgeRuntime): Bri
       },
       rankChanged(src, state, department) {
         dutyChanged(src, state);
+        port.emitLocal(PUBLIC_EVENTS.playerRankChanged, src, state.departmentId, state.rankId);
         port.emitClient(PUBLIC_EVENTS.deptData, src, department);
         sendDutyState(src);
         port.emitClient(INTERNAL_EVENTS.notify, src, 'rank_changed', { rank: department.rank.name });
@@ -437,6 +448,7 @@ export function startBridgeServer(port: ServerPort, runtime: BridgeRuntime): Bri
     stop() {
       for (const [src] of duty.onDutyPlayers()) duty.forceOffNow(src, 'resource_stop');
       subscription.unsubscribe();
+      onDutyRevalidation.stop();
       stateBags.stop();
       duty.stop();
       outbox?.stop();
@@ -450,6 +462,7 @@ export function startBridgeServer(port: ServerPort, runtime: BridgeRuntime): Bri
       revalidationAsks: revalidationAsks.size,
       stateBagGuard: stateBags.size,
       tokenChallenges: tokenExposure.size,
+      onDutyRevalidation: onDutyRevalidation.size,
     }),
   };
 }

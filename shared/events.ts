@@ -64,6 +64,8 @@ export type DutyOutcome =
 export interface BridgeServerEvents {
   'bridge:server:playerOnDuty': [source: number, departmentId: number, rankId: number];
   'bridge:server:playerOffDuty': [source: number];
+  /** A player on duty got another rank in the panel; they stay on duty with it. */
+  'bridge:server:playerRankChanged': [source: number, departmentId: number, rankId: number];
 }
 
 export interface BridgeClientEvents {
@@ -97,6 +99,7 @@ export const INTERNAL_EVENTS = {
 export const PUBLIC_EVENTS = {
   playerOnDuty: 'bridge:server:playerOnDuty',
   playerOffDuty: 'bridge:server:playerOffDuty',
+  playerRankChanged: 'bridge:server:playerRankChanged',
   profile: 'bridge:client:profile',
   deptData: 'bridge:client:deptData',
   offDuty: 'bridge:client:offDuty',

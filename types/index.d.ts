@@ -116,6 +116,8 @@ export interface BridgeServerEvents {
   'bridge:server:playerOnDuty': [source: number, departmentId: number, rankId: number];
   /** Also fired when a player on duty disconnects or the bridge stops. */
   'bridge:server:playerOffDuty': [source: number];
+  /** A player on duty got another rank in the panel (found by the background revalidation or /dutyrefresh); they stay on duty with it. */
+  'bridge:server:playerRankChanged': [source: number, departmentId: number, rankId: number];
 }
 
 /** Client events (from the server: listen with `onNet`), each with the arguments a listener receives. */

@@ -5,6 +5,8 @@ export interface PanelTraffic {
   /** Every request that reached the panel (the mock's own log keeps only the last 1000). */
   requests: number;
   byStatus: Map<number | 'network', number>;
+  /** Requests per `METHOD /path` (virtual runs only: the in-process panel sees every one). */
+  byPath?: Map<string, number>;
   /** Answer latencies the panel added, in ms of the clock the bench runs on. */
   count(status: number | 'network'): number;
 }
@@ -32,6 +34,7 @@ export function createPanelFetch(options: PanelFetchOptions): {
   const traffic: PanelTraffic = {
     requests: 0,
     byStatus,
+    byPath: new Map(),
     count: (status) => byStatus.get(status) ?? 0,
   };
   const waitUntil = async (at: number, signal: AbortSignal | null) => {
@@ -40,6 +43,8 @@ export function createPanelFetch(options: PanelFetchOptions): {
   const panelFetch = async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
     const request = new Request(input, init);
     traffic.requests += 1;
+    const path = `${request.method} ${new URL(request.url).pathname}`;
+    traffic.byPath?.set(path, (traffic.byPath.get(path) ?? 0) + 1);
     const started = options.now();
     const response = await getResponse(options.panel.handlers, request);
     await waitUntil(started + options.latencyMs, request.signal);

@@ -15,7 +15,10 @@ export type DutyIntent =
   | { kind: 'off'; src: number; reason: OffDutyReason; reply?: (outcome: DutyOutcome) => void }
   /** A refreshed profile: a removed department ends the duty, a new rank replaces the old one. */
   | { kind: 'reconcile'; src: number; profile: ProfileEntry }
-  /** The panel refused an `on` the game applied while it was unreachable (degraded mode `queue`). */
+  /**
+   * The panel refused an `on` the game had already applied: one sent while it was unreachable (degraded mode
+   * `queue`), or the new rank of a player on duty.
+   */
   | {
       kind: 'queuedOnRefused';
       src: number;
@@ -447,7 +450,7 @@ export class DutyService {
       }
     }
     this.options.logger.warn(
-      `the panel refused the duty of player ${src} in department ${departmentId} that began while it was unreachable (${failure.code ?? failure.kind}); they go off duty`,
+      `the panel refused the duty of player ${src} in department ${departmentId} that the game had already applied (${failure.code ?? failure.kind}); they go off duty`,
     );
     // The refused `on` did not replace at the panel the duty it replaced in game (another session's, or this
     // session's previous department): the `off` ends whatever duty the account still has there.
@@ -492,10 +495,33 @@ export class DutyService {
       if (player) this.goOff(src, player, state.departmentId, 'department_removed');
       return;
     }
-    if (department.rank.id !== state.rankId) {
-      const next: DutyState = { ...state, rankId: department.rank.id };
-      this.states.set(src, next);
-      this.options.effects.rankChanged(src, next, departmentPayload(department));
-    }
+    if (department.rank.id !== state.rankId && player) this.changeRank(src, player, state, department);
+  }
+
+  /**
+   * The panel keeps a duty per department and rank: a new rank is a new session there, so the game applies it at
+   * once and the panel gets an `on` with it, in order with the account's other calls. A refusal (the rank changed
+   * again meanwhile) fetches the profile once and sends what it says; refused again, the player goes off duty.
+   */
+  private changeRank(src: number, player: DutyPlayer, state: DutyState, department: Department): void {
+    const next: DutyState = { ...state, rankId: department.rank.id };
+    this.states.set(src, next);
+    this.options.effects.rankChanged(src, next, departmentPayload(department));
+    if (this.holders.get(player.chatId)?.src !== src || state.since === null) return;
+    const call = this.onCall(src, player, department);
+    this.holders.set(player.chatId, { src, call });
+    const { result } = this.options.outbox.enqueue(call, { appliedInGame: true });
+    const since = state.since;
+    void result.then((delivery) => {
+      if (delivery.kind !== 'refused') return;
+      this.submit({
+        kind: 'queuedOnRefused',
+        src,
+        departmentId: department.id,
+        since,
+        failure: delivery.failure,
+        retried: false,
+      });
+    });
   }
 }

@@ -128,6 +128,11 @@ export class ProfileCache {
     return this.cache.has(chatId) || this.unreadable.has(chatId);
   }
 
+  /** How long the held profile stays within its TTL: 0 when it is stale or missing. */
+  freshForMs(chatId: string): number {
+    return this.cache.has(chatId) ? Math.max(0, this.cache.getRemainingTTL(chatId)) : 0;
+  }
+
   get size(): number {
     return this.cache.size;
   }

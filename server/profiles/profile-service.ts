@@ -143,6 +143,19 @@ export class ProfileService {
     this.policy.revalidate(chatId, known, 'waiting');
   }
 
+  /**
+   * Fetches a chat account's profile in the background at `priority`; its online players get it on `refreshed$`.
+   * Shares a refresh already on its way. Resolves once done, whatever the panel answered.
+   */
+  refreshInBackground(chatId: string, priority: ProfileRequestClass): Promise<void> {
+    return this.policy?.refresh(chatId, priority) ?? Promise.resolve();
+  }
+
+  /** How long the profile held for a chat account stays within its TTL: 0 when it is stale or missing. */
+  freshForMs(chatId: string): number {
+    return this.cache?.freshForMs(chatId) ?? 0;
+  }
+
   /** The panel answers again: every online player without a profile gets one, stale ones are refreshed. */
   recover(): void {
     this.policy?.recover();

@@ -10,13 +10,14 @@ export interface RefreshPolicyOptions {
 }
 
 /**
- * When profiles are fetched again. Nothing is polled: a profile is refreshed when something needs it (the client
- * asks for it, a player joins) and it is past its TTL. The stale one is used meanwhile and the refresh waits in
+ * When profiles are fetched again. A profile is refreshed when something needs it (the client asks for it, a player
+ * joins) and it is past its TTL; only players on duty are polled (`on-duty-revalidation.ts`), through `refresh`. The stale one is used meanwhile and the refresh waits in
  * the background classes, department members before the others, so however many players need one, refreshes only
  * get the budget the interactive work leaves and never more than the panel allows.
  */
 export class RefreshPolicy {
-  private readonly refreshing = new Set<string>();
+  /** The background refresh of each chat id on its way, which every other asker shares. */
+  private readonly refreshing = new Map<string, Promise<void>>();
 
   constructor(private readonly options: RefreshPolicyOptions) {}
 
@@ -25,19 +26,29 @@ export class RefreshPolicy {
    * waits for it: a refresh already on its way is joined and moved up to that class, never sent a second time.
    */
   revalidate(chatId: string, stale: ProfileEntry | undefined, requestClass?: ProfileRequestClass): void {
-    if (this.refreshing.has(chatId)) {
+    if (requestClass && this.refreshing.has(chatId)) {
       // Not forced: the scheduler's single flight joins the request that is queued or in flight.
-      if (requestClass) void this.options.cache.get(chatId, { priority: requestClass });
+      void this.options.cache.get(chatId, { priority: requestClass });
       return;
     }
-    this.refreshing.add(chatId);
-    const priority = requestClass ?? (isMember(stale) ? 'member-refresh' : 'other-refresh');
-    void this.options.cache
+    void this.refresh(chatId, requestClass ?? (isMember(stale) ? 'member-refresh' : 'other-refresh'));
+  }
+
+  /**
+   * Fetches a profile in the background at `priority` and tells its online players; resolves once that is done.
+   * One refresh of a chat id at a time, however many ask meanwhile.
+   */
+  refresh(chatId: string, priority: ProfileRequestClass): Promise<void> {
+    const running = this.refreshing.get(chatId);
+    if (running) return running;
+    const refreshed = this.options.cache
       .get(chatId, { force: true, priority })
       .then((lookup) => {
         if (lookup.ok) this.tell(chatId, lookup.entry);
       })
       .finally(() => this.refreshing.delete(chatId));
+    this.refreshing.set(chatId, refreshed);
+    return refreshed;
   }
 
   /**
@@ -52,13 +63,13 @@ export class RefreshPolicy {
       const entry = cache.peek(chatId);
       if (entry && !cache.isFresh(chatId)) this.revalidate(chatId, entry);
       if (entry || this.refreshing.has(chatId)) continue;
-      this.refreshing.add(chatId);
-      void cache
+      const fetched = cache
         .get(chatId, { priority: 'join' })
         .then((lookup) => {
           if (lookup.ok) this.tell(chatId, lookup.entry);
         })
         .finally(() => this.refreshing.delete(chatId));
+      this.refreshing.set(chatId, fetched);
     }
   }
 

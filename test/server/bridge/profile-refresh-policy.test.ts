@@ -85,9 +85,10 @@ describe('refreshing stale profiles', () => {
   it('refreshes a duty’s profile in the background and applies a new rank without taking the player off duty', async () => {
     const running = await startBridge(mock.panel);
     await connect(running, 7, ALEX);
+    // On duty with the stale profile, so the refresh below is the client's, not the on-duty polling's.
+    await elapse(FIVE_MINUTES + 1);
     running.port.requestDuty(7, 1, true, LSPD.id);
     await settle();
-    await elapse(FIVE_MINUTES + 1);
     mock.panel.controls.setRoles(TWO_DEPARTMENTS, [ROLES.lspdMember, ROLES.lspdLieutenant]);
 
     running.port.clientReady(7);
