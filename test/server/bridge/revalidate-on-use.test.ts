@@ -15,9 +15,12 @@ describe('revalidation asked for by a client (stale-while-revalidate)', () => {
   it('fetches a profile older than the interval, sends it, and ends a duty the new profile no longer grants', async () => {
     const running = await startBridge(mock.panel);
     await connect(running, 7, ALEX);
+    // On duty half an interval after the profile was fetched: the profile is stale half an interval before the
+    // background revalidation of on-duty players is due, so it is the menu's ask that fetches it.
+    await elapse(INTERVAL / 2);
     running.port.requestDuty(7, 1, true, BCSO.id);
     await settle();
-    await elapse(INTERVAL + 1);
+    await elapse(INTERVAL / 2 + 1);
     mock.panel.controls.setRoles(TWO_DEPARTMENTS, [ROLES.lspdMember, ROLES.lspdLieutenant]);
 
     running.port.requestRevalidate(7);
