@@ -185,6 +185,7 @@ export function startBridgeServer(port: ServerPort, runtime: BridgeRuntime): Bri
     // A refetch also updates the player's menu, which showed the outdated departments. Otherwise whatever profile is
     // held is good enough: the panel checks the rank itself, and a refusal comes back here with `refetch`.
     profile: async (src, refetch) => (refetch ? (await sendProfile(src, true)).entry : await profiles.forDuty(src)),
+    latestProfile: (src) => profiles.cached(src),
     effects: {
       onDuty(src, state, department) {
         logger.info(`player ${src} is on duty in department ${department.slug} as rank ${department.rank.id}`);

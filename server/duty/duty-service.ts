@@ -64,6 +64,12 @@ export interface DutyServiceOptions {
    * `refetch` bypasses the cache.
    */
   profile: (src: number, refetch: boolean) => Promise<ProfileEntry | undefined>;
+  /**
+   * The newest profile the bridge holds for the player, without fetching. A check of the duty against a profile runs
+   * against this one: the profile the check was asked with may have waited in the account's queue behind a newer
+   * fetch, and would take a rank back.
+   */
+  latestProfile?: (src: number) => ProfileEntry | undefined;
   effects: DutyEffects;
 }
 
@@ -485,9 +491,10 @@ export class DutyService {
     this.options.effects.offDuty(src, departmentId, reason);
   }
 
-  private reconcile(src: number, profile: ProfileEntry): void {
+  private reconcile(src: number, asked: ProfileEntry): void {
     const state = this.state(src);
     if (!state.onDuty || state.departmentId === null) return;
+    const profile = this.options.latestProfile?.(src) ?? asked;
     const department =
       profile.kind === 'found' ? profile.departments.find((d) => d.id === state.departmentId) : undefined;
     const player = this.options.player(src);

@@ -157,6 +157,28 @@ describe('what the panel changed reaches a duty within one interval', () => {
     });
   });
 
+  it('never takes a rank back from a profile older than the one the bridge holds when the check runs', async () => {
+    const running = await startBridge(mock.panel);
+    await connect(running, 7, ALEX);
+    await onDuty(running, 7, LSPD.id);
+    const sergeantProfile = running.bridge.profiles.cached(7);
+    mock.panel.controls.setRoles(TWO_DEPARTMENTS, [ROLES.lspdMember, ROLES.lspdLieutenant]);
+    running.port.requestRefresh(7);
+    await settle();
+    expect(running.bridge.duty.state(7)).toMatchObject({ rankId: LSPD.lieutenant });
+
+    // A check that waited in the account's queue behind the newer fetch, carrying the profile of its own time.
+    if (sergeantProfile) running.bridge.duty.submit({ kind: 'reconcile', src: 7, profile: sergeantProfile });
+    await settle();
+
+    expect(running.bridge.duty.state(7)).toMatchObject({ onDuty: true, rankId: LSPD.lieutenant });
+    expect(running.port.emitted(PUBLIC_EVENTS.playerRankChanged)).toEqual([[7, LSPD.id, LSPD.lieutenant]]);
+    expect(mock.panel.controls.sessions(TWO_DEPARTMENTS).at(-1)).toMatchObject({
+      rankId: LSPD.lieutenant,
+      endedBy: null,
+    });
+  });
+
   it('fetches once more when the panel refuses the new rank, and sends the rank it then finds', async () => {
     const running = await startBridge(mock.panel);
     await connect(running, 7, ALEX);
