@@ -378,6 +378,8 @@ export function startBridgeServer(port: ServerPort, runtime: BridgeRuntime): Bri
   ).subscribe();
 
   for (const src of port.connectedPlayers()) ensureSession(src);
+  // A restart with players online: they count for the short-interval warning as joins would.
+  playersOnline(players.size);
 
   const serverExports = createServerExports({
     dutyState: (src) => duty.state(src),

@@ -32,6 +32,17 @@ describe('a RefreshIntervalMs below a minute, for testers', () => {
     expect(lines[1]).toContain('2 players online at RefreshIntervalMs = 1000 can cost up to 120 profile requests');
   });
 
+  it('counts the players already online when the resource restarts', async () => {
+    const connected = Object.fromEntries(
+      [1, 2, 3].map((src) => [src, playerWith(TWO_DEPARTMENTS, `Player ${src}`)] as const),
+    );
+    const running = await startBridge(mock.panel, { config: { value: { RefreshIntervalMs: 1_000 } }, connected });
+
+    const lines = costLines(running.port.lines);
+    expect(lines).toHaveLength(2);
+    expect(lines[1]).toContain('3 players online at RefreshIntervalMs = 1000');
+  });
+
   it('says nothing for an interval of a minute or more', async () => {
     const running = await startBridge(mock.panel, { config: { value: { RefreshIntervalMs: 60_000 } } });
     for (let src = 1; src <= 3; src++) await connect(running, src, playerWith(TWO_DEPARTMENTS, `Player ${src}`));
