@@ -15,6 +15,8 @@ export interface StormOptions {
   capMs: number;
   /** The players join evenly over this span (default one minute). */
   arrivalSpanMs?: number;
+  /** Config.RefreshIntervalMs of the resource: a profile read again at least this long after the last is a refresh. */
+  refreshIntervalMs: number;
   /** The toggles on the quiet server after the storm, and the time between them (default 20, 2 s). */
   idleToggles?: { count: number; everyMs: number };
 }
@@ -44,6 +46,11 @@ export interface StormResult {
   idleToggleP99Ms: number | undefined;
   /** Duty changes the game made (on and off). */
   dutyChanges: number;
+  /**
+   * Profiles read again a whole refresh interval or more after their last read: players on duty revalidated in the
+   * background (virtual runs; 0 over loopback, where the bench does not see each request).
+   */
+  refreshes: number;
   lostDutyRecords: number;
   requestsPerSession: number;
 }
@@ -157,6 +164,10 @@ export async function runJoinStorm(options: StormOptions): Promise<StormResult> 
       idleToggleP50Ms: percentile(idleLatencies, 0.5),
       idleToggleP99Ms: percentile(idleLatencies, 0.99),
       dutyChanges: count(world.gameOns) + count(world.gameOffs),
+      refreshes: (world.traffic.repeats ?? []).filter(
+        ({ path, sincePreviousMs }) =>
+          path.startsWith('GET ') && path.endsWith('/departments') && sincePreviousMs >= options.refreshIntervalMs,
+      ).length,
       lostDutyRecords: world.lostDutyRecords(),
       requestsPerSession: requests / options.players,
     };

@@ -7,6 +7,8 @@ export interface PanelTraffic {
   byStatus: Map<number | 'network', number>;
   /** Requests per `METHOD /path` (virtual runs only: the in-process panel sees every one). */
   byPath?: Map<string, number>;
+  /** Every request to a path asked before, with the time since that path was last asked (virtual runs only). */
+  repeats?: Array<{ path: string; sincePreviousMs: number }>;
   /** Answer latencies the panel added, in ms of the clock the bench runs on. */
   count(status: number | 'network'): number;
 }
@@ -35,8 +37,10 @@ export function createPanelFetch(options: PanelFetchOptions): {
     requests: 0,
     byStatus,
     byPath: new Map(),
+    repeats: [],
     count: (status) => byStatus.get(status) ?? 0,
   };
+  const lastAskedAt = new Map<string, number>();
   const waitUntil = async (at: number, signal: AbortSignal | null) => {
     while (options.now() < at && !signal?.aborted && !closed) await new Promise((resolve) => setImmediate(resolve));
   };
@@ -46,6 +50,9 @@ export function createPanelFetch(options: PanelFetchOptions): {
     const path = `${request.method} ${new URL(request.url).pathname}`;
     traffic.byPath?.set(path, (traffic.byPath.get(path) ?? 0) + 1);
     const started = options.now();
+    const previous = lastAskedAt.get(path);
+    if (previous !== undefined) traffic.repeats?.push({ path, sincePreviousMs: started - previous });
+    lastAskedAt.set(path, started);
     const response = await getResponse(options.panel.handlers, request);
     await waitUntil(started + options.latencyMs, request.signal);
     if (request.signal.aborted) throw request.signal.reason ?? new DOMException('aborted', 'AbortError');
