@@ -8,18 +8,22 @@ const TOKEN = 'playground-test-token-31c8a2';
 const ALEX = '284619375016482817';
 const RILEY = '417293856102947583';
 
+/** The playground's own routes, as the dashboard calls them. */
+const playgroundApi = (running: RunningPlayground): KyInstance =>
+  ky.create({
+    prefixUrl: `${running.url}/__playground`,
+    headers: { authorization: `Bearer ${TOKEN}` },
+    throwHttpErrors: false,
+    retry: 0,
+    timeout: 20_000,
+  });
+
 describe('the playground over HTTP', () => {
   let running: RunningPlayground;
   let api: KyInstance;
   beforeAll(async () => {
     running = await startPlaygroundWithPanel({ token: TOKEN, port: 0, demoPlayers: [ALEX, RILEY] });
-    api = ky.create({
-      prefixUrl: `${running.url}/__playground`,
-      headers: { authorization: `Bearer ${TOKEN}` },
-      throwHttpErrors: false,
-      retry: 0,
-      timeout: 20_000,
-    });
+    api = playgroundApi(running);
   }, 60_000);
   afterAll(() => running?.close());
 
@@ -98,13 +102,7 @@ describe('the playground’s duty menu after a role change', () => {
   let api: KyInstance;
   beforeAll(async () => {
     running = await startPlaygroundWithPanel({ token: TOKEN, port: 0, demoPlayers: [ALEX], refreshIntervalMs: 15_000 });
-    api = ky.create({
-      prefixUrl: `${running.url}/__playground`,
-      headers: { authorization: `Bearer ${TOKEN}` },
-      throwHttpErrors: false,
-      retry: 0,
-      timeout: 20_000,
-    });
+    api = playgroundApi(running);
   }, 60_000);
   afterAll(() => running?.close());
 

@@ -19,6 +19,19 @@ const FIVE_MINUTES = 300_000;
 const fetchesOf = (running: RunningBridge, chatId: string) =>
   running.calls().filter((call) => call === departmentsCall(chatId)).length;
 
+/** Alex, on duty in LSPD as sergeant, is made lieutenant at the panel and runs /dutyrefresh. */
+async function promotedThenRefreshed(running: RunningBridge): Promise<void> {
+  mock.panel.controls.setRoles(TWO_DEPARTMENTS, [ROLES.lspdMember, ROLES.lspdLieutenant]);
+  running.port.requestRefresh(7);
+  await settle();
+}
+
+const expectPanelDutyAsLieutenant = () =>
+  expect(mock.panel.controls.sessions(TWO_DEPARTMENTS).at(-1)).toMatchObject({
+    rankId: LSPD.lieutenant,
+    endedBy: null,
+  });
+
 async function onDuty(running: RunningBridge, src: number, departmentId: number): Promise<void> {
   running.port.requestDuty(src, 1, true, departmentId);
   await settle();
@@ -145,16 +158,10 @@ describe('what the panel changed reaches a duty within one interval', () => {
     const running = await startBridge(mock.panel);
     await connect(running, 7, ALEX);
     await onDuty(running, 7, LSPD.id);
-    mock.panel.controls.setRoles(TWO_DEPARTMENTS, [ROLES.lspdMember, ROLES.lspdLieutenant]);
-
-    running.port.requestRefresh(7);
-    await settle();
+    await promotedThenRefreshed(running);
 
     expect(running.port.emitted(PUBLIC_EVENTS.playerRankChanged)).toEqual([[7, LSPD.id, LSPD.lieutenant]]);
-    expect(mock.panel.controls.sessions(TWO_DEPARTMENTS).at(-1)).toMatchObject({
-      rankId: LSPD.lieutenant,
-      endedBy: null,
-    });
+    expectPanelDutyAsLieutenant();
   });
 
   it('never takes a rank back from a profile older than the one the bridge holds when the check runs', async () => {
@@ -162,9 +169,7 @@ describe('what the panel changed reaches a duty within one interval', () => {
     await connect(running, 7, ALEX);
     await onDuty(running, 7, LSPD.id);
     const sergeantProfile = running.bridge.profiles.cached(7);
-    mock.panel.controls.setRoles(TWO_DEPARTMENTS, [ROLES.lspdMember, ROLES.lspdLieutenant]);
-    running.port.requestRefresh(7);
-    await settle();
+    await promotedThenRefreshed(running);
     expect(running.bridge.duty.state(7)).toMatchObject({ rankId: LSPD.lieutenant });
 
     // A check that waited in the account's queue behind the newer fetch, carrying the profile of its own time.
@@ -173,10 +178,7 @@ describe('what the panel changed reaches a duty within one interval', () => {
 
     expect(running.bridge.duty.state(7)).toMatchObject({ onDuty: true, rankId: LSPD.lieutenant });
     expect(running.port.emitted(PUBLIC_EVENTS.playerRankChanged)).toEqual([[7, LSPD.id, LSPD.lieutenant]]);
-    expect(mock.panel.controls.sessions(TWO_DEPARTMENTS).at(-1)).toMatchObject({
-      rankId: LSPD.lieutenant,
-      endedBy: null,
-    });
+    expectPanelDutyAsLieutenant();
   });
 
   it('fetches once more when the panel refuses the new rank, and sends the rank it then finds', async () => {
