@@ -1,3 +1,4 @@
+import { DEFAULT_REFRESH_INTERVAL_MS, REFRESH_INTERVAL_RANGE_MS } from '../shared/config/refresh-interval.js';
 import { type Messages, messagesFrom, NOTIFICATION_STYLES, type NotificationStyle } from '../shared/locale.js';
 
 /** What the client half takes from config.lua. */
@@ -8,12 +9,13 @@ export interface ClientSettings {
   refreshIntervalMs: number;
 }
 
-const DEFAULT_REFRESH_INTERVAL_MS = 300_000;
-
-// Wider than the server's bounds on purpose: the server's own once-per-interval gate is what spends the panel's
-// budget, so a client that asks more often than the server's interval is only ignored, never a cost.
+// The server's bounds: a value it refuses leaves both sides on the default. Were they ever to differ, the server's
+// own once-per-interval gate is what spends the panel's budget: a client asking more often is only ignored.
 const isInterval = (value: unknown): value is number =>
-  typeof value === 'number' && Number.isInteger(value) && value >= 1_000 && value <= 86_400_000;
+  typeof value === 'number' &&
+  Number.isInteger(value) &&
+  value >= REFRESH_INTERVAL_RANGE_MS.min &&
+  value <= REFRESH_INTERVAL_RANGE_MS.max;
 
 const isStyle = (value: unknown): value is NotificationStyle =>
   (NOTIFICATION_STYLES as readonly unknown[]).includes(value);

@@ -1,5 +1,5 @@
 import { type CliOptions, parseCliOptions, USAGE } from '../mock-panel/cli-options.js';
-import { REFRESH_INTERVAL_RANGE_MS } from '../shared/config/schema.js';
+import { REFRESH_INTERVAL_RANGE_MS } from '../shared/config/refresh-interval.js';
 
 const FLAG = '--refresh-interval';
 

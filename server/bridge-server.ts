@@ -149,7 +149,7 @@ export function startBridgeServer(port: ServerPort, runtime: BridgeRuntime): Bri
     const { onDuty, departmentId, rankId, since } = state;
     if (onDuty && chatId !== undefined && departmentId !== null && rankId !== null && since !== null) {
       openDuties.opened({ chatId, departmentId, rankId, since, serverId: src });
-    } else if (!onDuty) openDuties.closed(src);
+    } else if (!onDuty && chatId !== undefined) openDuties.closed(chatId, src);
   };
   const publishDuty = (src: number, state: DutyState) =>
     publishDutyState((id, key, value) => stateBags.publish(id, key, value), src, state);

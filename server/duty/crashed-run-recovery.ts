@@ -13,10 +13,8 @@ export function endDutiesLeftOpen(ledger: OpenDutyLedger, outbox: Pick<Outbox, '
   for (const { key, movedTo, problem } of setAside) {
     logger.error(`the open duty record ${key} could not be read (${problem}); it is set aside as ${movedTo}`);
   }
-  for (const duty of duties) {
-    outbox.keep({ action: 'off', body: { chatId: duty.chatId, departmentId: duty.departmentId } });
-    ledger.forget(duty.chatId);
-  }
+  outbox.keep(duties.map(({ chatId, departmentId }) => ({ action: 'off', body: { chatId, departmentId } })));
+  for (const duty of duties) ledger.forget(duty.chatId);
   if (duties.length > 0) {
     logger.info(
       `the last run ended without stopping (a crash?) and left ${duties.length} duty(ies) open at the panel; they are ended now`,

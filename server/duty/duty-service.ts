@@ -417,17 +417,31 @@ export class DutyService {
     this.options.logger.info(
       `player ${src} is on duty in department ${department.slug} while the panel is unreachable; the panel learns it once it answers`,
     );
+    if (state.since !== null)
+      this.whenRefused(result, { src, departmentId: department.id, since: state.since, retried });
+  }
+
+  /** Sends an `on` the game has already applied; a refusal comes back as `queuedOnRefused`. */
+  private sendApplied(src: number, call: Extract<DutyCall, { action: 'on' }>, since: number, retried: boolean): void {
+    const { result } = this.options.outbox.enqueue(call, { appliedInGame: true });
+    this.whenRefused(result, { src, departmentId: call.body.departmentId, since, retried });
+  }
+
+  /** The duty the game applied before the panel had its `on` is undone, or retried, when the panel refuses it. */
+  private whenRefused(
+    result: Promise<DeliveryResult>,
+    applied: Omit<Extract<DutyIntent, { kind: 'queuedOnRefused' }>, 'kind' | 'failure'>,
+  ): void {
     void result.then((delivery) => {
-      if (delivery.kind !== 'refused' || state.since === null) return;
-      this.submit({
-        kind: 'queuedOnRefused',
-        src,
-        departmentId: department.id,
-        since: state.since,
-        failure: delivery.failure,
-        retried,
-      });
+      if (delivery.kind === 'refused') this.submit({ kind: 'queuedOnRefused', ...applied, failure: delivery.failure });
     });
+  }
+
+  /** The game takes the rank the panel now gives the player in the department they are on duty in. */
+  private setRank(src: number, state: DutyState, department: Department): void {
+    const next: DutyState = { ...state, rankId: department.rank.id };
+    this.states.set(src, next);
+    this.options.effects.rankChanged(src, next, departmentPayload(department));
   }
 
   private async queuedOnRefused(intent: Extract<DutyIntent, { kind: 'queuedOnRefused' }>): Promise<void> {
@@ -442,16 +456,8 @@ export class DutyService {
       if (department) {
         const call = this.onCall(src, player, department);
         if (this.holders.get(player.chatId)?.src === src) this.holders.set(player.chatId, { src, call });
-        const { result } = this.options.outbox.enqueue(call, { appliedInGame: true });
-        void result.then((delivery) => {
-          if (delivery.kind !== 'refused') return;
-          this.submit({ kind: 'queuedOnRefused', src, departmentId, since, failure: delivery.failure, retried: true });
-        });
-        if (department.rank.id !== state.rankId) {
-          const next: DutyState = { ...state, rankId: department.rank.id };
-          this.states.set(src, next);
-          this.options.effects.rankChanged(src, next, departmentPayload(department));
-        }
+        this.sendApplied(src, call, since, true);
+        if (department.rank.id !== state.rankId) this.setRank(src, state, department);
         return;
       }
     }
@@ -511,24 +517,10 @@ export class DutyService {
    * again meanwhile) fetches the profile once and sends what it says; refused again, the player goes off duty.
    */
   private changeRank(src: number, player: DutyPlayer, state: DutyState, department: Department): void {
-    const next: DutyState = { ...state, rankId: department.rank.id };
-    this.states.set(src, next);
-    this.options.effects.rankChanged(src, next, departmentPayload(department));
+    this.setRank(src, state, department);
     if (this.holders.get(player.chatId)?.src !== src || state.since === null) return;
     const call = this.onCall(src, player, department);
     this.holders.set(player.chatId, { src, call });
-    const { result } = this.options.outbox.enqueue(call, { appliedInGame: true });
-    const since = state.since;
-    void result.then((delivery) => {
-      if (delivery.kind !== 'refused') return;
-      this.submit({
-        kind: 'queuedOnRefused',
-        src,
-        departmentId: department.id,
-        since,
-        failure: delivery.failure,
-        retried: false,
-      });
-    });
+    this.sendApplied(src, call, state.since, false);
   }
 }

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { DutyOffBodySchema, DutyOnBodySchema } from '../../shared/contract/index.js';
 import { panelPlayerName } from '../../shared/contract/player-name.js';
 import type { Logger } from '../log/logger.js';
+import { type KeptRead, readKeptRecord, setAside } from '../storage/kept-record.js';
 import type { KeyValueStore } from '../storage/key-value-store.js';
 import type { OutboxRecord } from './outbox.js';
 
@@ -29,24 +30,12 @@ const OutboxRecordSchema: z.ZodType<OutboxRecord, unknown> = z.object({
   appliedInGame: z.literal(true).optional(),
 });
 
-/** The record a kept value holds, or why it holds none in a few words: where, never the value itself. */
-function check(key: string, value: string | null): { record: OutboxRecord } | { problem: string } {
-  if (value === null) return { problem: 'it is empty' };
-  let json: unknown;
-  try {
-    json = JSON.parse(value);
-  } catch {
-    return { problem: 'it is not JSON' };
-  }
-  const parsed = OutboxRecordSchema.safeParse(json);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const where = issue?.path.length ? issue.path.join('.') : 'the record';
-    return { problem: `${where}: ${issue?.message ?? 'invalid'}`.slice(0, 160) };
-  }
+function check(key: string, value: string | null): KeptRead<OutboxRecord> {
+  const read = readKeptRecord(value, OutboxRecordSchema);
   // Its key is where a delivery deletes it: under any other key it would be sent again at every start.
-  if (recordKey(parsed.data.id) !== key) return { problem: `it says it is record ${parsed.data.id}` };
-  return { record: parsed.data };
+  if (read.ok && recordKey(read.record.id) !== key)
+    return { ok: false, problem: `it says it is record ${read.record.id}` };
+  return read;
 }
 
 /**
@@ -57,15 +46,13 @@ function check(key: string, value: string | null): { record: OutboxRecord } | { 
 export function readKeptRecords(store: KeyValueStore, logger: Pick<Logger, 'warn'>): OutboxRecord[] {
   const records: OutboxRecord[] = [];
   for (const key of store.keys(KEY_PREFIX)) {
-    const value = store.get(key);
-    const checked = check(key, value);
-    if ('record' in checked) {
+    const checked = check(key, store.get(key));
+    if (checked.ok) {
       records.push(checked.record);
       continue;
     }
     const aside = `${REJECTED_PREFIX}${key.slice(KEY_PREFIX.length)}`;
-    if (value !== null) store.set(aside, value);
-    store.delete(key);
+    setAside(store, key, aside);
     logger.warn(
       `the kept duty call ${key} in KVP is not one the bridge can send (${checked.problem}); it is set aside as ${aside} and the other kept calls are sent`,
     );

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ChatIdSchema } from '../../shared/contract/index.js';
+import { type KeptRead, readKeptRecord, setAside } from '../storage/kept-record.js';
 import type { KeyValueStore } from '../storage/key-value-store.js';
 
 const KEY_PREFIX = 'open-duty:';
@@ -33,24 +34,21 @@ const keyOf = (chatId: string) => `${KEY_PREFIX}${chatId}`;
  * found in it at start was left by a run that died without its stop.
  */
 export class OpenDutyLedger {
-  /** Whose record each on-duty player wrote, so going off duty needs no other lookup. */
-  private readonly chatIdOf = new Map<number, string>();
+  /** The session whose record each chat account's is, as written this run: going off duty reads nothing back. */
+  private readonly writtenBy = new Map<string, number>();
 
   constructor(private readonly store: KeyValueStore) {}
 
   /** A player went on duty or changed rank. */
   opened(duty: OpenDuty): void {
-    this.chatIdOf.set(duty.serverId, duty.chatId);
+    this.writtenBy.set(duty.chatId, duty.serverId);
     this.store.set(keyOf(duty.chatId), JSON.stringify(duty));
   }
 
   /** A player went off duty. Another session of the same account that holds the record keeps it. */
-  closed(serverId: number): void {
-    const chatId = this.chatIdOf.get(serverId);
-    if (chatId === undefined) return;
-    this.chatIdOf.delete(serverId);
-    const held = this.read(keyOf(chatId));
-    if (held.ok && held.duty.serverId !== serverId) return;
+  closed(chatId: string, serverId: number): void {
+    if (this.writtenBy.get(chatId) !== serverId) return;
+    this.writtenBy.delete(chatId);
     this.store.delete(keyOf(chatId));
   }
 
@@ -58,15 +56,14 @@ export class OpenDutyLedger {
   leftOver(): LeftOver {
     const left: LeftOver = { duties: [], setAside: [] };
     for (const key of this.store.keys(KEY_PREFIX).sort()) {
-      const record = this.read(key);
-      if (record.ok) {
-        left.duties.push(record.duty);
+      const read = this.read(key);
+      if (read.ok) {
+        left.duties.push(read.record);
         continue;
       }
       const movedTo = `${SET_ASIDE_PREFIX}${key.slice(KEY_PREFIX.length)}`;
-      this.store.set(movedTo, this.store.get(key) ?? '');
-      this.store.delete(key);
-      left.setAside.push({ key, movedTo, problem: record.problem });
+      setAside(this.store, key, movedTo);
+      left.setAside.push({ key, movedTo, problem: read.problem });
     }
     return left;
   }
@@ -76,21 +73,10 @@ export class OpenDutyLedger {
     this.store.delete(keyOf(chatId));
   }
 
-  private read(key: string): { ok: true; duty: OpenDuty } | { ok: false; problem: string } {
-    const value = this.store.get(key);
-    if (value === null) return { ok: false, problem: 'no value' };
-    let json: unknown;
-    try {
-      json = JSON.parse(value);
-    } catch {
-      return { ok: false, problem: 'not JSON' };
-    }
-    const parsed = OpenDutySchema.safeParse(json);
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      return { ok: false, problem: `${issue?.path.join('.') || 'the record'}: ${issue?.message ?? 'invalid'}` };
-    }
-    if (keyOf(parsed.data.chatId) !== key) return { ok: false, problem: 'the chat id does not match its key' };
-    return { ok: true, duty: parsed.data };
+  private read(key: string): KeptRead<OpenDuty> {
+    const read = readKeptRecord(this.store.get(key), OpenDutySchema);
+    if (read.ok && keyOf(read.record.chatId) !== key)
+      return { ok: false, problem: 'the chat id does not match its key' };
+    return read;
   }
 }

@@ -154,17 +154,20 @@ export class Outbox {
   }
 
   /**
-   * Persists a call without sending it: resume() sends it with the calls kept from the last run, after every one of
-   * them (its id is higher than any kept record's).
+   * Persists calls without sending them: resume() sends them with the calls kept from the last run, after every one
+   * of them (their ids are higher than any kept record's).
    */
-  keep(call: DutyCall): void {
+  keep(calls: readonly DutyCall[]): void {
+    if (calls.length === 0) return;
     for (const key of this.options.store.keys(KEY_PREFIX)) {
       const id = Number(key.slice(KEY_PREFIX.length));
       if (Number.isSafeInteger(id)) this.nextId = Math.max(this.nextId, id + 1);
     }
-    const record: OutboxRecord = { id: this.nextId++, call, createdAt: this.options.now() };
-    this.options.store.set(SEQUENCE_KEY, String(record.id));
-    this.options.store.set(recordKey(record.id), JSON.stringify(record));
+    for (const call of calls) {
+      const record: OutboxRecord = { id: this.nextId++, call, createdAt: this.options.now() };
+      this.options.store.set(SEQUENCE_KEY, String(record.id));
+      this.options.store.set(recordKey(record.id), JSON.stringify(record));
+    }
   }
 
   /**

@@ -27,7 +27,10 @@ class SecretPieces {
     for (const char of secret) last = this.extend(last, char);
   }
 
-  /** [start, end) of every maximal run, in order and disjoint, of `text` of at least `minimum` characters that is a piece of the secret. */
+  /**
+   * [start, end) of every maximal run of `text` of at least `minimum` characters that is a piece of the secret, in
+   * order and disjoint.
+   */
   runs(text: string, minimum: number): Array<[number, number]> {
     const found: Array<[number, number]> = [];
     let state = 0;

@@ -44,7 +44,7 @@ const EVENT_NAMES: Readonly<Record<ClientEvent, string>> = {
 export class ClientEventLimits {
   private readonly buckets: ReadonlyMap<ClientEvent, TokenBuckets<number>>;
   /** Players currently over a limit, per event, so their refusals are told once. */
-  private readonly refusing = new Map<ClientEvent, Set<number>>();
+  private readonly refusing: ReadonlyMap<ClientEvent, Set<number>>;
 
   constructor(
     now: () => number,
@@ -57,17 +57,17 @@ export class ClientEventLimits {
         new TokenBuckets<number>(limits[event].burst, limits[event].perSecond, now),
       ]),
     );
+    this.refusing = new Map((Object.keys(limits) as ClientEvent[]).map((event) => [event, new Set<number>()]));
   }
 
   /** Whether this player's event is within its limit; counts it if so. */
   admit(event: ClientEvent, src: number): boolean {
-    const refusing = this.refusing.get(event) ?? new Set<number>();
-    this.refusing.set(event, refusing);
+    const refusing = this.refusing.get(event);
     if (this.buckets.get(event)?.take(src) ?? false) {
-      refusing.delete(src);
+      refusing?.delete(src);
       return true;
     }
-    if (!refusing.has(src)) {
+    if (refusing && !refusing.has(src)) {
       refusing.add(src);
       this.logger.debug(
         `player ${src} sends ${EVENT_NAMES[event]} faster than a client does; refused until it slows down`,

@@ -11,9 +11,10 @@ export interface RefreshPolicyOptions {
 
 /**
  * When profiles are fetched again. A profile is refreshed when something needs it (the client asks for it, a player
- * joins) and it is past its TTL; only players on duty are polled (`on-duty-revalidation.ts`), through `refresh`. The stale one is used meanwhile and the refresh waits in
- * the background classes, department members before the others, so however many players need one, refreshes only
- * get the budget the interactive work leaves and never more than the panel allows.
+ * joins) and it is past its TTL; only players on duty are polled (`on-duty-revalidation.ts`), through `refresh`.
+ * The stale one is used meanwhile and the refresh waits in the background classes, department members before the
+ * others, so however many players need one, refreshes only get the budget the interactive work leaves and never
+ * more than the panel allows.
  */
 export class RefreshPolicy {
   /** The background refresh of each chat id on its way, which every other asker shares. */
@@ -39,16 +40,7 @@ export class RefreshPolicy {
    * One refresh of a chat id at a time, however many ask meanwhile.
    */
   refresh(chatId: string, priority: ProfileRequestClass): Promise<void> {
-    const running = this.refreshing.get(chatId);
-    if (running) return running;
-    const refreshed = this.options.cache
-      .get(chatId, { force: true, priority })
-      .then((lookup) => {
-        if (lookup.ok) this.tell(chatId, lookup.entry);
-      })
-      .finally(() => this.refreshing.delete(chatId));
-    this.refreshing.set(chatId, refreshed);
-    return refreshed;
+    return this.fetchOnce(chatId, { force: true, priority });
   }
 
   /**
@@ -61,16 +53,23 @@ export class RefreshPolicy {
       if (!session.chat.ok) continue;
       const { chatId } = session.chat;
       const entry = cache.peek(chatId);
-      if (entry && !cache.isFresh(chatId)) this.revalidate(chatId, entry);
-      if (entry || this.refreshing.has(chatId)) continue;
-      const fetched = cache
-        .get(chatId, { priority: 'join' })
-        .then((lookup) => {
-          if (lookup.ok) this.tell(chatId, lookup.entry);
-        })
-        .finally(() => this.refreshing.delete(chatId));
-      this.refreshing.set(chatId, fetched);
+      if (!entry) void this.fetchOnce(chatId, { priority: 'join' });
+      else if (!cache.isFresh(chatId)) this.revalidate(chatId, entry);
     }
+  }
+
+  /** Fetches a profile and tells its online players, unless a fetch of it is on its way already: that one is shared. */
+  private fetchOnce(chatId: string, options: Parameters<ProfileCache['get']>[1]): Promise<void> {
+    const running = this.refreshing.get(chatId);
+    if (running) return running;
+    const fetched = this.options.cache
+      .get(chatId, options)
+      .then((lookup) => {
+        if (lookup.ok) this.tell(chatId, lookup.entry);
+      })
+      .finally(() => this.refreshing.delete(chatId));
+    this.refreshing.set(chatId, fetched);
+    return fetched;
   }
 
   private tell(chatId: string, entry: ProfileEntry): void {

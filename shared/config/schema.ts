@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ENGLISH, MESSAGE_KEYS, type MessageKey, NOTIFICATION_STYLES, overrideProblem } from '../locale.js';
 import { departmentJobsSchema } from './department-jobs.js';
+import { DEFAULT_REFRESH_INTERVAL_MS, REFRESH_INTERVAL_RANGE_MS } from './refresh-interval.js';
 
 export const LOG_LEVELS = ['error', 'warn', 'info', 'debug'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -10,9 +11,6 @@ export type DegradedMode = (typeof DEGRADED_MODES)[number];
 
 export const JOB_FRAMEWORKS = ['auto', 'esx', 'qbcore', 'qbox', 'ox_core'] as const;
 export type JobFramework = (typeof JOB_FRAMEWORKS)[number];
-
-/** What `RefreshIntervalMs` accepts; the playground's --refresh-interval checks against it too. */
-export const REFRESH_INTERVAL_RANGE_MS = { min: 1_000, max: 86_400_000 } as const;
 
 const milliseconds = (min: number, max: number) => z.number().int().min(min).max(max);
 
@@ -35,7 +33,7 @@ const localeShape = Object.fromEntries(MESSAGE_KEYS.map((key) => [key, message(k
  */
 export const configShape = {
   RefreshIntervalMs: milliseconds(REFRESH_INTERVAL_RANGE_MS.min, REFRESH_INTERVAL_RANGE_MS.max)
-    .default(300_000)
+    .default(DEFAULT_REFRESH_INTERVAL_MS)
     .describe('How long a player profile is cached before it is fetched again'),
   RequestTimeoutMs: milliseconds(500, 60_000).default(5_000).describe('Timeout of one panel request'),
   RefreshCooldownMs: milliseconds(0, 3_600_000).default(30_000).describe('Per-player cooldown of /dutyrefresh'),

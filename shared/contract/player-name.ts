@@ -1,4 +1,4 @@
-import { DutyOnBodySchema } from './duty';
+import { DutyOnBodySchema } from './duty.js';
 
 const limits = DutyOnBodySchema.shape.playerName.unwrap();
 /**

@@ -32,6 +32,14 @@ const expectPanelDutyAsLieutenant = () =>
     endedBy: null,
   });
 
+/** A bridge with Alex (player 7) on duty in LSPD as sergeant. */
+async function alexOnDutyInLspd(): Promise<RunningBridge> {
+  const running = await startBridge(mock.panel);
+  await connect(running, 7, ALEX);
+  await onDuty(running, 7, LSPD.id);
+  return running;
+}
+
 async function onDuty(running: RunningBridge, src: number, departmentId: number): Promise<void> {
   running.port.requestDuty(src, 1, true, departmentId);
   await settle();
@@ -57,9 +65,7 @@ describe('on-duty players are revalidated in the background', () => {
   });
 
   it('counts a refresh asked for meanwhile as the interval’s fetch instead of adding one', async () => {
-    const running = await startBridge(mock.panel);
-    await connect(running, 7, ALEX);
-    await onDuty(running, 7, LSPD.id);
+    const running = await alexOnDutyInLspd();
     await elapse(3 * 60_000);
     running.port.requestRefresh(7);
     await settle();
@@ -130,9 +136,7 @@ describe('what the panel changed reaches a duty within one interval', () => {
   });
 
   it('sends the panel an on with a changed rank, fires playerRankChanged and tells the player', async () => {
-    const running = await startBridge(mock.panel);
-    await connect(running, 7, ALEX);
-    await onDuty(running, 7, LSPD.id);
+    const running = await alexOnDutyInLspd();
     await elapse(60_000);
     mock.panel.controls.setRoles(TWO_DEPARTMENTS, [ROLES.lspdMember, ROLES.lspdLieutenant, ROLES.bcsoMember]);
 
@@ -155,9 +159,7 @@ describe('what the panel changed reaches a duty within one interval', () => {
   });
 
   it('sends the rank /dutyrefresh finds to the panel as well', async () => {
-    const running = await startBridge(mock.panel);
-    await connect(running, 7, ALEX);
-    await onDuty(running, 7, LSPD.id);
+    const running = await alexOnDutyInLspd();
     await promotedThenRefreshed(running);
 
     expect(running.port.emitted(PUBLIC_EVENTS.playerRankChanged)).toEqual([[7, LSPD.id, LSPD.lieutenant]]);
@@ -165,9 +167,7 @@ describe('what the panel changed reaches a duty within one interval', () => {
   });
 
   it('never takes a rank back from a profile older than the one the bridge holds when the check runs', async () => {
-    const running = await startBridge(mock.panel);
-    await connect(running, 7, ALEX);
-    await onDuty(running, 7, LSPD.id);
+    const running = await alexOnDutyInLspd();
     const sergeantProfile = running.bridge.profiles.cached(7);
     await promotedThenRefreshed(running);
     expect(running.bridge.duty.state(7)).toMatchObject({ rankId: LSPD.lieutenant });
@@ -182,9 +182,7 @@ describe('what the panel changed reaches a duty within one interval', () => {
   });
 
   it('fetches once more when the panel refuses the new rank, and sends the rank it then finds', async () => {
-    const running = await startBridge(mock.panel);
-    await connect(running, 7, ALEX);
-    await onDuty(running, 7, LSPD.id);
+    const running = await alexOnDutyInLspd();
     mock.panel.controls.setRoles(TWO_DEPARTMENTS, [ROLES.lspdMember, ROLES.lspdLieutenant]);
     mock.panel.controls.setLatency(2_000);
     await elapse(FIVE_MINUTES + 2_000);
@@ -202,9 +200,7 @@ describe('what the panel changed reaches a duty within one interval', () => {
   });
 
   it('takes the player off duty when the panel refuses the new rank again', async () => {
-    const running = await startBridge(mock.panel);
-    await connect(running, 7, ALEX);
-    await onDuty(running, 7, LSPD.id);
+    const running = await alexOnDutyInLspd();
     mock.panel.controls.setRoles(TWO_DEPARTMENTS, [ROLES.lspdMember, ROLES.lspdLieutenant]);
     mock.panel.controls.setLatency(2_000);
     await elapse(FIVE_MINUTES + 2_000);

@@ -35,6 +35,14 @@ async function aliveTwice(): Promise<RunningBridge> {
   return running;
 }
 
+/** Session 9 asks to go on duty in BCSO on a slow panel; session 7 drops while that call is on its way. */
+async function firstDropsWhileSecondGoesOnDuty(running: RunningBridge): Promise<void> {
+  mock.panel.controls.setLatency(2_000);
+  running.port.requestDuty(9, 1, true, BCSO.id);
+  await elapse(100);
+  running.port.drop(7);
+}
+
 describe('at most one session of a chat account is on duty', () => {
   it('a player who drops while their on-duty call is slow and reconnects ends on duty in game and at the panel', async () => {
     const running = await startBridge(mock.panel);
@@ -117,12 +125,9 @@ describe('at most one session of a chat account is on duty', () => {
 
   it('a session that dropped cannot be put on duty while its drop waits behind the other call of the account', async () => {
     const running = await aliveTwice();
-    mock.panel.controls.setLatency(2_000);
-    running.port.requestDuty(9, 1, true, BCSO.id);
-    await elapse(100);
     // Session 7 leaves; its drop waits in the account's queue behind session 9's call. Meanwhile a resource, which
     // still knows 7, puts 7 on duty by export.
-    running.port.drop(7);
+    await firstDropsWhileSecondGoesOnDuty(running);
     await settle();
     const setDuty = running.port.exported.get('SetPlayerDuty') as (src: number, on: boolean, id: number) => unknown;
     const outcome = setDuty(7, true, LSPD.id) as Promise<{ ok: boolean }>;
@@ -142,10 +147,7 @@ describe('at most one session of a chat account is on duty', () => {
     const running = await aliveTwice();
     running.port.requestDuty(7, 1, true, LSPD.id);
     await settle();
-    mock.panel.controls.setLatency(2_000);
-    running.port.requestDuty(9, 1, true, BCSO.id);
-    await elapse(100);
-    running.port.drop(7);
+    await firstDropsWhileSecondGoesOnDuty(running);
     await elapse(60_000);
     await settle();
 

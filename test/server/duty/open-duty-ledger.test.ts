@@ -34,9 +34,9 @@ describe('the open duty ledger', () => {
       [`open-duty:${JAMIE}`]: JSON.stringify(duty(JAMIE, 8, 3, 7)),
     });
 
-    ledger.closed(7);
-    ledger.closed(8);
-    ledger.closed(9);
+    ledger.closed(ALEX, 7);
+    ledger.closed(JAMIE, 8);
+    ledger.closed(ALEX, 9);
     expect(ledgerRecords(store)).toEqual({});
   });
 
@@ -46,7 +46,7 @@ describe('the open duty ledger', () => {
     ledger.opened(duty(ALEX, 7));
     ledger.opened(duty(ALEX, 12, 2, 4));
 
-    ledger.closed(7);
+    ledger.closed(ALEX, 7);
 
     expect(new OpenDutyLedger(store).leftOver().duties).toEqual([duty(ALEX, 12, 2, 4)]);
   });
