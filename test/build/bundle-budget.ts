@@ -1,5 +1,5 @@
 import { statSync } from 'node:fs';
-import { basename } from 'node:path';
+import { relative } from 'node:path';
 
 /** FXServer parses the server bundle at every resource start; every game client downloads the client bundle. */
 export const SERVER_BUNDLE_BUDGET_BYTES = 250 * 1024;
@@ -12,7 +12,7 @@ export function overBudget(file: string, budgetBytes: number): string | undefine
   const bytes = statSync(file).size;
   if (bytes <= budgetBytes) return undefined;
   return (
-    `${basename(file)} is ${kilobytes(bytes)} (${bytes} bytes), over its budget of ${kilobytes(budgetBytes)}. ` +
+    `${relative(process.cwd(), file)} is ${kilobytes(bytes)} (${bytes} bytes), over its budget of ${kilobytes(budgetBytes)}. ` +
     "`npm run bundle-report` lists what it is made of by package, from esbuild's metafile, and keeps the metafile " +
     'for https://esbuild.github.io/analyze/'
   );
