@@ -1,30 +1,64 @@
-import { defineConfig } from 'tsup';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import type { Plugin } from 'esbuild';
+import { defineConfig, type Options } from 'tsup';
+
+const require = createRequire(import.meta.url);
+
+/**
+ * rxjs's `exports` lists its CommonJS build under `node` before its ES module build under `es2015`, and esbuild always
+ * sets the `node` condition on platform 'node', so no `conditions` or `mainFields` setting reaches the ES modules:
+ * esbuild then bundles the whole CommonJS library, which it cannot tree-shake. This resolves every rxjs entry to the
+ * file rxjs itself names for `es2015`, so only the operators the bridge uses are bundled.
+ */
+function rxjsEsModules(): Plugin {
+  const packageJson = require.resolve('rxjs/package.json');
+  const { exports } = JSON.parse(readFileSync(packageJson, 'utf8')) as {
+    exports: Record<string, { es2015?: string } | string>;
+  };
+  return {
+    name: 'rxjs-es-modules',
+    setup(build) {
+      build.onResolve({ filter: /^rxjs(\/[\w-]+)?$/ }, ({ path }) => {
+        const entry = exports[`.${path.slice('rxjs'.length)}`];
+        const es2015 = typeof entry === 'object' ? entry.es2015 : undefined;
+        return es2015 ? { path: join(dirname(packageJson), es2015) } : undefined;
+      });
+    },
+  };
+}
 
 // FXServer loads each bundle as a classic script whose global `exports` is the export proxy,
 // so both are IIFEs that assign nothing to `exports`/`module`, with every dependency inlined.
+// FXServer parses the server bundle at every resource start, so both are minified. Names are kept so errors and
+// stack traces still say which function and class they come from, and each bundle has its source map beside it
+// (`dist/server.js.map`, `dist/client.js.map`) to map a minified line and column back to the source.
+const bundle: Options = {
+  outDir: 'dist',
+  format: 'iife',
+  noExternal: [/.*/],
+  clean: false,
+  minify: true,
+  keepNames: true,
+  sourcemap: true,
+  esbuildPlugins: [rxjsEsModules()],
+  outExtension: () => ({ js: '.js' }),
+};
+
 export default defineConfig([
   {
+    ...bundle,
     entry: { server: 'server/main.ts' },
-    outDir: 'dist',
-    format: 'iife',
     platform: 'node',
     target: 'node22',
     tsconfig: 'server/tsconfig.json',
-    noExternal: [/.*/],
-    clean: false,
-    sourcemap: false,
-    outExtension: () => ({ js: '.js' }),
   },
   {
+    ...bundle,
     entry: { client: 'client/main.ts' },
-    outDir: 'dist',
-    format: 'iife',
     platform: 'browser',
     target: 'es2020',
     tsconfig: 'client/tsconfig.json',
-    noExternal: [/.*/],
-    clean: false,
-    sourcemap: false,
-    outExtension: () => ({ js: '.js' }),
   },
 ]);

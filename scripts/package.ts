@@ -1,11 +1,11 @@
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join, posix, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { zip } from './zip';
 
 // npm run package [-- --out <dir>] [--no-build]: the drop-in resource folder <dir>/bridge and <dir>/bridge.zip
-// (default <dir>: package/), holding only what FXServer loads plus the README and the licence.
+// (default <dir>: package/), holding only what FXServer loads, the bundles' source maps, the README and the licence.
 
 export const RESOURCE_NAME = 'bridge';
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -31,6 +31,22 @@ export function manifestFiles(root: string): string[] {
   return [MANIFEST, ...own];
 }
 
+// The last line of a bundle built with a source map: `//# sourceMappingURL=server.js.map`.
+const SOURCE_MAP_URL = /\/\/# sourceMappingURL=([^\s]+)\s*$/;
+
+/**
+ * The source map each script names, next to it: it maps a stack trace of the minified bundle back to the source. A
+ * script names its own map, so a bundle built without one ships without one.
+ */
+export function sourceMapsOf(root: string, files: readonly string[]): string[] {
+  return files
+    .filter((file) => file.endsWith('.js') && existsSync(join(root, file)))
+    .flatMap((file) => {
+      const url = SOURCE_MAP_URL.exec(readFileSync(join(root, file), 'utf8'))?.[1];
+      return url && !url.startsWith('data:') ? [posix.join(posix.dirname(file), url)] : [];
+    });
+}
+
 export interface PackageOptions {
   /** Where `bridge/` and `bridge.zip` go. */
   outDir: string;
@@ -53,7 +69,8 @@ export async function packageResource({ outDir, build, root = ROOT }: PackageOpt
     process.chdir(root);
     await buildBundles({ silent: true });
   }
-  const files = [...new Set([...manifestFiles(root), ...DOCUMENTS])].sort();
+  const loaded = manifestFiles(root);
+  const files = [...new Set([...loaded, ...sourceMapsOf(root, loaded), ...DOCUMENTS])].sort();
   const missing = files.filter((file) => !existsSync(join(root, file)));
   if (missing.length > 0) throw new Error(`missing ${missing.join(', ')}; run npm run build first`);
 

@@ -27,7 +27,9 @@ export const DashboardSnapshotSchema = z.object({
       chatId: ChatIdSchema,
       name: z.string(),
       roles: z.array(z.string()).meta({ description: "Role ids in the panel's guild." }),
-      departments: z.array(DepartmentEntrySchema.pick({ id: true, slug: true, name: true, rank: true })),
+      departments: z.array(
+        z.object(DepartmentEntrySchema.shape).pick({ id: true, slug: true, name: true, rank: true }),
+      ),
     }),
   ),
   roster: z.array(

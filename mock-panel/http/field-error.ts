@@ -7,7 +7,7 @@ function isBodyField(key: PropertyKey | undefined): key is BodyField {
 }
 
 /** A 400 whose code names the first field that failed (`invalid_rank_id`), with the field in `field`. */
-export function fieldError(error: z.ZodError): Response {
+export function fieldError(error: z.core.$ZodError): Response {
   const issue = error.issues[0];
   const field = issue?.path[0];
   if (issue && isBodyField(field)) return apiError(FIELD_ERROR_CODES[field], `${field}: ${issue.message}`, field);

@@ -1,10 +1,13 @@
 import { HttpResponse } from 'msw';
-import type { z } from 'zod';
+import { z } from 'zod';
 import { ErrorBodySchema, type ErrorCode, errorStatus } from '../../shared/contract';
 
-/** A success body, parsed with its contract schema first so the mock can never answer off-contract. */
-export function respond<Schema extends z.ZodType>(schema: Schema, body: z.input<Schema>, status = 200): Response {
-  return HttpResponse.json(schema.parse(body) as Record<string, unknown>, { status });
+/**
+ * A success body, parsed with its contract schema first so the mock can never answer off-contract. The contract is
+ * zod/mini (the bridge bundles it), which full zod parses through their shared core.
+ */
+export function respond<Schema extends z.core.$ZodType>(schema: Schema, body: z.input<Schema>, status = 200): Response {
+  return HttpResponse.json(z.parse(schema, body) as Record<string, unknown>, { status });
 }
 
 /** An error body with the status that belongs to its code. */

@@ -1,6 +1,6 @@
-import { z } from 'zod';
 import { DutyOffBodySchema, DutyOnBodySchema } from '../../shared/contract/index.js';
 import { panelPlayerName } from '../../shared/contract/player-name.js';
+import * as z from '../../shared/zod-mini.js';
 import type { Logger } from '../log/logger.js';
 import { type KeptRead, readKeptRecord, setAside } from '../storage/kept-record.js';
 import type { KeyValueStore } from '../storage/key-value-store.js';
@@ -17,17 +17,17 @@ export const recordKey = (id: number) => `${KEY_PREFIX}${String(id).padStart(12,
  * A kept record is checked with the contract's own duty bodies: what the panel would refuse to read is not sent.
  * A name an older version kept is made one the contract accepts rather than costing the record.
  */
-const OutboxRecordSchema: z.ZodType<OutboxRecord, unknown> = z.object({
-  id: z.int().min(1),
+const OutboxRecordSchema: z.ZodMiniType<OutboxRecord, unknown> = z.object({
+  id: z.int().check(z.gte(1)),
   call: z.discriminatedUnion('action', [
     z.object({
       action: z.literal('on'),
-      body: DutyOnBodySchema.extend({ playerName: z.unknown().transform(panelPlayerName).optional() }),
+      body: z.extend(DutyOnBodySchema, { playerName: z.optional(z.pipe(z.unknown(), z.transform(panelPlayerName))) }),
     }),
     z.object({ action: z.literal('off'), body: DutyOffBodySchema }),
   ]),
   createdAt: z.number(),
-  appliedInGame: z.literal(true).optional(),
+  appliedInGame: z.optional(z.literal(true)),
 });
 
 function check(key: string, value: string | null): KeptRead<OutboxRecord> {

@@ -1,5 +1,5 @@
-import { z } from 'zod';
 import { ChatIdSchema } from '../../shared/contract/index.js';
+import * as z from '../../shared/zod-mini.js';
 import { type KeptRead, readKeptRecord, setAside } from '../storage/kept-record.js';
 import type { KeyValueStore } from '../storage/key-value-store.js';
 
@@ -9,12 +9,12 @@ const SET_ASIDE_PREFIX = 'open-duty-set-aside:';
 
 const OpenDutySchema = z.object({
   chatId: ChatIdSchema,
-  departmentId: z.number().int(),
-  rankId: z.number().int(),
+  departmentId: z.number().check(z.int()),
+  rankId: z.number().check(z.int()),
   /** When the duty began (wall clock, for the record only). */
   since: z.number(),
   /** The player's server id in the run that recorded it, for the log line. */
-  serverId: z.number().int(),
+  serverId: z.number().check(z.int()),
 });
 
 export type OpenDuty = z.infer<typeof OpenDutySchema>;

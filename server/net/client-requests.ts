@@ -1,11 +1,11 @@
-import { z } from 'zod';
+import * as z from '../../shared/zod-mini.js';
 
 // Everything a client sends is untrusted: ids are bounded integers, and nothing else is read from the payload.
-const requestId = z.int().min(0).max(2_147_483_647);
-const departmentId = z.int().min(1).max(2_147_483_647);
+const requestId = z.int().check(z.gte(0), z.lte(2_147_483_647));
+const departmentId = z.int().check(z.gte(1), z.lte(2_147_483_647));
 
 /** `bridge:internal:dutyRequest (requestId, on, departmentId | null)`: the only duty input a client has. */
-export const DutyRequestArgsSchema = z.tuple([requestId, z.boolean(), departmentId.nullable()]);
+export const DutyRequestArgsSchema = z.tuple([requestId, z.boolean(), z.nullable(departmentId)]);
 
 export type DutyRequestArgs = z.infer<typeof DutyRequestArgsSchema>;
 

@@ -1,5 +1,4 @@
 import ky, { type KyInstance } from 'ky';
-import type { z } from 'zod';
 import {
   type DepartmentsAnswer,
   DepartmentsReadSchema,
@@ -12,6 +11,7 @@ import {
   dutyPath,
   ErrorBodySchema,
 } from '../../shared/contract/index.js';
+import type * as z from '../../shared/zod-mini.js';
 import { createRedactor, type Redact } from '../log/redaction.js';
 import { dutyAnswerContradiction } from './duty-answer-check.js';
 import type { PanelFailure, PanelFailureKind, PanelResult } from './panel-result.js';
@@ -76,7 +76,7 @@ export interface PanelClient {
  * call the check of the answer against the call.
  */
 interface Reader<T> {
-  schema: z.ZodType<T, unknown>;
+  schema: z.ZodMiniType<T, unknown>;
   contradiction?: (value: T) => string | undefined;
 }
 

@@ -1,5 +1,5 @@
-import { z } from 'zod';
 import { ChatIdSchema, DepartmentSchema } from '../../shared/contract/index.js';
+import * as z from '../../shared/zod-mini.js';
 import type { KeyValueStore } from '../storage/key-value-store.js';
 import type { ProfileEntry } from './profile-cache.js';
 
@@ -7,7 +7,7 @@ const KEY_PREFIX = 'profile:';
 
 // What a previous run wrote is checked like a panel answer: a changed format or a damaged value is dropped.
 const PersistedProfileSchema = z.object({
-  ttlMs: z.number().int().positive(),
+  ttlMs: z.number().check(z.int(), z.positive()),
   entry: z.discriminatedUnion('kind', [
     z.object({
       kind: z.literal('found'),

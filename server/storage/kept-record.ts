@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from '../../shared/zod-mini.js';
 import type { KeyValueStore } from './key-value-store.js';
 
 export type KeptRead<T> = { ok: true; record: T } | { ok: false; problem: string };
@@ -7,7 +7,7 @@ export type KeptRead<T> = { ok: true; record: T } | { ok: false; problem: string
  * A value a run kept in KVP, read with its schema, or why it cannot be in a few words: where it fails, never the
  * value itself (it was written by another version, by hand, or half-written by a crash).
  */
-export function readKeptRecord<T>(value: string | null, schema: z.ZodType<T, unknown>): KeptRead<T> {
+export function readKeptRecord<T>(value: string | null, schema: z.ZodMiniType<T, unknown>): KeptRead<T> {
   if (value === null) return { ok: false, problem: 'no value' };
   let json: unknown;
   try {

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from '../zod-mini.js';
 
 /** The job (or ox_core group) one department gives while on duty, and the grade of each of its ranks. */
 export interface DepartmentJob {
@@ -79,9 +79,12 @@ export function parseDepartmentJobs(raw: unknown): Parsed<DepartmentJobs> {
 }
 
 /** The config leaf: an absent or empty table is no mapping; a bad entry fails the leaf with a message naming it. */
-export const departmentJobsSchema = z.unknown().transform((raw, ctx): DepartmentJobs => {
-  const parsed = parseDepartmentJobs(raw);
-  if (parsed.ok) return parsed.value;
-  ctx.issues.push({ code: 'custom', message: parsed.message, input: raw });
-  return z.NEVER;
-});
+export const departmentJobsSchema = z.pipe(
+  z.unknown(),
+  z.transform((raw, ctx): DepartmentJobs => {
+    const parsed = parseDepartmentJobs(raw);
+    if (parsed.ok) return parsed.value;
+    ctx.issues.push({ code: 'custom', message: parsed.message, input: raw });
+    return z.NEVER;
+  }),
+);

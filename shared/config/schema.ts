@@ -1,5 +1,6 @@
-import { z } from 'zod';
 import { ENGLISH, MESSAGE_KEYS, type MessageKey, NOTIFICATION_STYLES, overrideProblem } from '../locale.js';
+import { withMeta } from '../with-meta.js';
+import * as z from '../zod-mini.js';
 import { departmentJobsSchema } from './department-jobs.js';
 import { DEFAULT_REFRESH_INTERVAL_MS, REFRESH_INTERVAL_RANGE_MS } from './refresh-interval.js';
 
@@ -12,68 +13,75 @@ export type DegradedMode = (typeof DEGRADED_MODES)[number];
 export const JOB_FRAMEWORKS = ['auto', 'esx', 'qbcore', 'qbox', 'ox_core'] as const;
 export type JobFramework = (typeof JOB_FRAMEWORKS)[number];
 
-const milliseconds = (min: number, max: number) => z.number().int().min(min).max(max);
+const milliseconds = (min: number, max: number) => z.int().check(z.gte(min), z.lte(max));
 
 // Each message is a leaf of its own, so an unusable text falls back to English alone and is named in the console.
 const message = (key: MessageKey) =>
-  z
-    .string()
-    .default(ENGLISH[key])
-    .superRefine((text, ctx) => {
+  z._default(z.string(), ENGLISH[key]).check(
+    z.superRefine((text, ctx) => {
       const problem = overrideProblem(key, text);
       if (problem) ctx.addIssue({ code: 'custom', message: problem });
-    });
+    }),
+  );
 const localeShape = Object.fromEntries(MESSAGE_KEYS.map((key) => [key, message(key)])) as {
   [K in MessageKey]: ReturnType<typeof message>;
 };
+
+/** A leaf: what it accepts, its default, and what it is for. */
+const option = <T extends z.ZodMiniType>(
+  schema: T,
+  fallback: z.core.util.NoUndefined<z.output<T>>,
+  description: string,
+) => withMeta(z._default(schema, fallback), { description });
 
 /**
  * The options of config.lua, each with its default. Every leaf is validated on its own so one bad value
  * falls back to its default without discarding the rest of the owner's configuration.
  */
 export const configShape = {
-  RefreshIntervalMs: milliseconds(REFRESH_INTERVAL_RANGE_MS.min, REFRESH_INTERVAL_RANGE_MS.max)
-    .default(DEFAULT_REFRESH_INTERVAL_MS)
-    .describe('How long a player profile is cached before it is fetched again'),
-  RequestTimeoutMs: milliseconds(500, 60_000).default(5_000).describe('Timeout of one panel request'),
-  RefreshCooldownMs: milliseconds(0, 3_600_000).default(30_000).describe('Per-player cooldown of /dutyrefresh'),
-  LogLevel: z.enum(LOG_LEVELS).default('info').describe('Console verbosity'),
-  DegradedMode: z
-    .enum(DEGRADED_MODES)
-    .default('refuse')
-    .describe(
-      'While the panel is unreachable: refuse going on duty, or allow it from the cached profile and queue the call',
-    ),
+  RefreshIntervalMs: option(
+    milliseconds(REFRESH_INTERVAL_RANGE_MS.min, REFRESH_INTERVAL_RANGE_MS.max),
+    DEFAULT_REFRESH_INTERVAL_MS,
+    'How long a player profile is cached before it is fetched again',
+  ),
+  RequestTimeoutMs: option(milliseconds(500, 60_000), 5_000, 'Timeout of one panel request'),
+  RefreshCooldownMs: option(milliseconds(0, 3_600_000), 30_000, 'Per-player cooldown of /dutyrefresh'),
+  LogLevel: option(z.enum(LOG_LEVELS), 'info', 'Console verbosity'),
+  DegradedMode: option(
+    z.enum(DEGRADED_MODES),
+    'refuse',
+    'While the panel is unreachable: refuse going on duty, or allow it from the cached profile and queue the call',
+  ),
   PanelRateLimit: {
-    Requests: z
-      .number()
-      .int()
-      .min(1)
-      .max(100_000)
-      .default(200)
-      .describe("Requests per window the bridge assumes until the panel's rate-limit headers tell"),
-    WindowMs: milliseconds(1_000, 86_400_000).default(60_000).describe('Length of that window'),
+    Requests: option(
+      z.int().check(z.gte(1), z.lte(100_000)),
+      200,
+      "Requests per window the bridge assumes until the panel's rate-limit headers tell",
+    ),
+    WindowMs: option(milliseconds(1_000, 86_400_000), 60_000, 'Length of that window'),
   },
   Integrations: {
-    JobFramework: z
-      .union([z.literal(false), z.enum(JOB_FRAMEWORKS)])
-      .default(false)
-      .describe('Job framework that receives the department as the job while on duty'),
-    FallbackJob: z.string().min(1).default('unemployed').describe('Job a player returns to off duty'),
-    FallbackGrade: z.number().int().min(0).default(0).describe('Grade of the fallback job'),
-    DepartmentJobs: departmentJobsSchema.describe(
-      'Per department slug: the job it gives (default: the slug) and the grade of each rank id',
+    JobFramework: option(
+      z.union([z.literal(false), z.enum(JOB_FRAMEWORKS)]),
+      false,
+      'Job framework that receives the department as the job while on duty',
     ),
-    RcorePolice: z.boolean().default(false).describe('Pass duty state on to rcore_police'),
+    FallbackJob: option(z.string().check(z.minLength(1)), 'unemployed', 'Job a player returns to off duty'),
+    FallbackGrade: option(z.int().check(z.gte(0)), 0, 'Grade of the fallback job'),
+    DepartmentJobs: withMeta(departmentJobsSchema, {
+      description: 'Per department slug: the job it gives (default: the slug) and the grade of each rank id',
+    }),
+    RcorePolice: option(z.boolean(), false, 'Pass duty state on to rcore_police'),
   },
-  Notifications: z
-    .enum(NOTIFICATION_STYLES)
-    .default('auto')
-    .describe("How players see messages: 'auto' (ox_lib's notify while ox_lib runs, else the feed) or 'feed'"),
+  Notifications: option(
+    z.enum(NOTIFICATION_STYLES),
+    'auto',
+    "How players see messages: 'auto' (ox_lib's notify while ox_lib runs, else the feed) or 'feed'",
+  ),
   Locale: localeShape,
 } as const;
 
-type Leaf = z.ZodType;
+type Leaf = z.ZodMiniType;
 type Shape = { readonly [key: string]: Leaf | Shape };
 type Resolved<S extends Shape> = {
   -readonly [K in keyof S]: S[K] extends Leaf ? z.output<S[K]> : S[K] extends Shape ? Resolved<S[K]> : never;

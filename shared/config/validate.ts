@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from '../zod-mini.js';
 import { type BridgeConfig, type ConfigShape, configShape } from './schema.js';
 
 export interface ConfigProblem {
@@ -13,7 +13,7 @@ export interface ValidatedConfig {
   problems: ConfigProblem[];
 }
 
-const isLeaf = (value: unknown): value is z.ZodType => value instanceof z.ZodType;
+const isLeaf = (value: unknown): value is z.ZodMiniType => value instanceof z.ZodMiniType;
 
 // Lua's msgpack encoder sends an empty table as an array, so `{}` in config.lua arrives as [].
 const asRecord = (value: unknown): Record<string, unknown> | undefined => {
@@ -29,7 +29,7 @@ const describeValue = (value: unknown): string => {
   return String(value);
 };
 
-const defaultOf = (leaf: z.ZodType): unknown => leaf.parse(undefined);
+const defaultOf = (leaf: z.ZodMiniType): unknown => leaf.parse(undefined);
 
 function validateShape(shape: ConfigShape, raw: unknown, prefix: string, problems: ConfigProblem[]): unknown {
   const record = asRecord(raw);

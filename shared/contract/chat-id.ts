@@ -1,13 +1,18 @@
-import { z } from 'zod';
+import { withMeta } from '../with-meta.js';
+import * as z from '../zod-mini.js';
 
 /**
  * A chat-platform user id: ASCII digits only, 18 to 19 of them (spec, part 2).
  * `[0-9]` rather than `\d` so the rule reads the same in the OpenAPI pattern and in any regex dialect.
  */
-export const ChatIdSchema = z
-  .string()
-  .regex(/^[0-9]{18,19}$/, 'a chat user id is 18 to 19 ASCII digits')
-  .meta({ id: 'ChatId', description: 'Chat-platform user id: 18 to 19 ASCII digits.', example: '284619375016482817' });
+export const ChatIdSchema = withMeta(
+  z.string().check(z.regex(/^[0-9]{18,19}$/, 'a chat user id is 18 to 19 ASCII digits')),
+  {
+    id: 'ChatId',
+    description: 'Chat-platform user id: 18 to 19 ASCII digits.',
+    example: '284619375016482817',
+  },
+);
 
 export type ChatId = z.infer<typeof ChatIdSchema>;
 

@@ -1,76 +1,84 @@
-import { z } from 'zod';
+import { withMeta } from '../with-meta.js';
+import * as z from '../zod-mini.js';
 import { ChatIdSchema } from './chat-id';
 
 /** A chatId that fails this answers 404 `malformed_chat_id`, the same status as an unknown user. */
 export const DepartmentsParamsSchema = z.object({ chatId: ChatIdSchema });
 
-const VehicleSchema = z
-  .object({
-    model: z.string().min(1).meta({ description: 'Spawn name of the vehicle model.', example: 'police3' }),
-    label: z.string().min(1).meta({ description: 'Name shown to the player.', example: 'Police Interceptor' }),
-  })
-  .meta({ id: 'DepartmentVehicle' });
+const text = () => z.string().check(z.minLength(1));
+const count = (min: number) => z.int().check(z.gte(min));
+
+const VehicleSchema = withMeta(
+  z.object({
+    model: withMeta(text(), { description: 'Spawn name of the vehicle model.', example: 'police3' }),
+    label: withMeta(text(), { description: 'Name shown to the player.', example: 'Police Interceptor' }),
+  }),
+  { id: 'DepartmentVehicle' },
+);
 
 const ClothingPieceSchema = z.object({
-  slot: z.int().min(0).meta({ description: 'GTA component id (clothing) or prop anchor id (props).' }),
-  drawable: z.int().min(0),
-  texture: z.int().min(0),
+  slot: withMeta(count(0), { description: 'GTA component id (clothing) or prop anchor id (props).' }),
+  drawable: count(0),
+  texture: count(0),
 });
 
-const UniformSchema = z
-  .object({
-    name: z.string().min(1).meta({ example: 'Class B' }),
-    pedModel: z
-      .enum(['mp_m_freemode_01', 'mp_f_freemode_01'])
-      .optional()
-      .meta({ description: 'Freemode ped the uniform is made for; absent when it fits both.' }),
+const UniformSchema = withMeta(
+  z.object({
+    name: withMeta(text(), { example: 'Class B' }),
+    pedModel: withMeta(z.optional(z.enum(['mp_m_freemode_01', 'mp_f_freemode_01'])), {
+      description: 'Freemode ped the uniform is made for; absent when it fits both.',
+    }),
     components: z.array(ClothingPieceSchema),
     props: z.array(ClothingPieceSchema),
-  })
-  .meta({ id: 'DepartmentUniform' });
+  }),
+  { id: 'DepartmentUniform' },
+);
 
-const EquipmentSchema = z
-  .object({
-    item: z.string().min(1).meta({ description: 'Weapon or item name.', example: 'WEAPON_STUNGUN' }),
-    label: z.string().min(1),
-    count: z.int().min(1),
-  })
-  .meta({ id: 'DepartmentEquipment' });
+const EquipmentSchema = withMeta(
+  z.object({
+    item: withMeta(text(), { description: 'Weapon or item name.', example: 'WEAPON_STUNGUN' }),
+    label: text(),
+    count: count(1),
+  }),
+  { id: 'DepartmentEquipment' },
+);
 
 /**
  * Department data as the mock panel sends it. The spec does not show this shape, so the bridge does not read it:
  * whatever a panel sends as `data` reaches `bridge:client:deptData` as it was sent (see DepartmentSchema).
  */
-export const DepartmentDataSchema = z
-  .looseObject({
-    callsignPrefix: z.string().optional().meta({ example: 'LSPD' }),
+export const DepartmentDataSchema = withMeta(
+  z.looseObject({
+    callsignPrefix: withMeta(z.optional(z.string()), { example: 'LSPD' }),
     vehicles: z.array(VehicleSchema),
     uniforms: z.array(UniformSchema),
     equipment: z.array(EquipmentSchema),
-  })
-  .meta({
+  }),
+  {
     id: 'DepartmentData',
     description:
       'Department data for `bridge:client:deptData`, as the mock panel sends it. Not read by the bridge: any JSON ' +
       'value a panel sends here is passed to the game client as it was sent (`{}` when absent).',
-  });
+  },
+);
 
 // ---- What the bridge reads: the tolerant reader. The spec promises `ok` in every body and implies the department
 // and rank ids; the bridge checks those and the two strings the game shows, and nothing else. ----
 
 const REQUIRED = 'Required by the bridge.';
 
-const departmentId = z.int().min(1).meta({ description: REQUIRED, example: 1 });
-const rankId = z.int().min(1).meta({ description: REQUIRED, example: 2 });
+const departmentId = withMeta(count(1), { description: REQUIRED, example: 1 });
+const rankId = withMeta(count(1), { description: REQUIRED, example: 2 });
 
 /** A rank name is shown to players; a panel that sends none (or no usable one) gets `rank <id>` in its place. */
 export const rankNameOr = (id: number, name: unknown): string =>
   typeof name === 'string' && name.trim() !== '' ? name : `rank ${id}`;
 
 /** A rank as the bridge reads it: the id is required, the name is filled in when missing. */
-export const RankReadSchema = z
-  .object({ id: rankId, name: z.unknown().optional() })
-  .transform(({ id, name }) => ({ id, name: rankNameOr(id, name) }));
+export const RankReadSchema = z.pipe(
+  z.object({ id: rankId, name: z.optional(z.unknown()) }),
+  z.transform(({ id, name }) => ({ id, name: rankNameOr(id, name) })),
+);
 
 /**
  * A department as the bridge reads it and keeps it: `id`, `slug`, `name` and `rank.id` are checked, other keys of
@@ -78,19 +86,16 @@ export const RankReadSchema = z
  */
 export const DepartmentSchema = z.object({
   id: departmentId,
-  slug: z
-    .string()
-    .min(1)
-    .meta({ description: `${REQUIRED} Job name when a job framework integration is on.`, example: 'lspd' }),
-  name: z
-    .string()
-    .min(1)
-    .meta({ description: `${REQUIRED} Shown to players.`, example: 'Los Santos Police Department' }),
+  slug: withMeta(text(), {
+    description: `${REQUIRED} Job name when a job framework integration is on.`,
+    example: 'lspd',
+  }),
+  name: withMeta(text(), { description: `${REQUIRED} Shown to players.`, example: 'Los Santos Police Department' }),
   rank: RankReadSchema,
-  data: z
-    .unknown()
-    .optional()
-    .transform((data): unknown => (data === undefined ? {} : data)),
+  data: z.pipe(
+    z.optional(z.unknown()),
+    z.transform((data): unknown => (data === undefined ? {} : data)),
+  ),
 });
 
 /** The departments answer as the bridge reads it: `ok: true` and the departments; anything else is ignored. */
@@ -98,34 +103,39 @@ export const DepartmentsReadSchema = z.object({ ok: z.literal(true), departments
 
 // ---- What the mock panel sends: the read schemas above, extended with the fields our panel adds. ----
 
-export const RankSchema = z
-  .object({
+export const RankSchema = withMeta(
+  z.object({
     id: rankId,
-    name: z
-      .string()
-      .min(1)
-      .meta({ description: 'Shown to players; a panel that sends none is shown as `rank <id>`.', example: 'Sergeant' }),
-  })
-  .meta({ id: 'Rank', description: "The player's rank within a department." });
+    name: withMeta(text(), {
+      description: 'Shown to players; a panel that sends none is shown as `rank <id>`.',
+      example: 'Sergeant',
+    }),
+  }),
+  { id: 'Rank', description: "The player's rank within a department." },
+);
 
-export const DepartmentEntrySchema = DepartmentSchema.extend({ rank: RankSchema, data: DepartmentDataSchema }).meta({
-  id: 'Department',
+export const DepartmentEntrySchema = withMeta(
+  z.extend(DepartmentSchema, { rank: RankSchema, data: DepartmentDataSchema }),
+  {
+    id: 'Department',
+  },
+);
+
+export const PanelUserSchema = withMeta(z.object({ chatId: ChatIdSchema, name: z.string() }), {
+  id: 'PanelUser',
+  description: 'Not read by the bridge.',
 });
 
-export const PanelUserSchema = z
-  .object({ chatId: ChatIdSchema, name: z.string() })
-  .meta({ id: 'PanelUser', description: 'Not read by the bridge.' });
-
-export const DepartmentsResponseSchema = DepartmentsReadSchema.extend({
-  user: PanelUserSchema,
-  departments: z.array(DepartmentEntrySchema),
-}).meta({
-  id: 'DepartmentsResponse',
-  description:
-    "The user's departments from their roles in the configured guild; empty when they have none. The bridge " +
-    'requires `ok: true` and, of each department, `id`, `slug`, `name` and `rank.id`; it ignores other keys, shows ' +
-    'a missing rank name as `rank <id>`, and passes `data` to the game client as it was sent.',
-});
+export const DepartmentsResponseSchema = withMeta(
+  z.extend(DepartmentsReadSchema, { user: PanelUserSchema, departments: z.array(DepartmentEntrySchema) }),
+  {
+    id: 'DepartmentsResponse',
+    description:
+      "The user's departments from their roles in the configured guild; empty when they have none. The bridge " +
+      'requires `ok: true` and, of each department, `id`, `slug`, `name` and `rank.id`; it ignores other keys, shows ' +
+      'a missing rank name as `rank <id>`, and passes `data` to the game client as it was sent.',
+  },
+);
 
 /**
  * `bridge:client:deptData`'s `data`: whatever the panel sent, unchecked (`{}` when it sent none). The mock panel

@@ -1,75 +1,89 @@
-import { z } from 'zod';
+import { withMeta } from '../with-meta.js';
+import * as z from '../zod-mini.js';
 import { ChatIdSchema } from './chat-id';
 
 export const DUTY_ACTIONS = ['on', 'off'] as const;
 
-export const DutyActionSchema = z
-  .enum(DUTY_ACTIONS)
-  .meta({ id: 'DutyAction', description: 'Any other value answers 400 `invalid_action`.' });
+export const DutyActionSchema = withMeta(z.enum(DUTY_ACTIONS), {
+  id: 'DutyAction',
+  description: 'Any other value answers 400 `invalid_action`.',
+});
 
 export type DutyAction = z.infer<typeof DutyActionSchema>;
 
 export const DutyParamsSchema = z.object({ action: DutyActionSchema });
 
-const positiveId = z.int().min(1);
+const positiveId = z.int().check(z.gte(1));
 
 /**
  * Going on duty names the department and the rank the bridge took from the profile it fetched; the panel checks
  * both against the user's roles. Unknown keys are ignored so an older panel accepts a newer bridge.
  */
-export const DutyOnBodySchema = z
-  .object({
+export const DutyOnBodySchema = withMeta(
+  z.object({
     chatId: ChatIdSchema,
     departmentId: positiveId,
     rankId: positiveId,
-    serverId: positiveId.optional().meta({ description: "The player's server id, for the panel's records." }),
-    playerName: z.string().min(1).max(255).optional(),
-  })
-  .meta({ id: 'DutyOnBody' });
+    serverId: withMeta(z.optional(positiveId), { description: "The player's server id, for the panel's records." }),
+    playerName: z.optional(z.string().check(z.minLength(1), z.maxLength(255))),
+  }),
+  { id: 'DutyOnBody' },
+);
 
 /**
  * Going off duty may name the department it ends: when the user is on duty elsewhere (a late retry after a
  * department switch), that current session is left alone.
  */
-export const DutyOffBodySchema = z
-  .object({ chatId: ChatIdSchema, departmentId: positiveId.optional() })
-  .meta({ id: 'DutyOffBody' });
+export const DutyOffBodySchema = withMeta(z.object({ chatId: ChatIdSchema, departmentId: z.optional(positiveId) }), {
+  id: 'DutyOffBody',
+});
 
 // ---- What the bridge reads. The spec shows no duty answer: `ok: true` on a 2xx is success. A `duty` state, when
 // the panel sends one, is compared with what was asked; fields of it the bridge cannot read count as not sent. ----
 
 const ASKED = 'Compared by the bridge with the call when present: another department or rank fails the call.';
 
+/** Read when present and readable, else counted as not sent. */
+const readIfSent = <T extends z.ZodMiniType>(schema: T) => z.catch(z.optional(schema), undefined);
+
 export const DutyStateReadSchema = z.object({
-  onDuty: z.boolean().optional().catch(undefined).meta({ description: ASKED }),
-  departmentId: positiveId.nullable().optional().catch(undefined).meta({ description: ASKED }),
-  rankId: positiveId.nullable().optional().catch(undefined).meta({ description: ASKED }),
+  onDuty: withMeta(readIfSent(z.boolean()), { description: ASKED }),
+  departmentId: withMeta(readIfSent(z.nullable(positiveId)), { description: ASKED }),
+  rankId: withMeta(readIfSent(z.nullable(positiveId)), { description: ASKED }),
 });
 
-export const DutyReadSchema = z.object({ ok: z.literal(true), duty: DutyStateReadSchema.optional().catch(undefined) });
+export const DutyReadSchema = z.object({ ok: z.literal(true), duty: readIfSent(DutyStateReadSchema) });
 
 // ---- What the mock panel sends: the read schemas extended with the rest of its duty state. ----
 
-export const DutyStateSchema = DutyStateReadSchema.extend({
-  chatId: ChatIdSchema,
-  onDuty: z.boolean().meta({ description: ASKED }),
-  departmentId: positiveId.nullable().meta({ description: ASKED }),
-  rankId: positiveId.nullable().meta({ description: ASKED }),
-  since: z.iso.datetime().nullable().meta({ description: 'Start of the current duty session (ISO 8601, UTC).' }),
-}).meta({ id: 'DutyState' });
-
-export const DutyResponseSchema = DutyReadSchema.extend({
-  duty: DutyStateSchema,
-  changed: z.boolean().meta({
-    description: 'false when the call repeated a state already in effect; both actions are idempotent.',
+export const DutyStateSchema = withMeta(
+  z.extend(DutyStateReadSchema, {
+    chatId: ChatIdSchema,
+    onDuty: withMeta(z.boolean(), { description: ASKED }),
+    departmentId: withMeta(z.nullable(positiveId), { description: ASKED }),
+    rankId: withMeta(z.nullable(positiveId), { description: ASKED }),
+    since: withMeta(z.nullable(z.iso.datetime()), {
+      description: 'Start of the current duty session (ISO 8601, UTC).',
+    }),
   }),
-}).meta({
-  id: 'DutyResponse',
-  description:
-    'The bridge requires only `ok: true` on a 2xx. When `duty` is present, an `on` answered with another ' +
-    'department or rank, or as off duty, and an `off` answered as still on duty in the department it ended, fail ' +
-    'the call; every other key is ignored.',
-});
+  { id: 'DutyState' },
+);
+
+export const DutyResponseSchema = withMeta(
+  z.extend(DutyReadSchema, {
+    duty: DutyStateSchema,
+    changed: withMeta(z.boolean(), {
+      description: 'false when the call repeated a state already in effect; both actions are idempotent.',
+    }),
+  }),
+  {
+    id: 'DutyResponse',
+    description:
+      'The bridge requires only `ok: true` on a 2xx. When `duty` is present, an `on` answered with another ' +
+      'department or rank, or as off duty, and an `off` answered as still on duty in the department it ended, fail ' +
+      'the call; every other key is ignored.',
+  },
+);
 
 export type DutyOnBody = z.infer<typeof DutyOnBodySchema>;
 export type DutyOffBody = z.infer<typeof DutyOffBodySchema>;

@@ -1,4 +1,5 @@
-import { z } from 'zod';
+import { withMeta } from '../with-meta.js';
+import * as z from '../zod-mini.js';
 
 /**
  * Every error code the panel answers with, its HTTP status and when it is used. One code has one status, so a
@@ -37,24 +38,24 @@ export type ErrorCode = keyof typeof ERROR_CATALOGUE;
 
 const errorCodes = Object.keys(ERROR_CATALOGUE) as [ErrorCode, ...ErrorCode[]];
 
-export const ErrorCodeSchema = z.enum(errorCodes).meta({
+export const ErrorCodeSchema = withMeta(z.enum(errorCodes), {
   id: 'ErrorCode',
   description: `Stable machine-readable error code. ${errorCodes
     .map((code) => `\`${code}\` (${ERROR_CATALOGUE[code].status}): ${ERROR_CATALOGUE[code].when}.`)
     .join(' ')}`,
 });
 
-export const ErrorBodySchema = z
-  .object({
+export const ErrorBodySchema = withMeta(
+  z.object({
     ok: z.literal(false),
     error: ErrorCodeSchema,
-    message: z.string().meta({ description: 'Human-readable explanation; not meant to be parsed.' }),
-    field: z
-      .string()
-      .optional()
-      .meta({ description: 'The request-body field that failed, for `invalid_<field>` codes.' }),
-  })
-  .meta({ id: 'ErrorBody', description: 'Body of every non-2xx answer.' });
+    message: withMeta(z.string(), { description: 'Human-readable explanation; not meant to be parsed.' }),
+    field: withMeta(z.optional(z.string()), {
+      description: 'The request-body field that failed, for `invalid_<field>` codes.',
+    }),
+  }),
+  { id: 'ErrorBody', description: 'Body of every non-2xx answer.' },
+);
 
 export type ErrorBody = z.infer<typeof ErrorBodySchema>;
 

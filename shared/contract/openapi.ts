@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { DepartmentsParamsSchema, DepartmentsResponseSchema } from './departments';
 import { DutyOffBodySchema, DutyOnBodySchema, DutyResponseSchema } from './duty';
 import { ERROR_CATALOGUE, ErrorBodySchema, type ErrorCode } from './errors';
+import { asFullZod } from './full-zod-schema';
 import { API_PREFIX, dutyPath, ROUTES } from './paths';
 import { PANEL_RATE_LIMIT, RateLimitHeadersSchema, RetryAfterHeaderSchema } from './rate-limit';
 
@@ -18,14 +19,14 @@ function toOpenApiPath(route: string): string {
  * Publishes each header once under components/headers and returns references to them: every response carries
  * the rate-limit headers, and inlining them would repeat them some thirty times.
  */
-function registerHeaders(registry: OpenAPIRegistry, headers: z.ZodObject): Record<string, { $ref: string }> {
+function registerHeaders(registry: OpenAPIRegistry, headers: z.core.$ZodObject): Record<string, { $ref: string }> {
   return Object.fromEntries(
-    Object.entries(headers.shape).map(([name, schema]) => {
+    Object.entries(headers._zod.def.shape).map(([name, schema]) => {
       // Header values are strings: only the pattern and the example carry over from the zod schema.
-      const { description, pattern, example } = z.toJSONSchema(schema as z.ZodType) as Record<string, string>;
+      const { description, pattern, example } = z.toJSONSchema(schema) as Record<string, string>;
       const component = registry.registerComponent('headers', name, {
         description: description ?? '',
-        required: !(schema as z.ZodType).safeParse(undefined).success,
+        required: !z.safeParse(schema, undefined).success,
         schema: { type: 'string', ...(pattern && { pattern }), ...(example && { example }) },
       });
       return [name, component.ref];
@@ -42,7 +43,7 @@ function buildRegistry(): OpenAPIRegistry {
   const errorResponse = (codes: [ErrorCode, ...ErrorCode[]], headers = rateLimitHeaders): ResponseConfig => ({
     description: codes.map((code) => `\`${code}\`: ${ERROR_CATALOGUE[code].when}.`).join(' '),
     headers,
-    content: { 'application/json': { schema: ErrorBodySchema.extend({ error: z.enum(codes) }) } },
+    content: { 'application/json': { schema: asFullZod(ErrorBodySchema).extend({ error: z.enum(codes) }) } },
   });
   const commonErrors = {
     401: errorResponse(['unauthorized']),
@@ -70,12 +71,12 @@ function buildRegistry(): OpenAPIRegistry {
     operationId: 'getUserDepartments',
     summary: "A player's departments and ranks",
     security,
-    request: { params: DepartmentsParamsSchema },
+    request: { params: asFullZod(DepartmentsParamsSchema) },
     responses: {
       200: {
         description: "The user and their departments (empty when they have none), each with the user's rank.",
         headers: rateLimitHeaders,
-        content: { 'application/json': { schema: DepartmentsResponseSchema } },
+        content: { 'application/json': { schema: asFullZod(DepartmentsResponseSchema) } },
       },
       ...commonErrors,
       404: errorResponse(['malformed_chat_id', 'user_not_found']),
@@ -92,12 +93,12 @@ function buildRegistry(): OpenAPIRegistry {
       'department (or with a new rank) ends the current session and starts a new one. Any action other than ' +
       '`on` or `off` answers 400 `invalid_action`.',
     security,
-    request: { body: { required: true, content: { 'application/json': { schema: DutyOnBodySchema } } } },
+    request: { body: { required: true, content: { 'application/json': { schema: asFullZod(DutyOnBodySchema) } } } },
     responses: {
       200: {
         description: 'The duty state now in effect.',
         headers: rateLimitHeaders,
-        content: { 'application/json': { schema: DutyResponseSchema } },
+        content: { 'application/json': { schema: asFullZod(DutyResponseSchema) } },
       },
       ...dutyErrors(
         [
@@ -125,12 +126,12 @@ function buildRegistry(): OpenAPIRegistry {
       'Idempotent: a player already off duty answers 200 with `changed: false`. With `departmentId`, only a ' +
       'session in that department is ended.',
     security,
-    request: { body: { required: true, content: { 'application/json': { schema: DutyOffBodySchema } } } },
+    request: { body: { required: true, content: { 'application/json': { schema: asFullZod(DutyOffBodySchema) } } } },
     responses: {
       200: {
         description: 'The duty state now in effect.',
         headers: rateLimitHeaders,
-        content: { 'application/json': { schema: DutyResponseSchema } },
+        content: { 'application/json': { schema: asFullZod(DutyResponseSchema) } },
       },
       ...dutyErrors(['invalid_action', 'invalid_json', 'invalid_chat_id', 'invalid_department_id'], ['user_not_found']),
     },
@@ -142,7 +143,7 @@ function buildRegistry(): OpenAPIRegistry {
 /** The `/api/leo` contract as an OpenAPI 3.1 document. */
 export function buildOpenApiDocument() {
   // Responses narrow `error` per status; the full body and its code catalogue are published once as components.
-  const definitions = [...buildRegistry().definitions, { type: 'schema' as const, schema: ErrorBodySchema }];
+  const definitions = [...buildRegistry().definitions, { type: 'schema' as const, schema: asFullZod(ErrorBodySchema) }];
   return new OpenApiGeneratorV31(definitions).generateDocument({
     openapi: '3.1.0',
     info: {

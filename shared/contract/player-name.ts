@@ -1,11 +1,14 @@
+import type * as z from '../zod-mini.js';
 import { DutyOnBodySchema } from './duty.js';
 
-const limits = DutyOnBodySchema.shape.playerName.unwrap();
+const maxLength = DutyOnBodySchema.shape.playerName.def.innerType.def.checks?.find(
+  (check): check is z.core.$ZodCheckMaxLength => check._zod.def.check === 'max_length',
+);
 /**
  * The longest `playerName` the contract accepts. Names are cut to this many UTF-16 code units: zod counts code points
  * (a pair as one), a panel in JS may count `.length`, and a name this long is within either reading.
  */
-export const PLAYER_NAME_MAX_LENGTH = limits.maxLength ?? Number.POSITIVE_INFINITY;
+export const PLAYER_NAME_MAX_LENGTH = maxLength?._zod.def.maximum ?? Number.POSITIVE_INFINITY;
 
 // Unicode's control characters (Cc): C0 U+0000-U+001F, DEL and C1 U+007F-U+009F. A newline or an escape sequence in
 // a name has no place in the panel's records.

@@ -11,7 +11,16 @@ import { REPO_ROOT, startWorld, type World } from '../e2e/support/world.js';
 import { LSPD, TWO_DEPARTMENTS } from '../mock-panel/support/demo-users.js';
 import { readZip } from './support/read-zip.js';
 
-const EXPECTED_FILES = ['LICENSE', 'README.md', 'config.lua', 'dist/client.js', 'dist/server.js', 'fxmanifest.lua'];
+const EXPECTED_FILES = [
+  'LICENSE',
+  'README.md',
+  'config.lua',
+  'dist/client.js',
+  'dist/client.js.map',
+  'dist/server.js',
+  'dist/server.js.map',
+  'fxmanifest.lua',
+];
 
 const filesUnder = (dir: string): string[] =>
   readdirSync(dir, { recursive: true, withFileTypes: true })
@@ -37,7 +46,7 @@ describe('npm run package', () => {
     for (const file of EXPECTED_FILES) {
       expect(readFileSync(join(outDir, 'bridge', file)).equals(readFileSync(join(REPO_ROOT, file))), file).toBe(true);
     }
-    expect(printed).toContain(`packaged 6 files into ${join(outDir, 'bridge')}`);
+    expect(printed).toContain(`packaged ${EXPECTED_FILES.length} files into ${join(outDir, 'bridge')}`);
   });
 
   it('writes bridge.zip with the same files under bridge/, readable by anyone', () => {

@@ -1,6 +1,6 @@
 import ky, { type KyInstance, type Options } from 'ky';
 import { setupServer } from 'msw/node';
-import type { z } from 'zod';
+import { z } from 'zod';
 import { createMockPanel, type MockPanel, type MockPanelOptions, startMockPanelServer } from '../../../mock-panel';
 
 export const TOKEN = 'test-token-7f3a';
@@ -68,6 +68,9 @@ export const overHttp: PanelTransport = {
 export const TRANSPORTS = [inProcess, overHttp];
 
 /** Parses a response body with a contract schema; a mismatch fails the test with zod's explanation. */
-export async function bodyOf<Schema extends z.ZodType>(response: Response, schema: Schema): Promise<z.output<Schema>> {
-  return schema.parse(await response.json());
+export async function bodyOf<Schema extends z.core.$ZodType>(
+  response: Response,
+  schema: Schema,
+): Promise<z.output<Schema>> {
+  return z.parse(schema, await response.json());
 }
