@@ -3,10 +3,12 @@ import { parseCliOptions, USAGE } from './cli-options';
 import { createMockPanel } from './create-mock-panel';
 import { loadMockPanelData } from './data/load';
 import { startMockPanelServer } from './server/http-server';
+import { stopSignal } from './stop-signal';
 
 // npm run mock-panel -- --port P --host H --data FILE   (see USAGE)
 
 async function main(): Promise<number> {
+  const stopRequested = stopSignal();
   const parsed = parseCliOptions(process.argv.slice(2));
   if (parsed.kind === 'help') {
     console.log(USAGE);
@@ -44,10 +46,7 @@ async function main(): Promise<number> {
   console.log(`  set BRIDGE_API_BASE "${server.url}"`);
   console.log(`  set BRIDGE_LEO_API_TOKEN "${tokenValue}"`);
 
-  await new Promise<void>((resolve) => {
-    process.once('SIGINT', resolve);
-    process.once('SIGTERM', resolve);
-  });
+  await stopRequested;
   await server.close();
   console.log('mock-panel stopped');
   return 0;

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { loadMockPanelData } from '../mock-panel/data/load.js';
+import { stopSignal } from '../mock-panel/stop-signal.js';
 import { PLAYGROUND_USAGE, parsePlaygroundOptions } from './cli-options.js';
 import { DEMO_PLAYERS, startPlaygroundWithPanel } from './start-playground.js';
 
@@ -7,6 +8,7 @@ import { DEMO_PLAYERS, startPlaygroundWithPanel } from './start-playground.js';
 // Takes the mock panel's options (npm start -- --port 4000) and --refresh-interval; see PLAYGROUND_USAGE.
 
 async function main(): Promise<number> {
+  const stopRequested = stopSignal();
   const parsed = parsePlaygroundOptions(process.argv.slice(2));
   const usage = PLAYGROUND_USAGE;
   if (parsed.kind === 'help') {
@@ -44,10 +46,7 @@ async function main(): Promise<number> {
   }
   console.log(`  ${DEMO_PLAYERS.length} demo players have joined; Ctrl+C stops everything.`);
 
-  await new Promise<void>((resolve) => {
-    process.once('SIGINT', resolve);
-    process.once('SIGTERM', resolve);
-  });
+  await stopRequested;
   await running.close();
   console.log('playground stopped');
   return 0;

@@ -43,6 +43,14 @@ describe('npm run mock-panel', () => {
     expect(await cli.exited).toBe(0);
   });
 
+  it('stops cleanly on a SIGTERM sent the moment it prints its first line', async () => {
+    const cli = startCli(['--port', '0'], { LEO_API_TOKEN: 'a-tester-token' });
+    await cli.lineMatching(/./);
+    cli.child.kill('SIGTERM');
+    expect(await cli.exited).toBe(0);
+    expect(cli.stdout).toContain('mock-panel stopped');
+  });
+
   it('exits 2 with a message and the usage for an unknown flag', async () => {
     const cli = startCli(['--prot', '4000']);
     expect(await cli.exited).toBe(2);

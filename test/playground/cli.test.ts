@@ -39,6 +39,14 @@ describe('npm start (the playground)', () => {
     expect(cli.stdout.join('\n')).not.toContain('given-playground-token-9');
   }, 60_000);
 
+  it('stops cleanly on a SIGTERM sent the moment it prints its first line', async () => {
+    const cli = startCli('playground/cli.ts', ['--port', '0'], { LEO_API_TOKEN: 'given-playground-token-9' });
+    await cli.lineMatching(/./);
+    cli.child.kill('SIGTERM');
+    expect(await cli.exited).toBe(0);
+    expect(cli.stdout).toContain('playground stopped');
+  }, 60_000);
+
   it('exits 2 with the usage on a bad flag', async () => {
     const cli = startCli('playground/cli.ts', ['--port', 'many']);
     expect(await cli.exited).toBe(2);
