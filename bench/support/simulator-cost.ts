@@ -1,0 +1,73 @@
+// What the simulator itself costs, in wall time: the figures test/sim's tests used to bound (a test asserts
+// behaviour, the bench prints time).
+import { manifest, startFixtures, tempDir, tempResource } from '../../test/sim/support.js';
+
+export interface SimulatorCost {
+  /** test/sim/scenario.test.ts: 50 players through events, exports, state bags and a restart with KVP intact. */
+  fiftyPlayerScenarioMs: number;
+  /** test/sim/timers.test.ts: an hour of game time with 3 players, server intervals and client Lua waits. */
+  hourOfThreePlayersMs: number;
+  /** A player of the bridge connecting, getting their profile and dropping (the micro section's cycles). */
+  bridgeCycleMs: number;
+}
+
+async function fiftyPlayerScenario(): Promise<void> {
+  const sim = await startFixtures({ kvpDir: tempDir('bench-sim-scenario-') });
+  const core = () => sim.exports.sim_core;
+  const consumer = () => sim.exports.sim_consumer;
+  core().Kvp();
+  const players = [];
+  for (let i = 0; i < 50; i++) {
+    players.push(
+      await sim.join({
+        name: `Officer ${i}`,
+        identifiers: [`chat:${100000000000000000n + BigInt(i)}`, `license:${i}`],
+      }),
+    );
+  }
+  for (const p of players) {
+    p.emitNet('core:ping', p.id);
+    p.emitNet('consumer:ping', p.id * 10);
+  }
+  await sim.settle();
+  for (const p of players) {
+    p.exports.sim_core.ServerId();
+    p.exports.sim_consumer.CoreServerId();
+  }
+  await sim.resolve(consumer().AwaitJs(5));
+  await sim.resolve(core().CallLuaExports());
+  for (const p of players) core().SetPlayerState(p.id, 'duty', { department: 'lspd', on: p.id % 2 === 0 }, true);
+  players[0]?.emitNet('core:broadcast', 'shift change');
+  await sim.settle();
+  await sim.restart();
+  core().Kvp();
+  await sim.join({ name: 'Back' });
+  sim.assertNoErrors();
+  await sim.stop();
+}
+
+async function hourOfThreePlayers(): Promise<number> {
+  const dir = tempResource('hourly', {
+    'fxmanifest.lua': manifest("server_script 's.js'\nclient_script 'c.lua'"),
+    's.js': 'let n = 0; exports("Count", () => n); setInterval(() => n++, 60000);',
+    'c.lua':
+      "local n = 0\nexports('Count', function() return n end)\nCreateThread(function() while true do Wait(60000) n = n + 1 end end)",
+  });
+  const sim = await startFixtures({ resources: [dir] });
+  await Promise.all([sim.join(), sim.join(), sim.join()]);
+  const started = performance.now();
+  await sim.advance(60 * 60 * 1000);
+  const ms = performance.now() - started;
+  if (sim.exports.hourly.Count() !== 59) throw new Error('bench: the hour of game time did not run its intervals');
+  sim.assertNoErrors();
+  await sim.stop();
+  return ms;
+}
+
+export async function simulatorCost(bridgeCycleMs: number): Promise<SimulatorCost> {
+  const started = performance.now();
+  await fiftyPlayerScenario();
+  const fiftyPlayerScenarioMs = performance.now() - started;
+  const hourOfThreePlayersMs = await hourOfThreePlayers();
+  return { fiftyPlayerScenarioMs, hourOfThreePlayersMs, bridgeCycleMs };
+}
