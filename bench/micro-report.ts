@@ -1,13 +1,17 @@
 import type { MicroResult } from './scenarios/micro.js';
 
-/** Targets from issue 14; "≈ 0" for the cycles is taken as at most 64 bytes, less than any per-player entry. */
+/**
+ * Targets from issue 14. "≈ 0" for the cycles is at most 1 KB per cycle over 150 cycles: the heap after full
+ * collections still moves by some 100 KB between readings (under 1 KB per cycle), while the least a leaked player
+ * would keep (their profile, about 3.5 KB) is well above it.
+ */
 export const MICRO_TARGETS = {
   startToReadyMs: 15,
   dutyToggleP99Us: 100,
   isPlayerOnDutyUs: 5,
   getOnDutyPlayersMs: 1,
   heapPerCachedProfileBytes: 2048,
-  heapPerCycleBytes: 64,
+  heapPerCycleBytes: 1024,
 } as const;
 
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(2)} KB`;

@@ -69,7 +69,7 @@ function microLines(micro: MicroResult): string[] {
           `<= ${t.startToReadyMs} ms`,
         ],
         [
-          `CPU per duty toggle, client export to callback (${micro.dutyToggle.toggles}): p50 / p99`,
+          `CPU per duty toggle, SetPlayerDuty server export, ${micro.getOnDutyPlayers.online} online (${micro.dutyToggle.toggles}; the simulator's idle frames, ${micro.dutyToggle.simulatorFrameUs.toFixed(0)} µs each, taken off): p50 / p99`,
           `${us(micro.dutyToggle.cpuP50Us)} / ${us(micro.dutyToggle.cpuP99Us)}`,
           `p99 <= ${t.dutyToggleP99Us} µs`,
         ],
@@ -81,12 +81,12 @@ function microLines(micro: MicroResult): string[] {
           `<= ${t.getOnDutyPlayersMs} ms`,
         ],
         [
-          `heap per cached profile (${micro.heapPerCachedProfile.profiles}; simulator's KVP copy taken off)`,
+          `heap per cached profile (${micro.heapPerCachedProfile.profiles} restored from KVP; the simulator's KVP copy, ${micro.heapPerCachedProfile.simulatorKvpBytes.toFixed(0)} bytes, taken off)`,
           `${(micro.heapPerCachedProfile.bytes / 1024).toFixed(2)} KB`,
           `<= ${t.heapPerCachedProfileBytes / 1024} KB`,
         ],
         [
-          `heap retained per connect/drop cycle (${micro.heapPerCycle.cycles})`,
+          `heap retained per connect/drop cycle (${micro.heapPerCycle.cycles}; the simulator's own ${micro.heapPerCycle.simulatorBytes.toFixed(0)} bytes taken off)`,
           `${micro.heapPerCycle.bytes.toFixed(0)} bytes`,
           `<= ${t.heapPerCycleBytes} bytes`,
         ],

@@ -17,13 +17,22 @@ const tick = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
  * Heap in use after full collections, without V8's compiled code: that part grows as the JIT optimises more
- * functions, whatever the program keeps (as bench/memory-cycles.ts counts it).
+ * functions, whatever the program keeps (as bench/memory-cycles.ts counts it). A stopped resource's context goes
+ * only after several collections (its weak callbacks run between them): collect until the figure holds still.
  */
 export async function settledHeapBytes(): Promise<number> {
-  for (let round = 0; round < 4; round++) {
+  let previous = Number.POSITIVE_INFINITY;
+  for (let round = 0; round < 12; round++) {
     gc();
     await tick();
+    const heap = dataHeapBytes();
+    if (round >= 2 && Math.abs(previous - heap) < 16 * 1024) return heap;
+    previous = heap;
   }
+  return previous;
+}
+
+function dataHeapBytes(): number {
   const code = getHeapSpaceStatistics()
     .filter((space) => space.space_name.startsWith('code'))
     .reduce((sum, space) => sum + space.space_used_size, 0);

@@ -1,6 +1,8 @@
-// What the simulator itself costs, in wall time: the figures test/sim's tests used to bound (a test asserts
-// behaviour, the bench prints time).
+// What the simulator itself costs: the wall time test/sim's tests used to bound (a test asserts behaviour, the
+// bench prints time), and the heap it keeps per player, which the micro figures take off the bridge's.
+import { createSim } from '../../test/sim/index.js';
 import { manifest, startFixtures, tempDir, tempResource } from '../../test/sim/support.js';
+import { settledHeapBytes } from './settled-heap.js';
 
 export interface SimulatorCost {
   /** test/sim/scenario.test.ts: 50 players through events, exports, state bags and a restart with KVP intact. */
@@ -70,4 +72,39 @@ export async function simulatorCost(bridgeCycleMs: number): Promise<SimulatorCos
   const fiftyPlayerScenarioMs = performance.now() - started;
   const hourOfThreePlayersMs = await hourOfThreePlayers();
   return { fiftyPlayerScenarioMs, hourOfThreePlayersMs, bridgeCycleMs };
+}
+
+/**
+ * Heap the simulator itself keeps per connect/drop cycle, with a resource that runs nothing: the bridge's cycles are
+ * measured through it, so this much of their figure is not the bridge's. (It does not release the references it
+ * packs into playerConnecting for the deferrals when no script unpacks them, as the bridge does not.)
+ */
+export async function simulatorRetainedPerCycle(cycles: { warmUp: number; measured: number }): Promise<number> {
+  const sim = await createSim({
+    resources: [tempResource('empty', { 'fxmanifest.lua': manifest('') })],
+    clock: 'virtual',
+    recordEvents: false,
+    chat: false,
+  });
+  const cycle = async (index: number) => {
+    const player = await sim.join({ name: `Player ${index}`, identifiers: [`license:${index % 12}`] });
+    await sim.advance(100);
+    player.drop();
+  };
+  const settled = async () => {
+    await sim.advance(11_000);
+    sim.clearLogs();
+    return settledHeapBytes();
+  };
+  for (let index = 0; index < cycles.warmUp; index++) await cycle(index);
+  // Measured in two halves, the smaller taken, as the bridge's cycles are (bench/scenarios/micro.ts).
+  const half = cycles.measured / 2;
+  const readings = [await settled()];
+  for (let index = cycles.warmUp; index < cycles.warmUp + cycles.measured; index++) {
+    await cycle(index);
+    if ((index - cycles.warmUp + 1) % half === 0) readings.push(await settled());
+  }
+  await sim.stop();
+  const [before, middle, after] = readings as [number, number, number];
+  return Math.min(middle - before, after - middle) / half;
 }
