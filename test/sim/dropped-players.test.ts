@@ -14,10 +14,12 @@ afterEach(async () => {
 
 /** A full collection; the flag is set at run time so the suite needs no `--expose-gc`. */
 function fullGc(): void {
-  const exposed = (globalThis as { gc?: () => void }).gc;
-  if (exposed) return exposed();
-  setFlagsFromString('--expose-gc');
-  (runInNewContext('gc') as () => void)();
+  let gc = (globalThis as { gc?: () => void }).gc;
+  if (!gc) {
+    setFlagsFromString('--expose-gc');
+    gc = runInNewContext('gc') as () => void;
+  }
+  gc();
 }
 
 type Leave = (player: SimPlayer, sim: Sim) => void;
