@@ -1,9 +1,9 @@
 import type { MicroResult } from './scenarios/micro.js';
 
 /**
- * Targets from issue 14. "≈ 0" for the cycles is at most 1 KB per cycle over 150 cycles: the heap after full
- * collections still moves by some 100 KB between readings (under 1 KB per cycle), while the least a leaked player
- * would keep (their profile, about 3.5 KB) is well above it.
+ * Targets from issue 14. "≈ 0" for the cycles is at most 1 KB per cycle over 150 cycles: above what the heap still
+ * moves between readings after full collections, below what a leaked player would keep (a profile is about 1 KB, a
+ * player's session more). See docs/budget.md.
  */
 export const MICRO_TARGETS = {
   startToReadyMs: 15,
