@@ -1,12 +1,14 @@
-// npm run bench [-- --json] [-- --players 100,500] [-- --no-real-time] [-- --only storm,outage,revalidation]
+// npm run bench [-- --json] [-- --players 100,500] [-- --no-real-time] [-- --only storm,outage,revalidation,micro]
 //
 // The bridge against a naive baseline in the FXServer simulator (test/sim), both talking to the mock panel:
 // join storms at 100, 500 and 2048 players and a ten-minute outage with a restart, on virtual time, plus one
 // storm in real time over loopback HTTP for latency, and the background revalidation of 400 players on duty among
 // 2048. Prints the tables; `--json` adds one JSON object as the last line with the same figures. `--only` runs the
-// scenarios named. See docs/budget.md.
+// scenarios named; `micro` measures the bundles' start-up, hot paths and heap. See docs/budget.md.
+import { microTargets } from './micro-report.js';
 import { type BenchReport, formatReport } from './report.js';
 import { runJoinStorm, type StormResult } from './scenarios/join-storm.js';
+import { MICRO_CONFIG_LINES, type MicroResult, runMicro } from './scenarios/micro.js';
 import { runOnDutyRevalidation } from './scenarios/on-duty-revalidation.js';
 import { runOutageWithRestart } from './scenarios/outage-restart.js';
 import { prepareResources } from './support/resources.js';
@@ -17,7 +19,7 @@ const realTime = !args.includes('--no-real-time');
 const playersArg = args[args.indexOf('--players') + 1];
 const sizes = args.includes('--players') && playersArg ? playersArg.split(',').map(Number) : [100, 500, 2048];
 const onlyArg = args.includes('--only') ? args[args.indexOf('--only') + 1] : undefined;
-const runs = (scenario: 'storm' | 'outage' | 'revalidation') =>
+const runs = (scenario: 'storm' | 'outage' | 'revalidation' | 'micro') =>
   onlyArg === undefined || onlyArg.split(',').includes(scenario);
 
 const LIMIT_PER_MINUTE = 200;
@@ -106,6 +108,12 @@ async function main(): Promise<BenchReport> {
       );
     }
 
+    let micro: MicroResult | undefined;
+    if (runs('micro')) {
+      progress('micro: start-up, hot paths and heap of the built bundles, bridge (about 15 s)');
+      micro = await runMicro({ resource: resources.bridgeWith(MICRO_CONFIG_LINES) });
+    }
+
     const bridgeStorms = storm.filter((result) => result.implementation === 'bridge');
     const bridgeOutages = outage.filter((result) => result.implementation.startsWith('bridge'));
     const all429 = [...bridgeStorms, ...(loopback ? [loopback] : []), ...bridgeOutages, ...revalidation].reduce(
@@ -134,6 +142,7 @@ async function main(): Promise<BenchReport> {
       loopback,
       outage,
       revalidation,
+      ...(micro ? { micro } : {}),
       targets: {
         '0 × 429 (every bridge run)': { value: `${all429}`, met: all429 === 0 },
         'budget use >= 95% while requests wait': {
@@ -171,6 +180,7 @@ async function main(): Promise<BenchReport> {
       },
       durationS: (performance.now() - started) / 1000,
     };
+    if (micro) Object.assign(report.targets, microTargets(micro));
     // A target of a scenario left out with --only says nothing.
     const left: Record<string, boolean> = {
       'budget use': !runs('storm'),

@@ -1,4 +1,6 @@
+import { MICRO_TARGETS } from './micro-report.js';
 import type { StormResult } from './scenarios/join-storm.js';
+import type { MicroResult } from './scenarios/micro.js';
 import type { RevalidationResult } from './scenarios/on-duty-revalidation.js';
 import type { OutageResult } from './scenarios/outage-restart.js';
 
@@ -13,6 +15,8 @@ export interface BenchReport {
   loopback: StormResult | undefined;
   outage: OutageResult[];
   revalidation: RevalidationResult[];
+  /** `--only micro`: what the bridge costs the game server itself. */
+  micro?: MicroResult;
   targets: Record<string, { value: string; met: boolean }>;
   durationS: number;
 }
@@ -46,6 +50,65 @@ function stormRow(result: StormResult): string[] {
     `${ms(result.idleToggleP50Ms)} / ${ms(result.idleToggleP99Ms)}`,
     String(result.lostDutyRecords),
     `${result.requestsPerSession.toFixed(2)} (${(1 + result.dutyChanges / result.players).toFixed(2)})`,
+  ];
+}
+
+function microLines(micro: MicroResult): string[] {
+  const t = MICRO_TARGETS;
+  const us = (value: number) => `${value.toFixed(value < 10 ? 2 : 0)} µs`;
+  return [
+    '',
+    `Micro: the built bundles in the simulator (server.js ${(micro.bundleBytes.server / 1024).toFixed(0)} KB, client.js ${(micro.bundleBytes.client / 1024).toFixed(0)} KB), the panel's answers replayed without its handlers; CPU of this process.`,
+    '',
+    ...table(
+      ['figure', 'measured', 'target'],
+      [
+        [
+          `resource start to ready (compile + run of the server scripts), median of ${micro.startToReady.starts}`,
+          `${micro.startToReady.wallMsP50.toFixed(1)} ms (CPU ${micro.startToReady.cpuMsP50.toFixed(1)} ms)`,
+          `<= ${t.startToReadyMs} ms`,
+        ],
+        [
+          `CPU per duty toggle, SetPlayerDuty server export, ${micro.getOnDutyPlayers.online} online (${micro.dutyToggle.toggles}; the simulator's idle frames, ${micro.dutyToggle.simulatorFrameUs.toFixed(0)} µs each, taken off): p50 / p99`,
+          `${us(micro.dutyToggle.cpuP50Us)} / ${us(micro.dutyToggle.cpuP99Us)}`,
+          `p99 <= ${t.dutyToggleP99Us} µs`,
+        ],
+        ['IsPlayerOnDuty, server export via msgpack', us(micro.isPlayerOnDuty.serverUs), `<= ${t.isPlayerOnDutyUs} µs`],
+        ['IsPlayerOnDuty, client export via msgpack', us(micro.isPlayerOnDuty.clientUs), `<= ${t.isPlayerOnDutyUs} µs`],
+        [
+          `GetOnDutyPlayers() via msgpack, ${micro.getOnDutyPlayers.online} online, ${micro.getOnDutyPlayers.onDuty} on duty`,
+          `${micro.getOnDutyPlayers.cpuMsPerCall.toFixed(3)} ms`,
+          `<= ${t.getOnDutyPlayersMs} ms`,
+        ],
+        [
+          `heap per cached profile (${micro.heapPerCachedProfile.profiles} restored from KVP; the simulator's KVP copy, ${micro.heapPerCachedProfile.simulatorKvpBytes.toFixed(0)} bytes, taken off)`,
+          `${(micro.heapPerCachedProfile.bytes / 1024).toFixed(2)} KB`,
+          `<= ${t.heapPerCachedProfileBytes / 1024} KB`,
+        ],
+        [
+          `heap retained per connect/drop cycle (${micro.heapPerCycle.cycles}; the simulator's own ${micro.heapPerCycle.simulatorBytes.toFixed(0)} bytes taken off)`,
+          `${micro.heapPerCycle.bytes.toFixed(0)} bytes`,
+          `<= ${t.heapPerCycleBytes} bytes`,
+        ],
+      ],
+    ),
+    '',
+    'The simulator itself, wall time:',
+    '',
+    ...table(
+      ['run', 'took'],
+      [
+        [
+          '50 players through events, exports, state bags and a restart (test/sim/scenario.test.ts)',
+          `${micro.simulator.fiftyPlayerScenarioMs.toFixed(0)} ms`,
+        ],
+        [
+          'an hour of game time with 3 players (test/sim/timers.test.ts)',
+          `${micro.simulator.hourOfThreePlayersMs.toFixed(0)} ms`,
+        ],
+        ['a bridge player connecting, getting the profile, dropping', `${micro.simulator.bridgeCycleMs.toFixed(1)} ms`],
+      ],
+    ),
   ];
 }
 
@@ -125,6 +188,7 @@ export function formatReport(report: BenchReport): string[] {
         `${seconds(result.removalToOffP50S)} / ${seconds(result.removalToOffP99S)} / ${seconds(result.removalToOffMaxS)} (${result.removalsEnded} of ${result.removals})`,
       ]),
     ),
+    ...(report.micro ? microLines(report.micro) : []),
     '',
     'Targets (the bridge):',
     ...Object.entries(report.targets).map(

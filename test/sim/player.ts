@@ -6,7 +6,6 @@ import type { Host } from './host/host.js';
 import type { SimEvent } from './host/log.js';
 import type { World } from './host/world.js';
 import type { ExportsProxy } from './js/host-runtime.js';
-import { dropPlayer } from './server/connections.js';
 import type { PlayerRecord } from './server/players.js';
 
 export class SimPlayer {
@@ -104,6 +103,7 @@ export class SimPlayer {
 
   /** The player quits: playerDropped(reason, '__cfx_internal:client', 2) on the server, the client goes away. */
   drop(reason = 'Disconnected.'): void {
-    dropPlayer(this.world, this.record, reason, '__cfx_internal:client', 2);
+    // Through the world's hook, as a drop by the server goes: the Sim forgets the player there.
+    this.world.dropPlayer(this.record, reason, '__cfx_internal:client', 2);
   }
 }

@@ -1,10 +1,10 @@
 // The whole loop in one go: a server with the fixture pair, 50 players, events and exports both ways on both
-// sides, a shutdown, and a new server on the same KVP directory.
+// sides, a shutdown, and a new server on the same KVP directory. How long it takes is the bench's business
+// (`npm run bench -- --only micro`): a wall-clock bound here fails on a loaded machine.
 import { expect, it } from 'vitest';
 import { entries, logOf, startFixtures, tempDir } from './support.js';
 
-it('runs 50 players through events, exports, state bags and a restart with KVP intact, in seconds', async () => {
-  const started = performance.now();
+it('runs 50 players through events, exports, state bags and a restart with KVP intact', async () => {
   const kvpDir = tempDir('sim-scenario-');
   const sim = await startFixtures({ kvpDir });
   const core = () => sim.exports.sim_core;
@@ -68,5 +68,4 @@ it('runs 50 players through events, exports, state bags and a restart with KVP i
 
   sim.assertNoErrors();
   await sim.stop();
-  expect(performance.now() - started).toBeLessThan(5000);
 });
