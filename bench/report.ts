@@ -1,4 +1,5 @@
 import type { StormResult } from './scenarios/join-storm.js';
+import type { MockPanelThroughputResult } from './scenarios/mock-panel-throughput.js';
 import type { RevalidationResult } from './scenarios/on-duty-revalidation.js';
 import type { OutageResult } from './scenarios/outage-restart.js';
 
@@ -13,6 +14,8 @@ export interface BenchReport {
   loopback: StormResult | undefined;
   outage: OutageResult[];
   revalidation: RevalidationResult[];
+  /** Absent when `--only` left it out. */
+  mockPanel?: MockPanelThroughputResult | undefined;
   targets: Record<string, { value: string; met: boolean }>;
   durationS: number;
 }
@@ -46,6 +49,27 @@ function stormRow(result: StormResult): string[] {
     `${ms(result.idleToggleP50Ms)} / ${ms(result.idleToggleP99Ms)}`,
     String(result.lostDutyRecords),
     `${result.requestsPerSession.toFixed(2)} (${(1 + result.dutyChanges / result.players).toFixed(2)})`,
+  ];
+}
+
+function mockPanelTable(result: MockPanelThroughputResult | undefined): string[] {
+  if (!result) return [];
+  return [
+    '',
+    `Mock panel throughput: GET ${result.route} (${result.bodyBytes} bytes of JSON), ${result.concurrency} kept-alive connections in a closed loop for ${result.measureS} s each, the same client; the bare node:http server answers the same bytes. Each server in its own process, one after the other. Ratio ${result.ratio.toFixed(2)}.`,
+    '',
+    ...table(
+      ['server', 'requests/s', 'p50 / p99 ms', 'server CPU per request', 'server CPU', 'client CPU', 'failed'],
+      [result.mock, result.bare].map((run) => [
+        run.server,
+        String(Math.round(run.requestsPerS)),
+        `${run.p50Ms?.toFixed(2) ?? '-'} / ${run.p99Ms?.toFixed(2) ?? '-'}`,
+        `${Math.round(run.serverCpuUsPerRequest)} µs`,
+        percent(run.serverCpuShare),
+        percent(run.clientCpuShare),
+        String(run.failures),
+      ]),
+    ),
   ];
 }
 
@@ -125,6 +149,7 @@ export function formatReport(report: BenchReport): string[] {
         `${seconds(result.removalToOffP50S)} / ${seconds(result.removalToOffP99S)} / ${seconds(result.removalToOffMaxS)} (${result.removalsEnded} of ${result.removals})`,
       ]),
     ),
+    ...mockPanelTable(report.mockPanel),
     '',
     'Targets (the bridge):',
     ...Object.entries(report.targets).map(
