@@ -2,24 +2,36 @@ import { HttpResponse } from 'msw';
 import type { z } from 'zod';
 import { ErrorBodySchema, type ErrorCode, errorStatus } from '../../shared/contract';
 
-/** A JSON body as sent, with its length: built once, it answers any number of requests. */
+/** A JSON body as sent, with its bytes: built once, it answers any number of requests. */
 export interface JsonBody {
   readonly text: string;
-  readonly length: string;
+  readonly bytes: Buffer;
 }
 
 /** A success body, parsed with its contract schema first so the mock can never answer off-contract. */
 export function contractJson<Schema extends z.ZodType>(schema: Schema, body: z.input<Schema>): JsonBody {
   const text = JSON.stringify(schema.parse(body));
-  return { text, length: String(Buffer.byteLength(text)) };
+  return { text, bytes: Buffer.from(text) };
 }
+
+const bodiesOf = new WeakMap<Response, Buffer>();
 
 /** The answer `HttpResponse.json` gives for this body, without serializing it and measuring it again. */
 export function jsonResponse(body: JsonBody, status = 200): Response {
-  return new HttpResponse(body.text, {
+  const response = new HttpResponse(body.text, {
     status,
-    headers: { 'Content-Type': 'application/json', 'Content-Length': body.length },
+    headers: { 'Content-Type': 'application/json', 'Content-Length': String(body.bytes.byteLength) },
   });
+  bodiesOf.set(response, body.bytes);
+  return response;
+}
+
+/**
+ * The bytes of a response made by `jsonResponse`, which the node:http server sends without reading the body stream
+ * back (a Response's body can only be read through its stream, which costs more than building the answer did).
+ */
+export function knownBodyOf(response: Response): Buffer | undefined {
+  return bodiesOf.get(response);
 }
 
 /** A success body, parsed with its contract schema first so the mock can never answer off-contract. */
