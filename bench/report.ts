@@ -56,11 +56,11 @@ function mockPanelTable(result: MockPanelThroughputResult | undefined): string[]
   if (!result) return [];
   return [
     '',
-    `Mock panel throughput: GET ${result.route} (${result.bodyBytes} bytes of JSON), ${result.concurrency} kept-alive connections in a closed loop for ${result.measureS} s each, the same client; the bare node:http server answers the same bytes. Each server in its own process, one after the other. Ratio ${result.ratio.toFixed(2)}.`,
+    `Mock panel throughput: GET ${result.route} (${result.bodyBytes} bytes of JSON), ${result.concurrency} kept-alive connections in a closed loop for ${result.measureS} s each, the same client; the bare node:http server answers the same bytes. Each server in its own process, one after the other. Ratio ${result.ratio.toFixed(2)}; with nothing but the Fetch objects every msw handler needs, ${result.fetchOnlyRatio.toFixed(2)}.`,
     '',
     ...table(
       ['server', 'requests/s', 'p50 / p99 ms', 'server CPU per request', 'server CPU', 'client CPU', 'failed'],
-      [result.mock, result.bare].map((run) => [
+      [result.mock, result.bare, result.fetchOnly].map((run) => [
         run.server,
         String(Math.round(run.requestsPerS)),
         `${run.p50Ms?.toFixed(2) ?? '-'} / ${run.p99Ms?.toFixed(2) ?? '-'}`,

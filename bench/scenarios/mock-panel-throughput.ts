@@ -18,7 +18,7 @@ export interface ThroughputOptions {
 }
 
 export interface ServerThroughput {
-  server: 'mock panel' | 'bare node:http';
+  server: 'mock panel' | 'bare node:http' | 'node:http + Fetch Request/Response';
   requests: number;
   /** Answers other than 200, or failed requests: any makes the figures meaningless. */
   failures: number;
@@ -40,8 +40,15 @@ export interface MockPanelThroughputResult {
   measureS: number;
   mock: ServerThroughput;
   bare: ServerThroughput;
+  /**
+   * The same bytes through the mock panel's Fetch adapter alone (a Request with its abort signal per message, a
+   * Response sent back, no handler): what any Fetch-based handler costs before it does anything.
+   */
+  fetchOnly: ServerThroughput;
   /** mock requests/s over bare requests/s. */
   ratio: number;
+  /** fetchOnly requests/s over bare requests/s: the most the ratio can be while requests go through Fetch objects. */
+  fetchOnlyRatio: number;
 }
 
 const TOKEN = 'bench-throughput-token';
@@ -77,9 +84,10 @@ async function startServer(args: string[]): Promise<Running> {
       return message.cpuUs;
     },
     async stop() {
+      if (child.exitCode !== null || child.signalCode !== null) return;
       // A disconnect, not a signal: the child exits on its own, so a --cpu-prof profile gets written.
       const exited = once(child, 'exit');
-      child.disconnect();
+      if (child.connected) child.disconnect();
       await exited;
     },
   };
@@ -169,32 +177,34 @@ export async function runMockPanelThroughput(options: ThroughputOptions): Promis
     String(options.rateLimit.limit),
     String(options.rateLimit.windowMs),
   ]);
-  let body: Buffer;
-  let mock: ServerThroughput;
+  const others: Running[] = [];
   try {
     const answer = await sample(new URL(route, mockServer.url));
     if (answer.status !== 200) throw new Error(`the mock panel answered ${answer.status} to ${route}`);
-    body = answer.body;
-    mock = { server: 'mock panel', ...(await load(mockServer, route, options)) };
-  } finally {
+    const body = answer.body;
+    // Started now, before anything is measured: a server waiting for its turn costs the others nothing.
+    others.push(...(await Promise.all(['bare', 'fetch'].map((kind) => startServer([kind, body.toString('base64')])))));
+    const [bareServer, fetchServer] = others as [Running, Running];
+    const mock: ServerThroughput = { server: 'mock panel', ...(await load(mockServer, route, options)) };
     await mockServer.stop();
-  }
-
-  const bareServer = await startServer(['bare', body.toString('base64')]);
-  let bare: ServerThroughput;
-  try {
-    bare = { server: 'bare node:http', ...(await load(bareServer, route, options)) };
-  } finally {
+    const bare: ServerThroughput = { server: 'bare node:http', ...(await load(bareServer, route, options)) };
     await bareServer.stop();
+    const fetchOnly: ServerThroughput = {
+      server: 'node:http + Fetch Request/Response',
+      ...(await load(fetchServer, route, options)),
+    };
+    return {
+      route: '/api/leo/user/:chatId/departments',
+      bodyBytes: body.byteLength,
+      concurrency: options.concurrency,
+      measureS: options.measureMs / 1000,
+      mock,
+      bare,
+      fetchOnly,
+      ratio: mock.requestsPerS / bare.requestsPerS,
+      fetchOnlyRatio: fetchOnly.requestsPerS / bare.requestsPerS,
+    };
+  } finally {
+    for (const server of [mockServer, ...others]) await server.stop();
   }
-
-  return {
-    route: '/api/leo/user/:chatId/departments',
-    bodyBytes: body.byteLength,
-    concurrency: options.concurrency,
-    measureS: options.measureMs / 1000,
-    mock,
-    bare,
-    ratio: mock.requestsPerS / bare.requestsPerS,
-  };
 }
