@@ -7,7 +7,10 @@ import { departmentsRoute } from './departments';
 import { dutyRoute } from './duty';
 import { apiRoute } from './pipeline';
 
-/** The `/api/leo` routes (the ones a load test hits, so the node:http server calls them directly), then a catch-all so unknown paths under the prefix still count and answer 404. */
+/**
+ * The `/api/leo` routes, then a catch-all so unknown paths under the prefix still count and answer 404. They are what
+ * a load test hits, so the node:http server calls them directly (direct-route.ts).
+ */
 export function apiHandlers(context: PanelContext, origin: string) {
   const notFound = apiRoute(context, async ({ request }) =>
     apiError('not_found', `no route ${request.method} ${new URL(request.url).pathname}`),
