@@ -1,14 +1,16 @@
-// npm run bench [-- --json] [-- --players 100,500] [-- --no-real-time] [-- --only storm,outage,revalidation,micro]
+// npm run bench [-- --json] [-- --players 100,500] [-- --no-real-time] [-- --only storm,outage,revalidation,micro,panel]
 //
 // The bridge against a naive baseline in the FXServer simulator (test/sim), both talking to the mock panel:
 // join storms at 100, 500 and 2048 players and a ten-minute outage with a restart, on virtual time, plus one
 // storm in real time over loopback HTTP for latency, and the background revalidation of 400 players on duty among
-// 2048. Prints the tables; `--json` adds one JSON object as the last line with the same figures. `--only` runs the
-// scenarios named; `micro` measures the bundles' start-up, hot paths and heap. See docs/budget.md.
+// 2048; the mock panel's throughput beside a bare node:http server's. Prints the tables; `--json` adds one JSON
+// object as the last line with the same figures. `--only` runs the scenarios named; `micro` measures the bundles'
+// start-up, hot paths and heap. See docs/budget.md.
 import { microTargets } from './micro-report.js';
 import { type BenchReport, formatReport } from './report.js';
 import { runJoinStorm, type StormResult } from './scenarios/join-storm.js';
 import { MICRO_CONFIG_LINES, type MicroResult, runMicro } from './scenarios/micro.js';
+import { type MockPanelThroughputResult, runMockPanelThroughput } from './scenarios/mock-panel-throughput.js';
 import { runOnDutyRevalidation } from './scenarios/on-duty-revalidation.js';
 import { runOutageWithRestart } from './scenarios/outage-restart.js';
 import { prepareResources } from './support/resources.js';
@@ -19,7 +21,7 @@ const realTime = !args.includes('--no-real-time');
 const playersArg = args[args.indexOf('--players') + 1];
 const sizes = args.includes('--players') && playersArg ? playersArg.split(',').map(Number) : [100, 500, 2048];
 const onlyArg = args.includes('--only') ? args[args.indexOf('--only') + 1] : undefined;
-const runs = (scenario: 'storm' | 'outage' | 'revalidation' | 'micro') =>
+const runs = (scenario: 'storm' | 'outage' | 'revalidation' | 'micro' | 'panel') =>
   onlyArg === undefined || onlyArg.split(',').includes(scenario);
 
 const LIMIT_PER_MINUTE = 200;
@@ -35,6 +37,18 @@ const progress = (text: string) =>
 
 async function main(): Promise<BenchReport> {
   const started = performance.now();
+  let mockPanel: MockPanelThroughputResult | undefined;
+  if (runs('panel')) {
+    // First, before the build and the storms leave work for the garbage collector, and with nothing else running.
+    progress('mock panel throughput against bare node:http, one after the other (about 12 s)');
+    mockPanel = await runMockPanelThroughput({
+      concurrency: 16,
+      warmUpMs: 1000,
+      measureMs: 2500,
+      // As a load tester runs it: `npm run mock-panel -- --rate-limit 1000000`, so no answer is a 429.
+      rateLimit: { limit: 1_000_000, windowMs: MINUTE },
+    });
+  }
   progress('building the bridge and the naive baseline');
   const resources = await prepareResources();
   try {
@@ -143,6 +157,7 @@ async function main(): Promise<BenchReport> {
       outage,
       revalidation,
       ...(micro ? { micro } : {}),
+      mockPanel,
       targets: {
         '0 × 429 (every bridge run)': { value: `${all429}`, met: all429 === 0 },
         'budget use >= 95% while requests wait': {
@@ -177,6 +192,12 @@ async function main(): Promise<BenchReport> {
             .join('; '),
           met: perSession.every(({ result, expected }) => result.requests <= expected),
         },
+        'mock panel >= 0.5 × bare node:http requests/s (departments GET)': {
+          value: mockPanel
+            ? `${mockPanel.ratio.toFixed(2)} (${Math.round(mockPanel.mock.requestsPerS)} / ${Math.round(mockPanel.bare.requestsPerS)} requests/s; the Fetch objects alone: ${mockPanel.fetchOnlyRatio.toFixed(2)})`
+            : 'not run',
+          met: mockPanel !== undefined && mockPanel.ratio >= 0.5,
+        },
       },
       durationS: (performance.now() - started) / 1000,
     };
@@ -188,6 +209,7 @@ async function main(): Promise<BenchReport> {
       'requests per player session': !runs('storm'),
       '0 duty records lost': !runs('outage'),
       'a removed department': !runs('revalidation'),
+      'mock panel': !runs('panel'),
     };
     for (const name of Object.keys(report.targets)) {
       if (Object.entries(left).some(([prefix, out]) => out && name.startsWith(prefix))) delete report.targets[name];

@@ -1,6 +1,7 @@
 import { MICRO_TARGETS } from './micro-report.js';
 import type { StormResult } from './scenarios/join-storm.js';
 import type { MicroResult } from './scenarios/micro.js';
+import type { MockPanelThroughputResult } from './scenarios/mock-panel-throughput.js';
 import type { RevalidationResult } from './scenarios/on-duty-revalidation.js';
 import type { OutageResult } from './scenarios/outage-restart.js';
 
@@ -17,6 +18,8 @@ export interface BenchReport {
   revalidation: RevalidationResult[];
   /** `--only micro`: what the bridge costs the game server itself. */
   micro?: MicroResult;
+  /** Absent when `--only` left it out. */
+  mockPanel?: MockPanelThroughputResult | undefined;
   targets: Record<string, { value: string; met: boolean }>;
   durationS: number;
 }
@@ -112,6 +115,27 @@ function microLines(micro: MicroResult): string[] {
   ];
 }
 
+function mockPanelTable(result: MockPanelThroughputResult | undefined): string[] {
+  if (!result) return [];
+  return [
+    '',
+    `Mock panel throughput: GET ${result.route} (${result.bodyBytes} bytes of JSON), ${result.concurrency} kept-alive connections in a closed loop for ${result.measureS} s each, the same client; the bare node:http server answers the same bytes. Each server in its own process, one after the other. Ratio ${result.ratio.toFixed(2)}; with nothing but the Fetch objects every msw handler needs, ${result.fetchOnlyRatio.toFixed(2)}.`,
+    '',
+    ...table(
+      ['server', 'requests/s', 'p50 / p99 ms', 'server CPU per request', 'server CPU', 'client CPU', 'failed'],
+      [result.mock, result.bare, result.fetchOnly].map((run) => [
+        run.server,
+        String(Math.round(run.requestsPerS)),
+        `${run.p50Ms?.toFixed(2) ?? '-'} / ${run.p99Ms?.toFixed(2) ?? '-'}`,
+        `${Math.round(run.serverCpuUsPerRequest)} µs`,
+        percent(run.serverCpuShare),
+        percent(run.clientCpuShare),
+        String(run.failures),
+      ]),
+    ),
+  ];
+}
+
 /** The tables `npm run bench` prints (the README shows the same). */
 export function formatReport(report: BenchReport): string[] {
   const { settings } = report;
@@ -189,6 +213,7 @@ export function formatReport(report: BenchReport): string[] {
       ]),
     ),
     ...(report.micro ? microLines(report.micro) : []),
+    ...mockPanelTable(report.mockPanel),
     '',
     'Targets (the bridge):',
     ...Object.entries(report.targets).map(

@@ -1,6 +1,4 @@
-import type { HttpCustomPredicate } from 'msw';
-
-type Params = Record<string, string>;
+import type { RouteMatch } from './direct-route';
 
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -21,7 +19,7 @@ function decodeSegment(segment: string): string {
  * msw's own path matcher throws a URIError on a malformed percent-escape in a parameter, which would turn
  * `GET /api/leo/user/%E0%A4/departments` into a 500 rather than the 404 every malformed chat id gets.
  */
-export function routePredicate(origin: string, template: string): HttpCustomPredicate<Params> {
+export function routePredicate(origin: string, template: string): (args: { request: Request }) => RouteMatch {
   const base = origin === '*' ? undefined : new URL(origin);
   const basePath = base?.pathname.replace(/\/+$/, '') ?? '';
   const anyRest = template.endsWith('/*');

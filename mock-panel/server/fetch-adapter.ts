@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { knownBodyOf } from '../http/responses';
 
 /**
  * The request body as a stream that reads the socket only when the route asks for the next chunk. Nothing is read
@@ -69,7 +70,7 @@ export async function sendFetchResponse(response: Response, target: ServerRespon
     target.socket?.resetAndDestroy();
     return;
   }
-  const body = Buffer.from(await response.arrayBuffer());
+  const body = knownBodyOf(response) ?? Buffer.from(await response.arrayBuffer());
   target.statusCode = response.status;
   response.headers.forEach((value, name) => {
     target.setHeader(name, value);

@@ -1,10 +1,11 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { getResponse, type HttpHandler } from 'msw';
+import type { HttpHandler } from 'msw';
 import type { MockPanel } from '../create-mock-panel';
 import { rememberSocketAddress } from '../http/client-address';
 import { apiError } from '../http/responses';
 import { sendFetchResponse, toFetchRequest } from './fetch-adapter';
+import { handlerDispatch } from './handler-dispatch';
 
 /** The documented port of `npm run mock-panel`. */
 export const MOCK_PANEL_DEFAULT_PORT = 3999;
@@ -36,11 +37,11 @@ function urlOf(host: string, port: number): string {
   return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
 }
 
-/** Serves the panel's MSW handlers over real sockets with msw's `getResponse`, for testers and real servers. */
+/** Serves the panel's MSW handlers over real sockets (handler-dispatch.ts), for testers and real servers. */
 export async function startMockPanelServer(options: MockPanelServerOptions): Promise<MockPanelServer> {
   const host = options.host ?? MOCK_PANEL_DEFAULT_HOST;
   const inFlight = new Set<AbortController>();
-  const handlers = [...(options.handlers ?? []), ...options.panel.handlers];
+  const responseOf = handlerDispatch([...(options.handlers ?? []), ...options.panel.handlers]);
   let origin = '';
 
   const handle = async (message: IncomingMessage, reply: ServerResponse) => {
@@ -50,23 +51,24 @@ export async function startMockPanelServer(options: MockPanelServerOptions): Pro
       inFlight.delete(clientGone);
       if (!reply.writableFinished) clientGone.abort();
     });
+    // A body the route did not read to its end (a refusal before it, a 413 at the cap) is not read on either: the
+    // connection closes after the answer rather than drain what the client still sends. Node drains (dumps) a body
+    // nobody has read once the answer is sent; a read of nothing marks it as read, so node leaves it alone.
+    const send = (response: Response) => {
+      const unread = !message.complete;
+      if (unread) message.read(0);
+      return sendFetchResponse(response, reply, unread);
+    };
     try {
       const request = await toFetchRequest(message, origin, clientGone.signal);
       rememberSocketAddress(request, message.socket.remoteAddress ?? 'unknown');
       const response =
-        (await getResponse(handlers, request)) ??
+        (await responseOf(request)) ??
         apiError('not_found', `no route ${request.method} ${new URL(request.url).pathname}`);
-      // A body the route did not read to its end (a refusal before it, a 413 at the cap) is not read on either:
-      // the connection closes after the answer rather than drain what the client still sends.
-      await sendFetchResponse(response, reply, !message.complete);
+      await send(response);
     } catch {
       if (reply.headersSent) reply.destroy();
-      else
-        await sendFetchResponse(
-          apiError('internal_error', 'the mock panel failed unexpectedly'),
-          reply,
-          !message.complete,
-        );
+      else await send(apiError('internal_error', 'the mock panel failed unexpectedly'));
     }
   };
 
