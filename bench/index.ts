@@ -6,9 +6,13 @@
 // 2048. Prints the tables; `--json` adds one JSON object as the last line with the same figures. `--only` runs the
 // scenarios named. See docs/budget.md.
 import { type BenchReport, formatReport } from './report.js';
-import { runJoinStorm, type StormResult } from './scenarios/join-storm.js';
-import { runOnDutyRevalidation } from './scenarios/on-duty-revalidation.js';
-import { runOutageWithRestart } from './scenarios/outage-restart.js';
+import type { StormResult } from './scenarios/join-storm.js';
+import {
+  reportChildCosts,
+  runJoinStorm,
+  runOnDutyRevalidation,
+  runOutageWithRestart,
+} from './support/isolated-scenarios.js';
 import { prepareResources } from './support/resources.js';
 
 const args = process.argv.slice(2);
@@ -30,6 +34,9 @@ const REFRESH_INTERVAL_MS = 5 * MINUTE;
 const benchStarted = performance.now();
 const progress = (text: string) =>
   process.stderr.write(`bench [${((performance.now() - benchStarted) / 1000).toFixed(0)} s]: ${text}\n`);
+reportChildCosts(({ label, wallS, cpuS, maxRssMb }) =>
+  progress(`${label}: ${wallS.toFixed(1)} s, ${cpuS.toFixed(1)} CPU s, peak RSS ${maxRssMb.toFixed(0)} MB`),
+);
 
 async function main(): Promise<BenchReport> {
   const started = performance.now();

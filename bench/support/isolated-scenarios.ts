@@ -1,0 +1,68 @@
+// The bench's scenarios, each run in a child process of its own, one after the other: a scenario's simulated
+// players (a vm context and a Lua state each), panel and garbage go with its process, so the bench's peak memory
+// is the largest scenario's, not the sum of all, and no scenario pays for the garbage of the one before.
+import { fork } from 'node:child_process';
+import type { runJoinStorm as joinStorm } from '../scenarios/join-storm.js';
+import type { runOnDutyRevalidation as onDutyRevalidation } from '../scenarios/on-duty-revalidation.js';
+import type { runOutageWithRestart as outageWithRestart } from '../scenarios/outage-restart.js';
+import type { ScenarioName, ScenarioReply, ScenarioRequest } from './scenario-child.js';
+
+const CHILD = new URL('./scenario-child.ts', import.meta.url);
+
+/** What each child cost, in the order they ended (printed with the bench's progress). */
+export interface ChildCost {
+  label: string;
+  wallS: number;
+  cpuS: number;
+  maxRssMb: number;
+}
+
+let onCost: (cost: ChildCost) => void = () => {};
+
+/** Called with each child's cost as it ends. */
+export function reportChildCosts(listener: (cost: ChildCost) => void): void {
+  onCost = listener;
+}
+
+function inChild<Name extends ScenarioName>(name: Name, options: ScenarioRequest<Name>['options'], label: string) {
+  const started = performance.now();
+  return new Promise<unknown>((resolve, reject) => {
+    const child = fork(CHILD, [], {
+      execArgv: ['--import', 'tsx'],
+      // `advanced`: results keep their undefined fields, as they were in process.
+      serialization: 'advanced',
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
+    let reply: ScenarioReply | undefined;
+    child.once('message', (message) => {
+      reply = message as ScenarioReply;
+    });
+    child.once('error', reject);
+    child.once('exit', (code, signal) => {
+      if (!reply) {
+        reject(new Error(`bench: ${label} ended without a result (exit ${code ?? signal})`));
+        return;
+      }
+      onCost({ label, wallS: (performance.now() - started) / 1000, cpuS: reply.cpuS, maxRssMb: reply.maxRssMb });
+      resolve(reply.result);
+    });
+    child.send({ name, options } satisfies ScenarioRequest<Name>);
+  });
+}
+
+export const runJoinStorm = (options: Parameters<typeof joinStorm>[0]) =>
+  inChild(
+    'runJoinStorm',
+    options,
+    `join storm, ${options.players} players, ${options.implementation}, ${options.clock} time`,
+  ) as ReturnType<typeof joinStorm>;
+
+export const runOutageWithRestart = (options: Parameters<typeof outageWithRestart>[0]) =>
+  inChild('runOutageWithRestart', options, `panel outage, ${options.implementation}`) as ReturnType<
+    typeof outageWithRestart
+  >;
+
+export const runOnDutyRevalidation = (options: Parameters<typeof onDutyRevalidation>[0]) =>
+  inChild('runOnDutyRevalidation', options, `on-duty revalidation, ${options.players} players`) as ReturnType<
+    typeof onDutyRevalidation
+  >;
