@@ -5,9 +5,10 @@ import { fork } from 'node:child_process';
 import type { runJoinStorm as joinStorm } from '../scenarios/join-storm.js';
 import type { runOnDutyRevalidation as onDutyRevalidation } from '../scenarios/on-duty-revalidation.js';
 import type { runOutageWithRestart as outageWithRestart } from '../scenarios/outage-restart.js';
+import { buildScenarioChild } from './child-bundle.js';
 import type { ScenarioName, ScenarioReply, ScenarioRequest } from './scenario-child.js';
 
-const CHILD = new URL('./scenario-child.ts', import.meta.url);
+let bundled: Promise<string> | undefined;
 
 /** What each child cost, in the order they ended (printed with the bench's progress). */
 export interface ChildCost {
@@ -24,11 +25,17 @@ export function reportChildCosts(listener: (cost: ChildCost) => void): void {
   onCost = listener;
 }
 
-function inChild<Name extends ScenarioName>(name: Name, options: ScenarioRequest<Name>['options'], label: string) {
+async function inChild<Name extends ScenarioName>(
+  name: Name,
+  options: ScenarioRequest<Name>['options'],
+  label: string,
+) {
+  bundled ??= buildScenarioChild();
+  const bundle = await bundled;
   const started = performance.now();
   return new Promise<unknown>((resolve, reject) => {
-    const child = fork(CHILD, [], {
-      execArgv: ['--import', 'tsx'],
+    const child = fork(bundle, [], {
+      execArgv: [],
       // `advanced`: results keep their undefined fields, as they were in process.
       serialization: 'advanced',
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
