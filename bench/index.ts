@@ -28,6 +28,8 @@ const LIMIT_PER_MINUTE = 200;
 const SLOT_MS = 60_000 / LIMIT_PER_MINUTE;
 const LATENCY_MS = 80;
 const MINUTE = 60_000;
+/** Storms from this many players on run after the real-time storm, never beside it (memory). */
+const LARGE = 1000;
 /** Config.RefreshIntervalMs's default. */
 const REFRESH_INTERVAL_MS = 5 * MINUTE;
 
@@ -43,8 +45,33 @@ async function main(): Promise<BenchReport> {
   progress('building the bridge and the naive baseline');
   const resources = await prepareResources();
   try {
+    // The real-time storm mostly waits (a minute of wall time for a few seconds of CPU), so it runs in a process of
+    // its own beside the 500-player storms and the outages, and is over before the 2048-player runs start: it never
+    // shares the machine with them, and only one large process runs at a time. The 100-player storms run alone
+    // first: the bridge's toggle p50 there moves by 2 ms when the machine is busy (something in the virtual-time
+    // runs waits on real time; the bench in one process showed it too).
+    let loopbackRun: Promise<StormResult> | undefined;
+    const startLoopback = () => {
+      if (loopbackRun || !realTime || !runs('storm')) return;
+      progress('join storm in real time over loopback HTTP, 100 players joining within 10 s, bridge (about a minute)');
+      loopbackRun = runJoinStorm({
+        implementation: 'bridge',
+        resource: resources.bridge,
+        players: 100,
+        clock: 'real',
+        latencyMs: 0,
+        limitPerMinute: LIMIT_PER_MINUTE,
+        refreshIntervalMs: REFRESH_INTERVAL_MS,
+        capMs: 45_000,
+        arrivalSpanMs: 10_000,
+        idleToggles: { count: 20, everyMs: 250 },
+      });
+      // Awaited after the small runs; a failure meanwhile must not count as unhandled.
+      loopbackRun.catch(() => {});
+    };
+
     const storm: StormResult[] = [];
-    for (const players of runs('storm') ? sizes : []) {
+    const stormsOf = async (players: number) => {
       const floorMs = (players / LIMIT_PER_MINUTE) * MINUTE;
       for (const [implementation, resource] of [
         ['bridge', resources.bridge],
@@ -65,24 +92,13 @@ async function main(): Promise<BenchReport> {
           }),
         );
       }
+    };
+    const stormSizes = runs('storm') ? sizes : [];
+    for (const players of stormSizes.filter((players) => players < LARGE)) {
+      await stormsOf(players);
+      if (players <= 100) startLoopback();
     }
-
-    let loopback: StormResult | undefined;
-    if (realTime && runs('storm')) {
-      progress('join storm in real time over loopback HTTP, 100 players joining within 10 s, bridge (about a minute)');
-      loopback = await runJoinStorm({
-        implementation: 'bridge',
-        resource: resources.bridge,
-        players: 100,
-        clock: 'real',
-        latencyMs: 0,
-        limitPerMinute: LIMIT_PER_MINUTE,
-        refreshIntervalMs: REFRESH_INTERVAL_MS,
-        capMs: 45_000,
-        arrivalSpanMs: 10_000,
-        idleToggles: { count: 20, everyMs: 250 },
-      });
-    }
+    startLoopback();
 
     const outage = [];
     for (const [implementation, resource] of [
@@ -94,6 +110,11 @@ async function main(): Promise<BenchReport> {
       progress(`panel outage with a restart, 200 players, ${implementation}`);
       outage.push(await runOutageWithRestart({ implementation, resource, players: 200, latencyMs: LATENCY_MS }));
     }
+
+    const loopback = await loopbackRun;
+    for (const players of stormSizes.filter((players) => players >= LARGE)) await stormsOf(players);
+    // In the order asked for, as the tables and the targets read them.
+    storm.sort((a, b) => sizes.indexOf(a.players) - sizes.indexOf(b.players));
 
     const revalidation = [];
     if (runs('revalidation')) {

@@ -1,6 +1,7 @@
-// The bench's scenarios, each run in a child process of its own, one after the other: a scenario's simulated
-// players (a vm context and a Lua state each), panel and garbage go with its process, so the bench's peak memory
-// is the largest scenario's, not the sum of all, and no scenario pays for the garbage of the one before.
+// The bench's scenarios, each run in a child process of its own: a scenario's simulated players (a vm context and
+// a Lua state each), panel and garbage go with its process, so the bench's peak memory is the largest scenario's,
+// not the sum of all, and no scenario pays for the garbage of the one before. bench/index.ts runs them one at a
+// time, but for the real-time storm, which mostly waits.
 import { fork } from 'node:child_process';
 import type { runJoinStorm as joinStorm } from '../scenarios/join-storm.js';
 import type { runOnDutyRevalidation as onDutyRevalidation } from '../scenarios/on-duty-revalidation.js';
@@ -9,6 +10,17 @@ import { buildScenarioChild } from './child-bundle.js';
 import type { ScenarioName, ScenarioReply, ScenarioRequest } from './scenario-child.js';
 
 let bundled: Promise<string> | undefined;
+
+/**
+ * A 2048-player scenario holds about 550 MB of heap (a vm context per client) and 300 MB of Lua states (wasm
+ * memory); V8 let the naive storm's garbage take the heap to more than twice that before a full collection (1.6 GB
+ * RSS). Growing the heap by at most a fifth between full collections keeps every scenario under 1 GB; a young
+ * generation twice the default lets more of a request's short-lived objects die young, which buys back most of the
+ * time the extra collections cost.
+ */
+const CHILD_FLAGS = ['--max-semi-space-size=32', '--heap-growing-percent=20'];
+/** `BENCH_CHILD_FLAGS="--cpu-prof --cpu-prof-dir=prof" npm run bench` profiles each scenario (replaces CHILD_FLAGS). */
+const childFlags = () => process.env.BENCH_CHILD_FLAGS?.split(' ').filter(Boolean) ?? CHILD_FLAGS;
 
 /** What each child cost, in the order they ended (printed with the bench's progress). */
 export interface ChildCost {
@@ -35,7 +47,7 @@ async function inChild<Name extends ScenarioName>(
   const started = performance.now();
   return new Promise<unknown>((resolve, reject) => {
     const child = fork(bundle, [], {
-      execArgv: [],
+      execArgv: childFlags(),
       // `advanced`: results keep their undefined fields, as they were in process.
       serialization: 'advanced',
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
