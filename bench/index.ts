@@ -46,7 +46,7 @@ async function main(): Promise<BenchReport> {
   const resources = await prepareResources();
   try {
     // The real-time storm mostly waits (a minute of wall time for a few seconds of CPU), so it runs in a process of
-    // its own beside the outages (at a lower priority than it), and is over before the 2048-player runs start: only
+    // its own beside the outages (which then run at a lower priority), and is over before the 2048-player runs start: only
     // one large process runs at a time. The storms run alone: a busy machine moves some of their figures by a few
     // ms (something in the virtual-time runs waits on real time; the bench in one process showed it too), while
     // the outage rows vary from run to run anyway (the bridge's retry and probe jitter is random).

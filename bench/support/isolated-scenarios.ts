@@ -11,6 +11,7 @@ import { buildScenarioChild } from './child-bundle.js';
 import type { ScenarioName, ScenarioReply, ScenarioRequest } from './scenario-child.js';
 
 let bundled: Promise<string> | undefined;
+let realTimeChildren = 0;
 
 /**
  * A 2048-player scenario holds about 550 MB of heap (a vm context per client) and 300 MB of Lua states (wasm
@@ -42,7 +43,7 @@ async function inChild<Name extends ScenarioName>(
   name: Name,
   options: ScenarioRequest<Name>['options'],
   label: string,
-  background = true,
+  realTime = false,
 ) {
   bundled ??= buildScenarioChild();
   const bundle = await bundled;
@@ -54,14 +55,16 @@ async function inChild<Name extends ScenarioName>(
       serialization: 'advanced',
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
-    // Virtual time does not care how fast it runs; the real-time storm beside one does.
-    if (background && child.pid !== undefined) setPriority(child.pid, 10);
+    // Virtual time does not care how fast it runs; a real-time storm running beside it does.
+    if (realTime) realTimeChildren += 1;
+    else if (realTimeChildren > 0 && child.pid !== undefined) setPriority(child.pid, 10);
     let reply: ScenarioReply | undefined;
     child.once('message', (message) => {
       reply = message as ScenarioReply;
     });
     child.once('error', reject);
     child.once('exit', (code, signal) => {
+      if (realTime) realTimeChildren -= 1;
       if (!reply) {
         reject(new Error(`bench: ${label} ended without a result (exit ${code ?? signal})`));
         return;
@@ -78,7 +81,7 @@ export const runJoinStorm = (options: Parameters<typeof joinStorm>[0]) =>
     'runJoinStorm',
     options,
     `join storm, ${options.players} players, ${options.implementation}, ${options.clock} time`,
-    options.clock === 'virtual',
+    options.clock === 'real',
   ) as ReturnType<typeof joinStorm>;
 
 export const runOutageWithRestart = (options: Parameters<typeof outageWithRestart>[0]) =>
