@@ -46,10 +46,11 @@ async function main(): Promise<BenchReport> {
   const resources = await prepareResources();
   try {
     // The real-time storm mostly waits (a minute of wall time for a few seconds of CPU), so it runs in a process of
-    // its own beside the outages (which then run at a lower priority), and is over before the 2048-player runs start: only
-    // one large process runs at a time. The storms run alone: a busy machine moves some of their figures by a few
-    // ms (something in the virtual-time runs waits on real time; the bench in one process showed it too), while
-    // the outage rows vary from run to run anyway (the bridge's retry and probe jitter is random).
+    // its own beside the last small naive storm and the outages (which then run at a lower priority), and is over
+    // before the 2048-player runs start: only one large process runs at a time. The bridge's storms run alone: a
+    // busy machine moves some of their figures by a few ms (something in the virtual-time runs waits on real time;
+    // the bench in one process showed it too); the naive storms' figures do not move, and the outage rows vary
+    // from run to run anyway (the bridge's retry and probe jitter is random).
     let loopbackRun: Promise<StormResult> | undefined;
     const startLoopback = () => {
       if (loopbackRun || !realTime || !runs('storm')) return;
@@ -71,12 +72,13 @@ async function main(): Promise<BenchReport> {
     };
 
     const storm: StormResult[] = [];
-    const stormsOf = async (players: number) => {
+    const stormsOf = async (players: number, beforeNaive = () => {}) => {
       const floorMs = (players / LIMIT_PER_MINUTE) * MINUTE;
       for (const [implementation, resource] of [
         ['bridge', resources.bridge],
         ['naive', resources.naive],
       ] as const) {
+        if (implementation === 'naive') beforeNaive();
         progress(`join storm, ${players} players, ${implementation}`);
         storm.push(
           await runJoinStorm({
@@ -94,7 +96,8 @@ async function main(): Promise<BenchReport> {
       }
     };
     const stormSizes = runs('storm') ? sizes : [];
-    for (const players of stormSizes.filter((players) => players < LARGE)) await stormsOf(players);
+    const small = stormSizes.filter((players) => players < LARGE);
+    for (const players of small) await stormsOf(players, players === small.at(-1) ? startLoopback : undefined);
     startLoopback();
 
     const outage = [];
