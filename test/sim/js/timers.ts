@@ -122,8 +122,14 @@ export class JsTimers {
   };
 
   tick(now: number): void {
-    for (const [id, timer] of [...this.timers]) {
-      if (!this.timers.has(id)) continue;
+    // Only the timers due as the tick begins can fire in it: a callback can clear or refresh a timer (checked again
+    // below), and a refresh only moves lastRun later. A server with thousands of waiting timers (a refresh sleep per
+    // player) then pays a comparison per timer and frame, not a copy of the whole map.
+    const due: number[] = [];
+    for (const [id, timer] of this.timers) if (now - timer.lastRun > timer.interval) due.push(id);
+    for (const id of due) {
+      const timer = this.timers.get(id);
+      if (!timer) continue;
       if (now - timer.lastRun > timer.interval) {
         try {
           timer.callback();
