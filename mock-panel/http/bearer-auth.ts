@@ -13,12 +13,17 @@ function tokenDigest(token: string): Buffer {
 }
 
 /**
- * Whether the request carries `Authorization: Bearer <token>`. The comparison runs over fixed-length digests with
+ * Whether an `Authorization` value is `Bearer <token>`. The comparison runs over fixed-length digests with
  * timingSafeEqual, so neither the token's content nor its length leaks through response timing.
  */
-export function hasBearerToken(request: Request, token: string): boolean {
-  const match = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(request.headers.get('authorization') ?? '');
+export function isBearerToken(authorization: string | null, token: string): boolean {
+  const match = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(authorization ?? '');
   const presented = match?.[1] ?? '';
   const equal = timingSafeEqual(digest(presented), tokenDigest(token));
   return equal && presented.length > 0;
+}
+
+/** Whether the request carries `Authorization: Bearer <token>` (isBearerToken). */
+export function hasBearerToken(request: Request, token: string): boolean {
+  return isBearerToken(request.headers.get('authorization'), token);
 }

@@ -1,0 +1,60 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { isNetworkError, type PanelAnswer, type PanelRequest } from '../http/panel-exchange';
+import { readCappedBody } from './message-body';
+
+/** A header as Fetch's `Headers.get` reads it: names compared case-insensitively, repeated fields joined with `, `. */
+function headerOf(rawHeaders: readonly string[], name: string): string | null {
+  let value: string | null = null;
+  for (let index = 0; index + 1 < rawHeaders.length; index += 2) {
+    const field = rawHeaders[index] as string;
+    if (field.length !== name.length || field.toLowerCase() !== name) continue;
+    const fieldValue = rawHeaders[index + 1] as string;
+    value = value === null ? fieldValue : `${value}, ${fieldValue}`;
+  }
+  return value;
+}
+
+function clientIpOf(message: IncomingMessage): string {
+  const address = message.socket.remoteAddress ?? 'unknown';
+  return address.startsWith('::ffff:') ? address.slice('::ffff:'.length) : address;
+}
+
+/** A node:http request as a panel route reads it, no Fetch objects. The client address is the socket's own. */
+export function nodeRequestView(message: IncomingMessage, url: URL, signal: () => AbortSignal): PanelRequest {
+  return {
+    method: message.method ?? 'GET',
+    pathname: url.pathname,
+    header: (name) => headerOf(message.rawHeaders, name.toLowerCase()),
+    clientIp: clientIpOf(message),
+    signal,
+    readBody: (limit) => readCappedBody(message, limit),
+  };
+}
+
+const byName = (left: readonly [string, string], right: readonly [string, string]) =>
+  left[0] < right[0] ? -1 : left[0] > right[0] ? 1 : 0;
+
+/**
+ * Writes an answer as the Fetch adapter wrote a Response before (sendFetchResponse): lower-case names in `Headers`
+ * order, the body's length, and `Connection: close` with `close`. A network error resets the connection.
+ */
+export function sendAnswer(answer: PanelAnswer, target: ServerResponse, close = false): void {
+  if (isNetworkError(answer)) {
+    target.socket?.resetAndDestroy();
+    return;
+  }
+  const body = typeof answer.body === 'string' ? Buffer.from(answer.body) : answer.body.bytes;
+  const length = String(body.byteLength);
+  const headers: string[] = [];
+  let lengthSent = false;
+  for (const [name, value] of answer.headers
+    .map(([name, value]) => [name.toLowerCase(), value] as const)
+    .sort(byName)) {
+    if (name === 'content-length') lengthSent = true;
+    headers.push(name, name === 'content-length' ? length : value);
+  }
+  if (!lengthSent) headers.push('content-length', length);
+  if (close) headers.push('connection', 'close');
+  target.writeHead(answer.status, headers);
+  target.end(body);
+}
