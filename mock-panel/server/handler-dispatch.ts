@@ -1,9 +1,10 @@
 import type { IncomingMessage } from 'node:http';
 import { getResponse, type HttpHandler } from 'msw';
 import { type ApiEndpoint, apiEndpointOf } from '../handlers/api/api-handler';
+import { fetchRequestView } from '../http/fetch-request-view';
 import type { PanelAnswer } from '../http/panel-exchange';
 import { toFetchRequest } from './fetch-adapter';
-import { nodeRequestView } from './node-exchange';
+import { nodeRequestView, socketClientIp } from './node-exchange';
 
 type Step = { endpoint: ApiEndpoint } | { handlers: HttpHandler[] };
 
@@ -18,7 +19,7 @@ export interface Exchange {
 /**
  * The first answer of `handlers`, tried in order as msw's `getResponse` tries them: an `/api/leo` route
  * (api-handler.ts) is served from the node message itself, every other run of handlers gets a Fetch Request through
- * `getResponse`. Undefined when no handler answers.
+ * `getResponse` (made only when one is asked, as the panel's own controls come after its `/api/leo` routes). Undefined when no handler answers.
  */
 export function handlerDispatch(
   handlers: readonly HttpHandler[],
@@ -43,7 +44,10 @@ export function handlerDispatch(
       const { method, match, serve } = step.endpoint;
       if (method !== undefined && method !== message.method) continue;
       const matched = match(url);
-      if (matched) return await serve(nodeRequestView(message, url, signal), matched.params);
+      if (!matched) continue;
+      // Once msw was asked, the body belongs to the Request it was given (msw tees its stream): read it there.
+      const view = request ? fetchRequestView(request, socketClientIp(message)) : nodeRequestView(message, url, signal);
+      return await serve(view, matched.params);
     }
     return undefined;
   };

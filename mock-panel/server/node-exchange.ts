@@ -14,7 +14,8 @@ function headerOf(rawHeaders: readonly string[], name: string): string | null {
   return value;
 }
 
-function clientIpOf(message: IncomingMessage): string {
+/** The socket's address, IPv4-mapped addresses as plain IPv4. */
+export function socketClientIp(message: IncomingMessage): string {
   const address = message.socket.remoteAddress ?? 'unknown';
   return address.startsWith('::ffff:') ? address.slice('::ffff:'.length) : address;
 }
@@ -25,7 +26,7 @@ export function nodeRequestView(message: IncomingMessage, url: URL, signal: () =
     method: message.method ?? 'GET',
     pathname: url.pathname,
     header: (name) => headerOf(message.rawHeaders, name.toLowerCase()),
-    clientIp: clientIpOf(message),
+    clientIp: socketClientIp(message),
     signal,
     readBody: (limit) => readCappedBody(message, limit),
   };

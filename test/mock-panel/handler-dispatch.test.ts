@@ -334,6 +334,20 @@ describe('the node:http server and handlers given before the panel', () => {
     }
   });
 
+  it('leaves a panel route the body when they did not answer', async () => {
+    // Asking them takes a Fetch Request whose body stream msw tees: the route must read the body through it too.
+    const panel = createMockPanel({ token: TOKEN });
+    const before = http.post('*/__playground/players/:id/duty', () => HttpResponse.text('playground'));
+    const server = await startMockPanelServer({ panel, port: 0, handlers: [before] });
+    try {
+      const ask: Ask = { name: 'duty on', method: 'POST', path: dutyPath('on'), body: { json: onDuty } };
+      const answer = await askNode(server, panel, ask);
+      expect(answer).toMatchObject({ status: 200, body: expect.stringContaining('"onDuty":true') });
+    } finally {
+      await server.close();
+    }
+  });
+
   it('answers 404 for a request no handler matches, outside the request log', async () => {
     const panel = createMockPanel({ token: TOKEN });
     const server = await startMockPanelServer({ panel, port: 0 });
