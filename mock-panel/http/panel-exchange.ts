@@ -47,11 +47,9 @@ export function isNetworkError(answer: PanelAnswer): answer is NetworkError {
 /** The answer with `headers` set over its own, as `Headers.set` would (names compared case-insensitively). */
 export function withHeaders(answer: HttpAnswer, headers: readonly (readonly [string, string])[]): HttpAnswer {
   if (headers.length === 0) return answer;
-  const replaced = new Set(headers.map(([name]) => name.toLowerCase()));
-  return {
-    ...answer,
-    headers: [...answer.headers.filter(([name]) => !replaced.has(name.toLowerCase())), ...headers],
-  };
+  const replaced = (name: string) =>
+    headers.some(([other]) => other.length === name.length && other.toLowerCase() === name.toLowerCase());
+  return { ...answer, headers: [...answer.headers.filter(([name]) => !replaced(name)), ...headers] };
 }
 
 /** The body's text. */
