@@ -44,12 +44,18 @@ export function isNetworkError(answer: PanelAnswer): answer is NetworkError {
   return 'networkError' in answer;
 }
 
+function hasHeader(headers: readonly (readonly [string, string])[], name: string): boolean {
+  for (const [other] of headers) {
+    if (other.length === name.length && other.toLowerCase() === name.toLowerCase()) return true;
+  }
+  return false;
+}
+
 /** The answer with `headers` set over its own, as `Headers.set` would (names compared case-insensitively). */
 export function withHeaders(answer: HttpAnswer, headers: readonly (readonly [string, string])[]): HttpAnswer {
   if (headers.length === 0) return answer;
-  const replaced = (name: string) =>
-    headers.some(([other]) => other.length === name.length && other.toLowerCase() === name.toLowerCase());
-  return { ...answer, headers: [...answer.headers.filter(([name]) => !replaced(name)), ...headers] };
+  const kept = answer.headers.filter(([name]) => !hasHeader(headers, name));
+  return { ...answer, headers: [...kept, ...headers] };
 }
 
 /** The body's text. */

@@ -3,8 +3,9 @@ import { getResponse, type HttpHandler } from 'msw';
 import { type ApiEndpoint, apiEndpointOf } from '../handlers/api/api-handler';
 import { fetchRequestView } from '../http/fetch-request-view';
 import type { PanelAnswer } from '../http/panel-exchange';
+import type { ClientGone } from './client-gone';
 import { toFetchRequest } from './fetch-adapter';
-import { nodeRequestView, socketClientIp } from './node-exchange';
+import { NodeRequest, socketClientIp } from './node-exchange';
 
 type Step = { endpoint: ApiEndpoint } | { handlers: HttpHandler[] };
 
@@ -12,8 +13,7 @@ export interface Exchange {
   message: IncomingMessage;
   /** The request's URL on the server's own origin. */
   url: URL;
-  /** Aborts when the client goes away; made on the first call. */
-  signal(): AbortSignal;
+  clientGone: ClientGone;
 }
 
 /**
@@ -32,11 +32,11 @@ export function handlerDispatch(
     else if (last && 'handlers' in last) last.handlers.push(handler);
     else steps.push({ handlers: [handler] });
   }
-  return async ({ message, url, signal }) => {
+  return async ({ message, url, clientGone }) => {
     let request: Request | undefined;
     for (const step of steps) {
       if ('handlers' in step) {
-        request ??= await toFetchRequest(message, url.origin, signal());
+        request ??= await toFetchRequest(message, url.origin, clientGone.signal());
         const response = await getResponse(step.handlers, request);
         if (response) return response;
         continue;
@@ -46,7 +46,9 @@ export function handlerDispatch(
       const matched = match(url);
       if (!matched) continue;
       // Once msw was asked, the body belongs to the Request it was given (msw tees its stream): read it there.
-      const view = request ? fetchRequestView(request, socketClientIp(message)) : nodeRequestView(message, url, signal);
+      const view = request
+        ? fetchRequestView(request, socketClientIp(message))
+        : new NodeRequest(message, url, clientGone);
       return await serve(view, matched.params);
     }
     return undefined;

@@ -4,6 +4,7 @@ import type { HttpHandler } from 'msw';
 import type { MockPanel } from '../create-mock-panel';
 import { bodyText, type PanelAnswer } from '../http/panel-exchange';
 import { apiErrorAnswer } from '../http/responses';
+import { ClientGone } from './client-gone';
 import { sendFetchResponse } from './fetch-adapter';
 import { handlerDispatch } from './handler-dispatch';
 import { sendAnswer } from './node-exchange';
@@ -39,6 +40,18 @@ function urlOf(host: string, port: number): string {
 }
 
 /**
+ * A body the route did not read to its end (a refusal before it, a 413 at the cap) is not read on either: the
+ * connection closes after the answer rather than drain what the client still sends. Node drains (dumps) a body nobody
+ * has read once the answer is sent; a read of nothing marks it as read, so node leaves it alone.
+ */
+async function send(message: IncomingMessage, reply: ServerResponse, answer: PanelAnswer | Response): Promise<void> {
+  const unread = !message.complete;
+  if (unread) message.read(0);
+  if (answer instanceof Response) await sendFetchResponse(answer, reply, unread);
+  else sendAnswer(answer, reply, unread);
+}
+
+/**
  * Serves the panel over real sockets, for testers and real servers: `/api/leo` from the node message itself, every
  * other route through its MSW handler (handler-dispatch.ts).
  */
@@ -49,43 +62,18 @@ export async function startMockPanelServer(options: MockPanelServerOptions): Pro
   let origin = '';
 
   const handle = async (message: IncomingMessage, reply: ServerResponse) => {
-    // Only a request something waits on (a latency or hang fault, a Fetch Request) needs to learn that its client
-    // went away: the controller is made then, and aborted at once if the client is already gone.
-    let clientGone: AbortController | undefined;
-    let gone = false;
-    reply.on('close', () => {
-      if (clientGone) inFlight.delete(clientGone);
-      if (reply.writableFinished) return;
-      gone = true;
-      clientGone?.abort();
-    });
-    const signal = () => {
-      if (!clientGone) {
-        clientGone = new AbortController();
-        if (gone) clientGone.abort();
-        else inFlight.add(clientGone);
-      }
-      return clientGone.signal;
-    };
-    // A body the route did not read to its end (a refusal before it, a 413 at the cap) is not read on either: the
-    // connection closes after the answer rather than drain what the client still sends. Node drains (dumps) a body
-    // nobody has read once the answer is sent; a read of nothing marks it as read, so node leaves it alone.
-    const send = async (answer: PanelAnswer | Response) => {
-      const unread = !message.complete;
-      if (unread) message.read(0);
-      if (answer instanceof Response) await sendFetchResponse(answer, reply, unread);
-      else sendAnswer(answer, reply, unread);
-    };
+    const clientGone = new ClientGone(inFlight);
+    reply.on('close', () => clientGone.closed(reply.writableFinished));
     try {
       // The URL is built on the server's own origin: a client's Host header cannot steer routing.
       const url = new URL(message.url ?? '/', origin);
       const answer =
-        (await answerOf({ message, url, signal })) ??
+        (await answerOf({ message, url, clientGone })) ??
         apiErrorAnswer('not_found', `no route ${message.method} ${url.pathname}`);
-      await send(answer);
+      await send(message, reply, answer);
     } catch {
       if (reply.headersSent) reply.destroy();
-      else await send(apiErrorAnswer('internal_error', 'the mock panel failed unexpectedly'));
+      else await send(message, reply, apiErrorAnswer('internal_error', 'the mock panel failed unexpectedly'));
     }
   };
 

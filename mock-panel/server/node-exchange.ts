@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isNetworkError, type PanelAnswer, type PanelRequest } from '../http/panel-exchange';
+import type { ClientGone } from './client-gone';
 import { readCappedBody } from './message-body';
 
 /** A header as Fetch's `Headers.get` reads it: names compared case-insensitively, repeated fields joined with `, `. */
@@ -20,16 +21,36 @@ export function socketClientIp(message: IncomingMessage): string {
   return address.startsWith('::ffff:') ? address.slice('::ffff:'.length) : address;
 }
 
-/** A node:http request as a panel route reads it, no Fetch objects. The client address is the socket's own. */
-export function nodeRequestView(message: IncomingMessage, url: URL, signal: () => AbortSignal): PanelRequest {
-  return {
-    method: message.method ?? 'GET',
-    pathname: url.pathname,
-    header: (name) => headerOf(message.rawHeaders, name.toLowerCase()),
-    clientIp: socketClientIp(message),
-    signal,
-    readBody: (limit) => readCappedBody(message, limit),
-  };
+/**
+ * A node:http request as a panel route reads it, no Fetch objects. The client address is the socket's own. A class,
+ * not an object of closures: the mock runs under tsx, whose kept names cost a property definition per closure.
+ */
+export class NodeRequest implements PanelRequest {
+  readonly method: string;
+  readonly pathname: string;
+  readonly clientIp: string;
+
+  constructor(
+    private readonly message: IncomingMessage,
+    url: URL,
+    private readonly clientGone: ClientGone,
+  ) {
+    this.method = message.method ?? 'GET';
+    this.pathname = url.pathname;
+    this.clientIp = socketClientIp(message);
+  }
+
+  header(name: string): string | null {
+    return headerOf(this.message.rawHeaders, name.toLowerCase());
+  }
+
+  signal(): AbortSignal {
+    return this.clientGone.signal();
+  }
+
+  readBody(limit: number): Promise<Uint8Array | undefined> {
+    return readCappedBody(this.message, limit);
+  }
 }
 
 const byName = (left: readonly [string, string], right: readonly [string, string]) =>
