@@ -2,7 +2,7 @@ import type { HttpHandler } from 'msw';
 import { createPanelControls, type PanelControls } from './controls/panel-controls';
 import { loadMockPanelData, MockPanelDataError, parseMockPanelData } from './data/load';
 import { createHandlers } from './handlers';
-import { IN_PROCESS_CLIENT_IP, socketAddressOf } from './http/client-address';
+import { IN_PROCESS_CLIENT_IP } from './http/client-address';
 import { DEFAULT_RATE_LIMIT_HEADER_STYLE, type StandardHeadersDraft } from './http/rate-limit-headers';
 import type { PanelContext } from './panel-context';
 import { createPanelStore, type PanelStore } from './store';
@@ -60,7 +60,7 @@ export function createMockPanel(options: MockPanelOptions): MockPanel {
       standardHeaders: options.rateLimit?.standardHeaders ?? DEFAULT_RATE_LIMIT_HEADER_STYLE.standardHeaders,
       legacyHeaders: options.rateLimit?.legacyHeaders ?? DEFAULT_RATE_LIMIT_HEADER_STYLE.legacyHeaders,
     },
-    clientIpOf: (request) => socketAddressOf(request) ?? inProcessClientIp(request),
+    clientIpOf: inProcessClientIp,
     onUnexpectedError: options.onUnexpectedError ?? (() => {}),
   };
   const controls = createPanelControls(store);

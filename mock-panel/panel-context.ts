@@ -6,7 +6,7 @@ export interface PanelContext {
   store: PanelStore;
   token: string;
   rateLimitHeaders: RateLimitHeaderStyle;
-  /** The socket address over real HTTP; the panel's in-process address under msw/node. */
+  /** The client address of a request under msw (the node:http server reads the socket's own). */
   clientIpOf(request: Request): string;
   /** Called with unexpected (not injected) handler errors before they become a 500. */
   onUnexpectedError(error: unknown): void;

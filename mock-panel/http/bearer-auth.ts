@@ -12,13 +12,27 @@ function tokenDigest(token: string): Buffer {
   return lastToken.digest;
 }
 
+// Clients present the same header request after request: its digest is kept for the next one. A hit only says that
+// the previous request presented the same value, which tells a sender less than presenting that value does.
+let lastPresented: { presented: string; digest: Buffer } | undefined;
+
+function presentedDigest(presented: string): Buffer {
+  if (lastPresented?.presented !== presented) lastPresented = { presented, digest: digest(presented) };
+  return lastPresented.digest;
+}
+
 /**
- * Whether the request carries `Authorization: Bearer <token>`. The comparison runs over fixed-length digests with
+ * Whether an `Authorization` value is `Bearer <token>`. The comparison runs over fixed-length digests with
  * timingSafeEqual, so neither the token's content nor its length leaks through response timing.
  */
-export function hasBearerToken(request: Request, token: string): boolean {
-  const match = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(request.headers.get('authorization') ?? '');
+export function isBearerToken(authorization: string | null, token: string): boolean {
+  const match = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(authorization ?? '');
   const presented = match?.[1] ?? '';
-  const equal = timingSafeEqual(digest(presented), tokenDigest(token));
+  const equal = timingSafeEqual(presentedDigest(presented), tokenDigest(token));
   return equal && presented.length > 0;
+}
+
+/** Whether the request carries `Authorization: Bearer <token>` (isBearerToken). */
+export function hasBearerToken(request: Request, token: string): boolean {
+  return isBearerToken(request.headers.get('authorization'), token);
 }

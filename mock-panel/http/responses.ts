@@ -1,6 +1,7 @@
 import { HttpResponse } from 'msw';
 import { z } from 'zod';
 import { ErrorBodySchema, type ErrorCode, errorStatus } from '../../shared/contract';
+import { type HttpAnswer, isNetworkError, type PanelAnswer } from './panel-exchange';
 
 /** A JSON body as sent, with its bytes: built once, it answers any number of requests. */
 export interface JsonBody {
@@ -17,33 +18,66 @@ export function contractJson<Schema extends z.core.$ZodType>(schema: Schema, bod
   return { text, bytes: Buffer.from(text) };
 }
 
+/** The answer `HttpResponse.json` gives for this body (its headers, its length), without serializing it again. */
+export function jsonAnswer(body: JsonBody, status = 200): HttpAnswer {
+  return {
+    status,
+    headers: [
+      ['Content-Type', 'application/json'],
+      ['Content-Length', String(body.bytes.byteLength)],
+    ],
+    body,
+  };
+}
+
+/** A success answer, parsed with its contract schema first so the mock can never answer off-contract. */
+export function contractAnswer<Schema extends z.core.$ZodType>(
+  schema: Schema,
+  body: z.input<Schema>,
+  status = 200,
+): HttpAnswer {
+  return jsonAnswer(contractJson(schema, body), status);
+}
+
+/** An error answer with the status that belongs to its code. */
+export function apiErrorAnswer(code: ErrorCode, message: string, field?: string): HttpAnswer {
+  const body = ErrorBodySchema.parse({ ok: false, error: code, message, ...(field === undefined ? {} : { field }) });
+  const text = JSON.stringify(body);
+  return jsonAnswer({ text, bytes: Buffer.from(text) }, errorStatus(code));
+}
+
 const bodiesOf = new WeakMap<Response, Buffer>();
 
-/** The answer `HttpResponse.json` gives for this body, without serializing it and measuring it again. */
-export function jsonResponse(body: JsonBody, status = 200): Response {
-  const response = new HttpResponse(body.text, {
-    status,
-    headers: { 'Content-Type': 'application/json', 'Content-Length': String(body.bytes.byteLength) },
-  });
-  bodiesOf.set(response, body.bytes);
+/** The Response msw sends for an answer. */
+export function responseOf(answer: PanelAnswer): Response {
+  if (isNetworkError(answer)) return HttpResponse.error();
+  const { status, headers, body } = answer;
+  const init = { status, headers: headers as [string, string][] };
+  const text = typeof body === 'string' ? body : body.text;
+  const response = answer.plain ? new Response(text, init) : new HttpResponse(text, init);
+  if (typeof body !== 'string') bodiesOf.set(response, body.bytes);
   return response;
 }
 
 /**
- * The bytes of a response made by `jsonResponse`, which the node:http server sends without reading the body stream
+ * The bytes of a response made from a JSON answer, which the node:http server sends without reading the body stream
  * back (a Response's body can only be read through its stream, which costs more than building the answer did).
  */
 export function knownBodyOf(response: Response): Buffer | undefined {
   return bodiesOf.get(response);
 }
 
-/** A success body, parsed with its contract schema first so the mock can never answer off-contract. */
-export function respond<Schema extends z.core.$ZodType>(schema: Schema, body: z.input<Schema>, status = 200): Response {
-  return jsonResponse(contractJson(schema, body), status);
+/** `jsonAnswer` as a Response. */
+export function jsonResponse(body: JsonBody, status = 200): Response {
+  return responseOf(jsonAnswer(body, status));
 }
 
-/** An error body with the status that belongs to its code. */
+/** `contractAnswer` as a Response. */
+export function respond<Schema extends z.core.$ZodType>(schema: Schema, body: z.input<Schema>, status = 200): Response {
+  return responseOf(contractAnswer(schema, body, status));
+}
+
+/** `apiErrorAnswer` as a Response. */
 export function apiError(code: ErrorCode, message: string, field?: string): Response {
-  const body = ErrorBodySchema.parse({ ok: false, error: code, message, ...(field === undefined ? {} : { field }) });
-  return HttpResponse.json(body, { status: errorStatus(code) });
+  return responseOf(apiErrorAnswer(code, message, field));
 }

@@ -1,44 +1,16 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { knownBodyOf } from '../http/responses';
+import { nextChunk } from './message-body';
 
-/**
- * The request body as a stream that reads the socket only when the route asks for the next chunk. Nothing is read
- * ahead: a request refused before its body is looked at (a wrong token) costs what node buffered unasked, and the
- * route stops an oversized body at the cap (json-body.ts). Cancelling does not destroy the message, which would
- * take the socket and the answer with it; the server closes the connection after answering instead.
- */
+/** The request body as a stream that reads the socket only when the route asks for the next chunk (message-body.ts). */
 function bodyOf(message: IncomingMessage): ReadableStream<Uint8Array> {
   return new ReadableStream<Uint8Array>(
     {
-      pull: (controller) =>
-        new Promise<void>((resolve, reject) => {
-          const settle = (step: () => void) => {
-            message.off('readable', tryRead);
-            message.off('end', onEnd);
-            message.off('error', onError);
-            message.off('close', onClose);
-            step();
-            resolve();
-          };
-          const tryRead = () => {
-            const chunk = message.read() as Buffer | null;
-            if (chunk !== null) settle(() => controller.enqueue(new Uint8Array(chunk)));
-          };
-          const onEnd = () => settle(() => controller.close());
-          const onError = (error: Error) => {
-            settle(() => controller.error(error));
-            reject(error);
-          };
-          const onClose = () => {
-            if (!message.complete) onError(new Error('the client closed the connection mid-body'));
-          };
-          if (message.readableEnded) return settle(() => controller.close());
-          message.on('readable', tryRead);
-          message.on('end', onEnd);
-          message.on('error', onError);
-          message.on('close', onClose);
-          tryRead();
-        }),
+      pull: async (controller) => {
+        const chunk = await nextChunk(message);
+        if (chunk === null) controller.close();
+        else controller.enqueue(new Uint8Array(chunk));
+      },
     },
     { highWaterMark: 0 },
   );

@@ -2,10 +2,12 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo, Socket } from 'node:net';
 import type { HttpHandler } from 'msw';
 import type { MockPanel } from '../create-mock-panel';
-import { rememberSocketAddress } from '../http/client-address';
-import { apiError } from '../http/responses';
-import { sendFetchResponse, toFetchRequest } from './fetch-adapter';
+import { bodyText, type PanelAnswer } from '../http/panel-exchange';
+import { apiErrorAnswer } from '../http/responses';
+import { ClientGone } from './client-gone';
+import { sendFetchResponse } from './fetch-adapter';
 import { handlerDispatch } from './handler-dispatch';
+import { sendAnswer } from './node-exchange';
 
 /** The documented port of `npm run mock-panel`. */
 export const MOCK_PANEL_DEFAULT_PORT = 3999;
@@ -37,38 +39,41 @@ function urlOf(host: string, port: number): string {
   return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
 }
 
-/** Serves the panel's MSW handlers over real sockets (handler-dispatch.ts), for testers and real servers. */
+/**
+ * A body the route did not read to its end (a refusal before it, a 413 at the cap) is not read on either: the
+ * connection closes after the answer rather than drain what the client still sends. Node drains (dumps) a body nobody
+ * has read once the answer is sent; a read of nothing marks it as read, so node leaves it alone.
+ */
+async function send(message: IncomingMessage, reply: ServerResponse, answer: PanelAnswer | Response): Promise<void> {
+  const unread = !message.complete;
+  if (unread) message.read(0);
+  if (answer instanceof Response) await sendFetchResponse(answer, reply, unread);
+  else sendAnswer(answer, reply, unread);
+}
+
+/**
+ * Serves the panel over real sockets, for testers and real servers: `/api/leo` from the node message itself, every
+ * other route through its MSW handler (handler-dispatch.ts).
+ */
 export async function startMockPanelServer(options: MockPanelServerOptions): Promise<MockPanelServer> {
   const host = options.host ?? MOCK_PANEL_DEFAULT_HOST;
   const inFlight = new Set<AbortController>();
-  const responseOf = handlerDispatch([...(options.handlers ?? []), ...options.panel.handlers]);
+  const answerOf = handlerDispatch([...(options.handlers ?? []), ...options.panel.handlers]);
   let origin = '';
 
   const handle = async (message: IncomingMessage, reply: ServerResponse) => {
-    const clientGone = new AbortController();
-    inFlight.add(clientGone);
-    reply.on('close', () => {
-      inFlight.delete(clientGone);
-      if (!reply.writableFinished) clientGone.abort();
-    });
-    // A body the route did not read to its end (a refusal before it, a 413 at the cap) is not read on either: the
-    // connection closes after the answer rather than drain what the client still sends. Node drains (dumps) a body
-    // nobody has read once the answer is sent; a read of nothing marks it as read, so node leaves it alone.
-    const send = (response: Response) => {
-      const unread = !message.complete;
-      if (unread) message.read(0);
-      return sendFetchResponse(response, reply, unread);
-    };
+    const clientGone = new ClientGone(inFlight);
+    reply.on('close', () => clientGone.closed(reply.writableFinished));
     try {
-      const request = await toFetchRequest(message, origin, clientGone.signal);
-      rememberSocketAddress(request, message.socket.remoteAddress ?? 'unknown');
-      const response =
-        (await responseOf(request)) ??
-        apiError('not_found', `no route ${request.method} ${new URL(request.url).pathname}`);
-      await send(response);
+      // The URL is built on the server's own origin: a client's Host header cannot steer routing.
+      const url = new URL(message.url ?? '/', origin);
+      const answer =
+        (await answerOf({ message, url, clientGone })) ??
+        apiErrorAnswer('not_found', `no route ${message.method} ${url.pathname}`);
+      await send(message, reply, answer);
     } catch {
       if (reply.headersSent) reply.destroy();
-      else await send(apiError('internal_error', 'the mock panel failed unexpectedly'));
+      else await send(message, reply, apiErrorAnswer('internal_error', 'the mock panel failed unexpectedly'));
     }
   };
 
@@ -80,15 +85,13 @@ export async function startMockPanelServer(options: MockPanelServerOptions): Pro
       socket.destroy();
       return;
     }
-    void apiError('not_found', `the request could not be parsed (${error.code ?? 'bad request'})`)
-      .text()
-      .then((body) => {
-        if (!socket.writable) return;
-        socket.end(
-          'HTTP/1.1 404 Not Found\r\nContent-Type: application/json\r\nConnection: close\r\n' +
-            `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
-        );
-      });
+    const text = bodyText(
+      apiErrorAnswer('not_found', `the request could not be parsed (${error.code ?? 'bad request'})`),
+    );
+    socket.end(
+      'HTTP/1.1 404 Not Found\r\nContent-Type: application/json\r\nConnection: close\r\n' +
+        `Content-Length: ${Buffer.byteLength(text)}\r\n\r\n${text}`,
+    );
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

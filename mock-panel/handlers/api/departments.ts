@@ -1,6 +1,6 @@
 import { DepartmentsParamsSchema, DepartmentsResponseSchema } from '../../../shared/contract';
 import type { MockUser } from '../../data/schema';
-import { apiError, contractJson, type JsonBody, jsonResponse } from '../../http/responses';
+import { apiErrorAnswer, contractJson, type JsonBody, jsonAnswer } from '../../http/responses';
 import type { PanelStore } from '../../store';
 import type { ApiRoute } from './pipeline';
 
@@ -22,11 +22,11 @@ export function departmentsRoute(store: PanelStore): ApiRoute {
     }
     return answer;
   };
-  return async ({ params }) => {
+  return async (_request, params) => {
     const parsed = DepartmentsParamsSchema.safeParse(params);
-    if (!parsed.success) return apiError('malformed_chat_id', 'chatId must be 18 to 19 ASCII digits');
+    if (!parsed.success) return apiErrorAnswer('malformed_chat_id', 'chatId must be 18 to 19 ASCII digits');
     const user = store.users.find(parsed.data.chatId);
-    if (!user) return apiError('user_not_found', 'no panel user has this chat id');
-    return jsonResponse(answerOf(user));
+    if (!user) return apiErrorAnswer('user_not_found', 'no panel user has this chat id');
+    return jsonAnswer(answerOf(user));
   };
 }

@@ -1,15 +1,25 @@
-import { HttpResponse } from 'msw';
 import { sleepUnlessAborted } from '../../abortable-wait';
-import { hasBearerToken } from '../../http/bearer-auth';
-import { malformedResponse } from '../../http/malformed-body';
+import { isBearerToken } from '../../http/bearer-auth';
+import { malformedAnswer } from '../../http/malformed-body';
+import {
+  type HttpAnswer,
+  isNetworkError,
+  NETWORK_ERROR,
+  type PanelAnswer,
+  type PanelRequest,
+  withHeaders,
+} from '../../http/panel-exchange';
 import { rateLimitHeaders, retryAfterHeader } from '../../http/rate-limit-headers';
-import { apiError } from '../../http/responses';
+import { apiErrorAnswer } from '../../http/responses';
 import type { PanelContext } from '../../panel-context';
 import type { FaultApplied } from '../../store';
 
 export type RouteParams = Record<string, string | readonly string[] | undefined>;
 
-export type ApiRoute = (info: { request: Request; params: RouteParams }) => Promise<Response>;
+export type ApiRoute = (request: PanelRequest, params: RouteParams) => Promise<HttpAnswer>;
+
+/** An `/api/leo` route with the panel's pipeline around it, as both transports serve it. */
+export type ServedRoute = (request: PanelRequest, params: RouteParams) => Promise<PanelAnswer>;
 
 /** Thrown for an injected `internal_error`, so it travels the same path as a real bug. */
 class InjectedFault extends Error {}
@@ -20,83 +30,82 @@ class InjectedFault extends Error {}
  * statuses, bearer auth, the route, malformed bodies, and a catch-all that turns any exception into a 500
  * without a stack trace. Every request lands in the request log.
  */
-export function apiRoute(context: PanelContext, route: ApiRoute) {
-  return async ({ request, params }: { request: Request; params: RouteParams }): Promise<Response> => {
+export function apiRoute(context: PanelContext, route: ApiRoute): ServedRoute {
+  return async (request, params) => {
     const startedAt = performance.now();
     const time = new Date(context.store.now()).toISOString();
-    const clientIp = context.clientIpOf(request);
     const faults: FaultApplied[] = [];
-    const response = await answer(context, { request, params }, route, clientIp, faults);
+    const answer = await answerOf(context, request, params, route, faults);
     context.store.requests.record({
       time,
       method: request.method,
-      path: new URL(request.url).pathname,
-      status: response.type === 'error' ? null : response.status,
+      path: request.pathname,
+      status: isNetworkError(answer) ? null : answer.status,
       latencyMs: Math.round(performance.now() - startedAt),
-      clientIp,
+      clientIp: request.clientIp,
       faults,
     });
-    return response;
+    return answer;
   };
 }
 
-async function answer(
+async function answerOf(
   context: PanelContext,
-  info: { request: Request; params: RouteParams },
+  request: PanelRequest,
+  params: RouteParams,
   route: ApiRoute,
-  clientIp: string,
   faults: FaultApplied[],
-): Promise<Response> {
+): Promise<PanelAnswer> {
   const { store } = context;
   if (store.faults.latency > 0) {
     faults.push('latency');
-    if (!(await sleepUnlessAborted(store.faults.latency, info.request.signal))) return HttpResponse.error();
+    if (!(await sleepUnlessAborted(store.faults.latency, request.signal()))) return NETWORK_ERROR;
   }
   const outage = store.faults.rollOutage();
   if (outage) {
     faults.push(outage);
-    if (outage === 'hang') await store.faults.hang(info.request.signal);
-    return HttpResponse.error();
+    if (outage === 'hang') await store.faults.hang(request.signal());
+    return NETWORK_ERROR;
   }
 
-  const limit = store.rateLimiter.hit(clientIp);
+  const limit = store.rateLimiter.hit(request.clientIp);
   const nowMs = store.now();
   const headers = rateLimitHeaders(limit, store.rateLimiter.policy.windowMs, context.rateLimitHeaders, nowMs);
-  let response: Response;
+  let answer: HttpAnswer;
   if (limit.exceeded) {
     const style = context.rateLimitHeaders;
     if (style.legacyHeaders || style.standardHeaders) headers.push(retryAfterHeader(limit, nowMs));
-    response = apiError('rate_limited', 'too many requests, please try again later');
+    answer = apiErrorAnswer('rate_limited', 'too many requests, please try again later');
   } else {
-    response = await guarded(context, info, route, faults);
+    answer = await guarded(context, request, params, route, faults);
   }
-  for (const [name, value] of headers) response.headers.set(name, value);
-  return response;
+  return withHeaders(answer, headers);
 }
 
 async function guarded(
   context: PanelContext,
-  info: { request: Request; params: RouteParams },
+  request: PanelRequest,
+  params: RouteParams,
   route: ApiRoute,
   faults: FaultApplied[],
-): Promise<Response> {
+): Promise<HttpAnswer> {
   try {
     const injected = context.store.faults.rollError();
     if (injected) {
       faults.push('error');
       if (injected === 'internal_error') throw new InjectedFault('injected internal_error');
-      return apiError(injected, 'injected by the mock panel');
+      return apiErrorAnswer(injected, 'injected by the mock panel');
     }
-    if (!hasBearerToken(info.request, context.token)) {
-      return apiError('unauthorized', 'send Authorization: Bearer <LEO_API_TOKEN>');
+    if (!isBearerToken(request.header('authorization'), context.token)) {
+      return apiErrorAnswer('unauthorized', 'send Authorization: Bearer <LEO_API_TOKEN>');
     }
-    const response = await route(info);
+    const answer = await route(request, params);
     const malformed = context.store.faults.rollMalformed();
-    if (!malformed) return response;
+    if (!malformed) return answer;
     faults.push('malformed');
-    return await malformedResponse(response, malformed);
+    return malformedAnswer(answer, malformed);
   } catch (error) {
     if (!(error instanceof InjectedFault)) context.onUnexpectedError(error);
-    return apiError('internal_error', 'the panel failed unexpectedly');
+    return apiErrorAnswer('internal_error', 'the panel failed unexpectedly');
   }
 }

@@ -1,8 +1,9 @@
 import { HttpResponse } from 'msw';
 import type { z } from 'zod';
 import { hasBearerToken } from '../../http/bearer-auth';
+import { fetchBodyView } from '../../http/fetch-request-view';
 import { readJsonObject } from '../../http/json-body';
-import { apiError } from '../../http/responses';
+import { apiError, responseOf } from '../../http/responses';
 import type { PanelContext } from '../../panel-context';
 import type { RouteParams } from '../api/pipeline';
 
@@ -35,8 +36,8 @@ export async function readControlBody<Schema extends z.ZodType>(
   request: Request,
   schema: Schema,
 ): Promise<ControlBody<Schema>> {
-  const body = await readJsonObject(request);
-  if (!body.ok) return body;
+  const body = await readJsonObject(fetchBodyView(request));
+  if (!body.ok) return { ok: false, response: responseOf(body.answer) };
   const parsed = schema.safeParse(body.value);
   if (parsed.success) return { ok: true, value: parsed.data };
   const issue = parsed.error.issues[0];
