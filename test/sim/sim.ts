@@ -116,6 +116,13 @@ export class Sim {
       `sim: ${this.world.log.errors.length} script error(s):\n${this.world.log.errors.map((e) => e.text).join('\n---\n')}`,
     );
   }
+  /**
+   * What the simulator holds per player (players, clients, limits, scopes, the server's function references): a
+   * player who left takes their share with them, as FXServer frees a client's state.
+   */
+  footprint(): Record<string, number> {
+    return { ...this.world.footprint(), simPlayers: this.playersById.size };
+  }
   /** Forgets recorded console lines, errors and events. */
   clearLogs(): void {
     const log = this.world.log;

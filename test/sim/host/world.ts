@@ -341,10 +341,11 @@ export class World {
     });
   }
 
-  /** A dropped player's bag goes from every client, and nobody has it in scope any more. */
+  /** A dropped player's bag goes from every client, nobody has it in scope any more, and their limits go. */
   playerLeft(playerId: number): void {
     this.scopes.delete(playerId);
     this.dropping.delete(playerId);
+    this.limiter.forget(playerId);
     this.stateBagLimiter.forget(playerId);
     for (const [id, client] of this.clients) {
       this.scopes.get(id)?.delete(playerId);
@@ -362,6 +363,19 @@ export class World {
 
   recordNuiMessage(host: Host, resource: string, data: string): void {
     host.client?.nuiMessages.push({ resource, data });
+  }
+
+  /** Entries held per player, by where they are held (Sim.footprint). */
+  footprint(): Record<string, number> {
+    return {
+      players: this.players.size,
+      clients: this.clients.size,
+      netEventLimits: this.limiter.size,
+      stateBagLimits: this.stateBagLimiter.size,
+      scopes: this.scopes.size,
+      dropping: this.dropping.size,
+      serverReferences: this.server.test.referenceCount,
+    };
   }
 
   /** All hosts (server first), for settling and shutdown. */

@@ -83,6 +83,22 @@ export abstract class JsCore implements Runtime {
     return pack(value, this.makeRef);
   }
 
+  /** Packs `value` and tells which references that made, for an owner that ends their life (releaseUnheld). */
+  packKeepingRefs(value: unknown): { bytes: Uint8Array; refs: number[] } {
+    const refs: number[] = [];
+    const bytes = pack(value, (fn: Fn) => {
+      const index = this.refs.add(fn);
+      refs.push(index);
+      return canonicalRef(this.name, this.instanceId, index);
+    });
+    return { bytes, refs };
+  }
+
+  /** Lets go of references no script holds (one a script unpacked goes when it is collected, as before). */
+  releaseUnheld(refs: readonly number[]): void {
+    for (const index of refs) this.refs.releaseUnheld(index);
+  }
+
   unpack(bytes: Uint8Array): unknown {
     return this.realm.adopt(unpack(bytes, this.unpackRef));
   }
@@ -136,6 +152,11 @@ export abstract class JsCore implements Runtime {
       this.printError('call ref', 'call ref', e);
       return PACKED_NIL;
     }
+  }
+
+  /** References this runtime made that are still callable. */
+  get referenceCount(): number {
+    return this.refs.size;
   }
 
   duplicateRef(index: number): void {
