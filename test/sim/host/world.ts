@@ -10,6 +10,7 @@ import { atoi, type PlayerRecord, PlayerRegistry } from '../server/players.js';
 import { NetRateLimiter, StateBagRateLimiter } from '../server/rate-limit.js';
 import { type ClockMode, Driver } from './driver.js';
 import { Host } from './host.js';
+import { HostWork } from './host-work.js';
 import { type LogOptions, SimLog } from './log.js';
 import { type ResourceDef, ResourceInstance } from './resource.js';
 
@@ -25,6 +26,8 @@ export interface WorldOptions extends LogOptions {
 export class World {
   readonly log: SimLog;
   readonly driver: Driver;
+  /** Opt-in: the CPU the simulator spends for one resource's server scripts (see host-work.ts). */
+  readonly hostWork = new HostWork();
   /** When this server started (GetGameTimer counts from here). */
   startedAt: number;
   readonly defs = new Map<string, ResourceDef>();
@@ -50,7 +53,13 @@ export class World {
   dropPlayer: (player: PlayerRecord, reason: string, resource: string, code: number) => void = () => {};
 
   constructor(readonly options: WorldOptions) {
-    this.driver = new Driver(options.clock, () => this.server, options.serverFrameMs, options.clientFrameMs);
+    this.driver = new Driver(
+      options.clock,
+      () => this.server,
+      options.serverFrameMs,
+      options.clientFrameMs,
+      this.hostWork,
+    );
     this.startedAt = this.driver.now();
     this.log = new SimLog(options, () => this.driver.now());
     this.kvp = new KvpStore(options.kvpDir);
@@ -216,6 +225,10 @@ export class World {
 
   /** The server's TriggerClientEvent: `-1` for everyone, otherwise atoi; unknown players are silently skipped. */
   sendToClients(target: string, name: string, payload: Uint8Array, sender: string | null): void {
+    this.hostWork.run('host', () => this.deliverToClients(target, name, payload, sender));
+  }
+
+  private deliverToClients(target: string, name: string, payload: Uint8Array, sender: string | null): void {
     const targetId = target === '-1' ? -1 : atoi(target);
     const deliver = (id: number, client: Host) =>
       client.queueEvent(name, payload, 'net:65535', { kind: 'net', sender, target: targetId === -1 ? -1 : id });
@@ -230,11 +243,15 @@ export class World {
   // --- state bags ----------------------------------------------------------------------------------------------
 
   stateBagGet(host: Host, bag: string, key: string): Uint8Array | undefined {
-    return host.stateBags.get(bag, key);
+    return this.hostWork.run('host', () => host.stateBags.get(bag, key));
   }
 
   /** A script's set on `host`: handlers run there; replicated sets travel server → clients or client → server. */
   stateBagSet(host: Host, bag: string, key: string, value: Uint8Array, replicated: boolean): void {
+    this.hostWork.run('host', () => this.applyStateBagSet(host, bag, key, value, replicated));
+  }
+
+  private applyStateBagSet(host: Host, bag: string, key: string, value: Uint8Array, replicated: boolean): void {
     if (host.side === 'server') {
       if (!host.stateBags.has(bag)) {
         if (!bag.startsWith('entity:')) return;

@@ -105,10 +105,17 @@ export abstract class JsCore implements Runtime {
 
   /** Calling an unpacked reference: a synchronous call into the owning runtime through msgpack. */
   private invokeRef(ref: string, args: unknown[]): unknown {
+    const meter = this.host.world.hostWork;
+    if (!meter.enabled) return this.callThroughRef(ref, args);
+    return meter.run(meter.sideOf(this, this.host.side), () => this.callThroughRef(ref, args));
+  }
+
+  private callThroughRef(ref: string, args: unknown[]): unknown {
+    const meter = this.host.world.hostWork;
     let result: Uint8Array;
     try {
       const packed = this.pack(args);
-      result = this.host.asRuntime(this, () => this.host.invokeRef(ref, packed));
+      result = meter.run('host', () => this.host.asRuntime(this, () => this.host.invokeRef(ref, packed)));
     } catch (e) {
       throw this.error(errorMessage(e));
     }
@@ -203,8 +210,11 @@ export abstract class JsCore implements Runtime {
   }
 
   emit(name: string, args: unknown[]): void {
-    const payload = this.pack(args);
-    this.host.asRuntime(this, () => this.host.triggerEvent(name, payload, '', { sender: this.name }));
+    const meter = this.host.world.hostWork;
+    const payload = meter.run(meter.sideOf(this, this.host.side), () => this.pack(args));
+    meter.run('host', () =>
+      this.host.asRuntime(this, () => this.host.triggerEvent(name, payload, '', { sender: this.name })),
+    );
   }
 
   /** Server emitNet(name, target, ...) / client emitNet(name, ...). */
