@@ -233,7 +233,7 @@ export class World {
     const deliver = (id: number, client: Host) =>
       client.queueEvent(name, payload, 'net:65535', { kind: 'net', sender, target: targetId === -1 ? -1 : id });
     if (targetId === -1) {
-      for (const [id, client] of this.clients) deliver(id, client);
+      this.clients.forEach((client, id) => deliver(id, client));
       return;
     }
     const client = this.clients.get(targetId);
@@ -326,14 +326,22 @@ export class World {
    */
   private replicate(bag: string, key: string, value: Uint8Array, except: number | null): void {
     const owner = bag.startsWith('player:') ? Number(bag.slice(7)) : null;
-    for (const [id, client] of this.clients) {
-      if (id === except) continue;
-      if (owner !== null && owner !== id && !this.scopes.get(id)?.has(owner)) continue;
+    const send = (client: Host) =>
       client.queueTask(() => {
         if (!client.stateBags.has(bag)) client.stateBags.create(bag);
         client.stateBags.apply(bag, key, value, true, 0);
       });
+    // A player's bag with nobody's scope set reaches its owner alone: no walk over thousands of clients per set.
+    if (owner !== null && this.scopes.size === 0) {
+      const client = owner === except ? undefined : this.clients.get(owner);
+      if (client) send(client);
+      return;
     }
+    this.clients.forEach((client, id) => {
+      if (id === except) return;
+      if (owner !== null && owner !== id && !this.scopes.get(id)?.has(owner)) return;
+      send(client);
+    });
   }
 
   /**
@@ -364,10 +372,11 @@ export class World {
     this.dropping.delete(playerId);
     this.limiter.forget(playerId);
     this.stateBagLimiter.forget(playerId);
-    for (const [id, client] of this.clients) {
+    const bag = `player:${playerId}`;
+    this.clients.forEach((client, id) => {
       this.scopes.get(id)?.delete(playerId);
-      client.stateBags.remove(`player:${playerId}`);
-    }
+      client.stateBags.remove(bag);
+    });
   }
 
   /** A joining client starts with the server's replicated view (global and its own player bag). */
