@@ -13,13 +13,14 @@ import { TOKEN } from '../support/bench-world.js';
 import { cpuMicros, cpuPerCall } from '../support/cpu-time.js';
 import { createReplayedPanelFetch } from '../support/replayed-panel.js';
 import {
+  clientOnlyManifest,
   READY_EVENT,
   ResourceVariants,
   serverOnlyManifest,
   startMarkManifest,
   startMarkScripts,
 } from '../support/resource-variants.js';
-import { retainedPerCycle, settledHeapBytes } from '../support/settled-heap.js';
+import { heapWithoutCodeBytes, retainedPerCycle, settledHeapBytes } from '../support/settled-heap.js';
 import { type SimulatorCost, simulatorCost, simulatorRetainedPerCycle } from '../support/simulator-cost.js';
 import { percentile } from '../support/stats.js';
 
@@ -59,8 +60,12 @@ export interface MicroResult {
    */
   getOnDutyPlayers: { online: number; onDuty: number; cpuMsPerCall: number; bridgeMsPerCall: number };
   heapPerCachedProfile: { profiles: number; bytes: number; simulatorKvpBytes: number };
-  /** `simulatorBytes`: what the simulator keeps per cycle with a resource that runs nothing (not taken off). */
-  heapPerCycle: { cycles: number; bytes: number; simulatorBytes: number };
+  /**
+   * `measuredBytes`: the bridge's cycles as measured; `simulatorBytes`: the same cycles with the bridge's client
+   * scripts alone (the simulator, and V8's code and bookkeeping for the client bundle started in a fresh context per
+   * player: the players' machines in FXServer); `bytes`: the first minus the second, the server's share.
+   */
+  heapPerCycle: { cycles: number; bytes: number; measuredBytes: number; simulatorBytes: number };
   simulator: SimulatorCost;
   durationS: number;
 }
@@ -116,6 +121,11 @@ async function startSim(users: Population, options: { kvpDir?: string } = {}) {
   return {
     sim,
     replayed,
+    /** What the panel and its replay hold (request log, duty history, recorded answers) goes: none of it is the bridge's. */
+    forgetPanelRecords() {
+      panel.store.reset();
+      replayed.forget();
+    },
     async close() {
       if (closed) return;
       closed = true;
@@ -212,7 +222,8 @@ async function withClients(resource: string, users: Population) {
     const settled = async () => {
       await sim.advance(QUIET_MS);
       sim.clearLogs();
-      return settledHeapBytes();
+      world.forgetPanelRecords();
+      return settledHeapBytes(heapWithoutCodeBytes);
     };
     for (let index = 0; index < CYCLES.warmUp; index++) await cycle(index);
     // Three parts, each measured on its own, the median taken (see retainedPerCycle).
@@ -427,7 +438,7 @@ export async function runMicro(options: MicroOptions): Promise<MicroResult> {
     const startup = await startToReady(variants, users);
     const clients = await withClients(variants.copy(), users);
     const scale = await atServerScale(variants, users);
-    const simulatorCycleBytes = await simulatorRetainedPerCycle(CYCLES);
+    const simulatorCycleBytes = await simulatorRetainedPerCycle(CYCLES, variants.copy(clientOnlyManifest));
     const simulator = await simulatorCost(clients.cycleMs);
     return {
       bundleBytes: {
@@ -441,7 +452,8 @@ export async function runMicro(options: MicroOptions): Promise<MicroResult> {
       heapPerCachedProfile: scale.heapPerCachedProfile,
       heapPerCycle: {
         cycles: clients.cycles,
-        bytes: clients.retainedPerCycle,
+        bytes: clients.retainedPerCycle - simulatorCycleBytes,
+        measuredBytes: clients.retainedPerCycle,
         simulatorBytes: simulatorCycleBytes,
       },
       simulator,

@@ -49,6 +49,8 @@ export function createReplayedPanelFetch(
     get answered() {
       return live.traffic.requests;
     },
+    /** Forgets the answers recorded (they are the replay's heap, not the bridge's). */
+    forget: () => recorded.clear(),
     close: () => live.close(),
   };
 }

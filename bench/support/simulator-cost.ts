@@ -2,7 +2,7 @@
 // bench prints time), and the heap it keeps per player, which the micro figures take off the bridge's.
 import { createSim } from '../../test/sim/index.js';
 import { manifest, startFixtures, tempDir, tempResource } from '../../test/sim/support.js';
-import { retainedPerCycle, settledHeapBytes } from './settled-heap.js';
+import { heapWithoutCodeBytes, retainedPerCycle, settledHeapBytes } from './settled-heap.js';
 
 export interface SimulatorCost {
   /** test/sim/scenario.test.ts: 50 players through events, exports, state bags and a restart with KVP intact. */
@@ -75,17 +75,20 @@ export async function simulatorCost(bridgeCycleMs: number): Promise<SimulatorCos
 }
 
 /**
- * Heap the simulator itself keeps per connect/drop cycle, with a resource that runs nothing: the bridge's cycles are
- * measured through it: printed beside their figure (nothing is taken off it). It frees a dropped player's state as
- * FXServer does, so this is about 0 (test/sim/dropped-players.test.ts).
+ * Heap kept per connect/drop cycle by what runs for a player on the players' machines in FXServer, measured the way
+ * the bridge's cycles are: the simulator itself and, with `resource` (the bridge's client scripts only), the client
+ * bundle started in a fresh context for each player, whose compiled code and per-context bookkeeping V8 keeps in
+ * the process the simulator shares (about 1 KB a player). Without `resource`, a resource that runs nothing. The
+ * simulator frees a dropped player's own state as FXServer does (test/sim/dropped-players.test.ts).
  */
-export async function simulatorRetainedPerCycle(cycles: {
-  warmUp: number;
-  measured: number;
-  parts: number;
-}): Promise<number> {
+export async function simulatorRetainedPerCycle(
+  cycles: { warmUp: number; measured: number; parts: number },
+  resource?: string,
+): Promise<number> {
   const sim = await createSim({
-    resources: [tempResource('empty', { 'fxmanifest.lua': manifest('') })],
+    resources: [
+      resource ? { dir: resource, name: 'bridge' } : tempResource('empty', { 'fxmanifest.lua': manifest('') }),
+    ],
     clock: 'virtual',
     recordEvents: false,
     chat: false,
@@ -98,7 +101,7 @@ export async function simulatorRetainedPerCycle(cycles: {
   const settled = async () => {
     await sim.advance(11_000);
     sim.clearLogs();
-    return settledHeapBytes();
+    return settledHeapBytes(heapWithoutCodeBytes);
   };
   for (let index = 0; index < cycles.warmUp; index++) await cycle(index);
   // Measured in parts, the median taken, as the bridge's cycles are (bench/scenarios/micro.ts).
