@@ -101,7 +101,7 @@ function microLines(micro: MicroResult): string[] {
           `<= ${t.heapPerCachedProfileBytes / 1024} KB`,
         ],
         [
-          `heap retained per connect/drop cycle (${micro.heapPerCycle.cycles}; measured ${micro.heapPerCycle.measuredBytes.toFixed(0)} bytes, minus ${micro.heapPerCycle.simulatorBytes.toFixed(0)} bytes kept by the same cycles with the client scripts alone)`,
+          `heap retained per connect/drop cycle (${micro.heapPerCycle.cycles}; nothing taken off: the simulator alone keeps ${micro.heapPerCycle.simulatorBytes.toFixed(0)} bytes)`,
           `${micro.heapPerCycle.bytes.toFixed(0)} bytes`,
           `<= ${t.heapPerCycleBytes} bytes`,
         ],

@@ -13,14 +13,13 @@ import { TOKEN } from '../support/bench-world.js';
 import { cpuMicros, cpuPerCall } from '../support/cpu-time.js';
 import { createReplayedPanelFetch } from '../support/replayed-panel.js';
 import {
-  clientOnlyManifest,
   READY_EVENT,
   ResourceVariants,
   serverOnlyManifest,
   startMarkManifest,
   startMarkScripts,
 } from '../support/resource-variants.js';
-import { heapWithoutCodeBytes, retainedPerCycle, settledHeapBytes } from '../support/settled-heap.js';
+import { retainedPerCycle, settledHeapBytes } from '../support/settled-heap.js';
 import { type SimulatorCost, simulatorCost, simulatorRetainedPerCycle } from '../support/simulator-cost.js';
 import { percentile } from '../support/stats.js';
 
@@ -60,12 +59,8 @@ export interface MicroResult {
    */
   getOnDutyPlayers: { online: number; onDuty: number; cpuMsPerCall: number; bridgeMsPerCall: number };
   heapPerCachedProfile: { profiles: number; bytes: number; simulatorKvpBytes: number };
-  /**
-   * `measuredBytes`: the bridge's cycles as measured; `simulatorBytes`: the same cycles with the bridge's client
-   * scripts alone (the simulator, and V8's code and bookkeeping for the client bundle started in a fresh context per
-   * player: the players' machines in FXServer); `bytes`: the first minus the second, the server's share.
-   */
-  heapPerCycle: { cycles: number; bytes: number; measuredBytes: number; simulatorBytes: number };
+  /** `simulatorBytes`: what the simulator keeps per cycle with a resource that runs nothing (not taken off). */
+  heapPerCycle: { cycles: number; bytes: number; simulatorBytes: number };
   simulator: SimulatorCost;
   durationS: number;
 }
@@ -223,7 +218,7 @@ async function withClients(resource: string, users: Population) {
       await sim.advance(QUIET_MS);
       sim.clearLogs();
       world.forgetPanelRecords();
-      return settledHeapBytes(heapWithoutCodeBytes);
+      return settledHeapBytes();
     };
     for (let index = 0; index < CYCLES.warmUp; index++) await cycle(index);
     // Three parts, each measured on its own, the median taken (see retainedPerCycle).
@@ -438,7 +433,7 @@ export async function runMicro(options: MicroOptions): Promise<MicroResult> {
     const startup = await startToReady(variants, users);
     const clients = await withClients(variants.copy(), users);
     const scale = await atServerScale(variants, users);
-    const simulatorCycleBytes = await simulatorRetainedPerCycle(CYCLES, variants.copy(clientOnlyManifest));
+    const simulatorCycleBytes = await simulatorRetainedPerCycle(CYCLES);
     const simulator = await simulatorCost(clients.cycleMs);
     return {
       bundleBytes: {
@@ -452,8 +447,7 @@ export async function runMicro(options: MicroOptions): Promise<MicroResult> {
       heapPerCachedProfile: scale.heapPerCachedProfile,
       heapPerCycle: {
         cycles: clients.cycles,
-        bytes: clients.retainedPerCycle - simulatorCycleBytes,
-        measuredBytes: clients.retainedPerCycle,
+        bytes: clients.retainedPerCycle,
         simulatorBytes: simulatorCycleBytes,
       },
       simulator,

@@ -41,15 +41,6 @@ export function serverOnlyManifest(manifest: string): string {
   return edited;
 }
 
-/** The resource with nothing on the server but its shared scripts: what a player's machine runs of it. */
-export function clientOnlyManifest(manifest: string): string {
-  const edited = manifest.replace(/^\s*server_scripts?\b[^\n{]*$/gm, '');
-  if (/\bserver_scripts?\b/.test(edited.replace(/--.*$/gm, ''))) {
-    throw new Error('bench: fxmanifest.lua declares server scripts in a form the client-only variant cannot drop');
-  }
-  return edited;
-}
-
 export const START_MARK = 'bench-start-mark.js';
 export const READY_MARK = 'bench-ready-mark.js';
 export const READY_EVENT = 'bench:micro:ready';

@@ -1,4 +1,4 @@
-import { getHeapCodeStatistics, getHeapSpaceStatistics, setFlagsFromString } from 'node:v8';
+import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 
 /**
@@ -17,15 +17,15 @@ const tick = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
  * Heap in use after full collections, without V8's compiled code: that part grows as the JIT optimises more
- * functions, whatever the program keeps (as bench/memory-cycles.ts counts it). `measure` reads the heap. A stopped resource's context goes
+ * functions, whatever the program keeps (as bench/memory-cycles.ts counts it). A stopped resource's context goes
  * only after several collections (its weak callbacks run between them): collect until the figure holds still.
  */
-export async function settledHeapBytes(measure: () => number = dataHeapBytes): Promise<number> {
+export async function settledHeapBytes(): Promise<number> {
   let previous = Number.POSITIVE_INFINITY;
   for (let round = 0; round < 12; round++) {
     gc();
     await tick();
-    const heap = measure();
+    const heap = dataHeapBytes();
     if (round >= 2 && Math.abs(previous - heap) < 16 * 1024) return heap;
     previous = heap;
   }
@@ -39,16 +39,6 @@ function dataHeapBytes(): number {
   return process.memoryUsage().heapUsed - code;
 }
 
-/**
- * heapUsed without V8's compiled code and bytecode with their metadata (deoptimisation data, relocation info, source
- * positions), wherever V8 keeps them, not only in the code spaces. For the connect/drop cycles: the simulator runs
- * each player's client bundle in a fresh context, and the code V8 optimises for each new context leaves about 2 KB
- * of such metadata in the old space per player (seen in heap snapshot diffs), whatever the scripts keep.
- */
-export function heapWithoutCodeBytes(): number {
-  const { code_and_metadata_size: code, bytecode_and_metadata_size: bytecode } = getHeapCodeStatistics();
-  return process.memoryUsage().heapUsed - code - bytecode;
-}
 /**
  * Heap retained per cycle from readings taken every `perPart` cycles (the first before them): the median of the
  * parts. A leak grows every part; a one-off jump of the heap (some runs show one of about 28 MB, whatever the

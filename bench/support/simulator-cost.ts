@@ -2,7 +2,7 @@
 // bench prints time), and the heap it keeps per player, which the micro figures take off the bridge's.
 import { createSim } from '../../test/sim/index.js';
 import { manifest, startFixtures, tempDir, tempResource } from '../../test/sim/support.js';
-import { heapWithoutCodeBytes, retainedPerCycle, settledHeapBytes } from './settled-heap.js';
+import { retainedPerCycle, settledHeapBytes } from './settled-heap.js';
 
 export interface SimulatorCost {
   /** test/sim/scenario.test.ts: 50 players through events, exports, state bags and a restart with KVP intact. */
@@ -75,20 +75,17 @@ export async function simulatorCost(bridgeCycleMs: number): Promise<SimulatorCos
 }
 
 /**
- * Heap kept per connect/drop cycle by what runs for a player on the players' machines in FXServer, measured the way
- * the bridge's cycles are: the simulator itself and, with `resource` (the bridge's client scripts only), the client
- * bundle started in a fresh context for each player, whose compiled code and per-context bookkeeping V8 keeps in
- * the process the simulator shares (about 1 KB a player). Without `resource`, a resource that runs nothing. The
- * simulator frees a dropped player's own state as FXServer does (test/sim/dropped-players.test.ts).
+ * Heap the simulator itself keeps per connect/drop cycle, with a resource that runs nothing, measured as the
+ * bridge's cycles are and printed beside their figure (nothing is taken off it). It frees a dropped player's state
+ * as FXServer does (test/sim/dropped-players.test.ts), so this is about 0.
  */
-export async function simulatorRetainedPerCycle(
-  cycles: { warmUp: number; measured: number; parts: number },
-  resource?: string,
-): Promise<number> {
+export async function simulatorRetainedPerCycle(cycles: {
+  warmUp: number;
+  measured: number;
+  parts: number;
+}): Promise<number> {
   const sim = await createSim({
-    resources: [
-      resource ? { dir: resource, name: 'bridge' } : tempResource('empty', { 'fxmanifest.lua': manifest('') }),
-    ],
+    resources: [tempResource('empty', { 'fxmanifest.lua': manifest('') })],
     clock: 'virtual',
     recordEvents: false,
     chat: false,
@@ -101,7 +98,7 @@ export async function simulatorRetainedPerCycle(
   const settled = async () => {
     await sim.advance(11_000);
     sim.clearLogs();
-    return settledHeapBytes(heapWithoutCodeBytes);
+    return settledHeapBytes();
   };
   for (let index = 0; index < cycles.warmUp; index++) await cycle(index);
   // Measured in parts, the median taken, as the bridge's cycles are (bench/scenarios/micro.ts).
