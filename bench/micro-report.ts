@@ -25,9 +25,9 @@ export function microTargets(micro: MicroResult): Record<string, { value: string
       value: `${startToReady.wallMsP50.toFixed(1)} ms (median of ${startToReady.starts} starts; CPU ${startToReady.cpuMsP50.toFixed(1)} ms)`,
       met: startToReady.wallMsP50 <= t.startToReadyMs,
     },
-    [`micro: CPU per duty toggle p99 <= ${t.dutyToggleP99Us} µs`]: {
-      value: `p50 ${dutyToggle.cpuP50Us.toFixed(0)} µs, p99 ${dutyToggle.cpuP99Us.toFixed(0)} µs (${dutyToggle.toggles} toggles)`,
-      met: dutyToggle.cpuP99Us <= t.dutyToggleP99Us,
+    [`micro: bridge-side CPU per duty toggle p99 <= ${t.dutyToggleP99Us} µs`]: {
+      value: `p50 ${dutyToggle.bridgeP50Us.toFixed(0)} µs, p99 ${dutyToggle.bridgeP99Us.toFixed(0)} µs (${dutyToggle.toggles} toggles; all the process's CPU: p50 ${dutyToggle.totalP50Us.toFixed(0)} µs, p99 ${dutyToggle.totalP99Us.toFixed(0)} µs)`,
+      met: dutyToggle.bridgeP99Us <= t.dutyToggleP99Us,
     },
     [`micro: IsPlayerOnDuty through the export boundary (msgpack) <= ${t.isPlayerOnDutyUs} µs`]: {
       value: `server ${isPlayerOnDuty.serverUs.toFixed(2)} µs, client ${isPlayerOnDuty.clientUs.toFixed(2)} µs`,
@@ -35,7 +35,7 @@ export function microTargets(micro: MicroResult): Record<string, { value: string
     },
     [`micro: GetOnDutyPlayers() with ${getOnDutyPlayers.online} online, ${getOnDutyPlayers.onDuty} on duty <= ${t.getOnDutyPlayersMs} ms`]:
       {
-        value: `${getOnDutyPlayers.cpuMsPerCall.toFixed(3)} ms`,
+        value: `${getOnDutyPlayers.cpuMsPerCall.toFixed(3)} ms (the bridge's side ${getOnDutyPlayers.bridgeMsPerCall.toFixed(3)} ms)`,
         met: getOnDutyPlayers.cpuMsPerCall <= t.getOnDutyPlayersMs,
       },
     [`micro: heap per cached profile <= ${kb(t.heapPerCachedProfileBytes)}`]: {

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { createMockPanel } from '../../mock-panel/index.js';
 import type { DutyOutcome, ProfilePayload } from '../../shared/events.js';
 import { type Population, population } from '../../test/server/support/population.js';
+import { switchCostUs } from '../../test/sim/host/host-work.js';
 import { createSim, type Sim, type SimPlayer } from '../../test/sim/index.js';
 import { KvpStore } from '../../test/sim/server/kvp.js';
 import { TOKEN } from '../support/bench-world.js';
@@ -18,7 +19,7 @@ import {
   startMarkManifest,
   startMarkScripts,
 } from '../support/resource-variants.js';
-import { settledHeapBytes } from '../support/settled-heap.js';
+import { retainedPerCycle, settledHeapBytes } from '../support/settled-heap.js';
 import { type SimulatorCost, simulatorCost, simulatorRetainedPerCycle } from '../support/simulator-cost.js';
 import { percentile } from '../support/stats.js';
 
@@ -31,13 +32,34 @@ export interface MicroResult {
   bundleBytes: { server: number; client: number };
   /** Compile and run of the server scripts until the resource's onResourceStart handlers have run. */
   startToReady: { starts: number; wallMsP50: number; cpuMsP50: number };
-  /** A toggle through the server export, everything the process does for it but the panel's handlers and the
-   * simulator's idle frames (`simulatorFrameUs` each). */
-  dutyToggle: { toggles: number; cpuP50Us: number; cpuP99Us: number; simulatorFrameUs: number };
+  /**
+   * A toggle through the server export. `total*`: all the CPU of the process from the call until its promise settles
+   * (the panel's handlers replayed away, nothing else taken off). `bridge*`: the same minus the simulator's own work
+   * for it (Sim.hostWork: natives, event routing and fan-out, replication, frames, the caller's side of the export
+   * call, the replayed panel's synchronous part) and minus the meter's clock reads; what the meter cannot place
+   * stays in. `collections`: toggles a garbage collection ran in (`bridgeP99WithoutCollectionsUs` leaves them out).
+   */
+  dutyToggle: {
+    toggles: number;
+    totalP50Us: number;
+    totalP99Us: number;
+    hostP50Us: number;
+    switchesPerToggle: number;
+    switchCostUs: number;
+    bridgeP50Us: number;
+    bridgeP99Us: number;
+    collections: number;
+    bridgeP99WithoutCollectionsUs: number;
+  };
   isPlayerOnDuty: { serverUs: number; clientUs: number };
-  getOnDutyPlayers: { online: number; onDuty: number; cpuMsPerCall: number };
+  /**
+   * `cpuMsPerCall`: the whole call as another resource makes it (the target's figure). `bridgeMsPerCall`: the
+   * bridge's side of it (arguments unpacked, the list, the result packed: JS in FXServer too); the rest is the
+   * caller's packing and unpacking and the simulator's routing.
+   */
+  getOnDutyPlayers: { online: number; onDuty: number; cpuMsPerCall: number; bridgeMsPerCall: number };
   heapPerCachedProfile: { profiles: number; bytes: number; simulatorKvpBytes: number };
-  /** The simulator's own retention per cycle (`simulatorBytes`, an empty resource) is taken off `bytes`. */
+  /** `simulatorBytes`: what the simulator keeps per cycle with a resource that runs nothing (not taken off). */
   heapPerCycle: { cycles: number; bytes: number; simulatorBytes: number };
   simulator: SimulatorCost;
   durationS: number;
@@ -49,9 +71,8 @@ const ON_DUTY = 400;
 const STARTS = { warmUp: 2, measured: 9 };
 const TOGGLERS = 4;
 const TOGGLES = { warmUp: 2 * TOGGLERS, measured: 300 };
-const SERVER_FRAME_MS = 50;
 const DAY_MS = 86_400_000;
-const CYCLES = { warmUp: 30, measured: 150, accounts: 12, onDutyEvery: 10 };
+const CYCLES = { warmUp: 30, measured: 150, parts: 3, accounts: 12, onDutyEvery: 10 };
 /** Longer than every wait a cycle starts (RequestTimeoutMs * 2 for going on duty), so no timer holds a closure. */
 const QUIET_MS = 11_000;
 
@@ -71,7 +92,13 @@ async function startSim(users: Population, options: { kvpDir?: string } = {}) {
     now: () => now(),
     rateLimit: { limit: 1_000_000_000 },
   });
-  const replayed = createReplayedPanelFetch(panel, () => now());
+  let asHost = <T>(work: () => T): T => work();
+  // The replay stands in for the panel: its own synchronous work is the host's side of the meter.
+  const replayed = createReplayedPanelFetch(
+    panel,
+    () => now(),
+    (work) => asHost(work),
+  );
   const originalFetch = globalThis.fetch;
   // The simulated server's Node takes its global fetch from the host when a resource starts.
   globalThis.fetch = replayed.fetch;
@@ -84,10 +111,16 @@ async function startSim(users: Population, options: { kvpDir?: string } = {}) {
     ...(options.kvpDir ? { kvpDir: options.kvpDir } : {}),
   });
   now = () => sim.now();
+  asHost = (work) => sim.hostWork.run('host', work);
   let closed = false;
   return {
     sim,
     replayed,
+    /** What the panel and its replay hold (request log, duty history, recorded answers) goes: none of it is the bridge's. */
+    forgetPanelRecords() {
+      panel.store.reset();
+      replayed.forget();
+    },
     async close() {
       if (closed) return;
       closed = true;
@@ -184,25 +217,24 @@ async function withClients(resource: string, users: Population) {
     const settled = async () => {
       await sim.advance(QUIET_MS);
       sim.clearLogs();
+      world.forgetPanelRecords();
       return settledHeapBytes();
     };
     for (let index = 0; index < CYCLES.warmUp; index++) await cycle(index);
-    // Two halves, each measured on its own: a leak grows both, while a one-off jump of the heap (some runs show
-    // one of about 28 MB, whatever the resource) lands in one. The smaller half is the figure.
-    const half = CYCLES.measured / 2;
+    // Three parts, each measured on its own, the median taken (see retainedPerCycle).
+    const part = CYCLES.measured / CYCLES.parts;
     const readings = [await settled()];
     const started = performance.now();
     for (let index = CYCLES.warmUp; index < CYCLES.warmUp + CYCLES.measured; index++) {
       await cycle(index);
-      if ((index - CYCLES.warmUp + 1) % half === 0) readings.push(await settled());
+      if ((index - CYCLES.warmUp + 1) % part === 0) readings.push(await settled());
     }
     const cycleMs = (performance.now() - started) / CYCLES.measured;
-    const [before, middle, after] = readings as [number, number, number];
     sim.assertNoErrors();
     return {
       clientUs,
       cycles: CYCLES.measured,
-      retainedPerCycle: Math.min(middle - before, after - middle) / half,
+      retainedPerCycle: retainedPerCycle(readings, part),
       cycleMs,
     };
   } finally {
@@ -237,7 +269,9 @@ async function atServerScale(variants: ResourceVariants, users: Population) {
     const onDuty = (server().GetOnDutyPlayers() as unknown[]).length;
     const [first] = members as [SimPlayer];
     const serverUs = cpuPerCall(() => server().IsPlayerOnDuty(first.id), { perBatch: 2000 });
-    const listUs = cpuPerCall(() => server().GetOnDutyPlayers(), { batches: 9, perBatch: 20 });
+    const list = () => server().GetOnDutyPlayers();
+    const listUs = cpuPerCall(list, { batches: 9, perBatch: 20 });
+    const listBridgeUs = bridgeSidePerCall(sim, list, { batches: 9, perBatch: 20 });
     const dutyToggle = await toggles(sim, members.slice(0, TOGGLERS));
     if (world.replayed.replayed < TOGGLES.measured) throw new Error('bench: the panel answered toggles itself');
 
@@ -264,7 +298,12 @@ async function atServerScale(variants: ResourceVariants, users: Population) {
     const kvpBytes = await kvpRecordHeap(heldKvpDir);
     return {
       isPlayerOnDutyServerUs: serverUs,
-      getOnDutyPlayers: { online: players.length, onDuty, cpuMsPerCall: listUs / 1000 },
+      getOnDutyPlayers: {
+        online: players.length,
+        onDuty,
+        cpuMsPerCall: listUs / 1000,
+        bridgeMsPerCall: listBridgeUs / 1000,
+      },
       dutyToggle,
       heapPerCachedProfile: {
         profiles: restored,
@@ -281,39 +320,96 @@ async function atServerScale(variants: ResourceVariants, users: Population) {
 
 /**
  * CPU per duty toggle through the server export (the same path as a player's request: the profile check, the
- * outbox in KVP, the panel call, the events and state bag), minus the simulator's idle frames the toggle spanned.
+ * outbox in KVP, the panel call, the events and state bag): all of it, and the bridge's side of it (Sim.hostWork).
  */
 async function toggles(sim: Sim, players: SimPlayer[]): Promise<MicroResult['dutyToggle']> {
-  const frameUs = await idleFrameCpu(sim);
-  const samples: number[] = [];
-  for (let toggle = 0; toggle < TOGGLES.warmUp + TOGGLES.measured; toggle++) {
-    const player = players[toggle % players.length] as SimPlayer;
-    const on = !(sim.exports.bridge.IsPlayerOnDuty(player.id) as boolean);
-    const startedAt = sim.now();
-    const started = cpuMicros();
-    const outcome = await sim.resolve(sim.exports.bridge.SetPlayerDuty(player.id, on) as Promise<DutyOutcome>);
-    const cpu = cpuMicros() - started;
-    if (!outcome.ok) throw new Error(`bench: a toggle failed: ${JSON.stringify(outcome)}`);
-    const frames = (sim.now() - startedAt) / SERVER_FRAME_MS;
-    if (toggle >= TOGGLES.warmUp) samples.push(Math.max(0, cpu - frames * frameUs));
+  const switchCost = switchCostUs();
+  const collections = collectionsSeen();
+  const samples: Array<{ total: number; host: number; switches: number; bridge: number; from: number; to: number }> =
+    [];
+  sim.hostWork.start('bridge');
+  try {
+    for (let toggle = 0; toggle < TOGGLES.warmUp + TOGGLES.measured; toggle++) {
+      const player = players[toggle % players.length] as SimPlayer;
+      const on = !(sim.exports.bridge.IsPlayerOnDuty(player.id) as boolean);
+      const from = performance.now();
+      const host = sim.hostWork.hostUs;
+      const switches = sim.hostWork.switches;
+      const started = cpuMicros();
+      const outcome = await sim.resolve(sim.exports.bridge.SetPlayerDuty(player.id, on) as Promise<DutyOutcome>);
+      const total = cpuMicros() - started;
+      const hostUs = sim.hostWork.hostUs - host;
+      const switched = sim.hostWork.switches - switches;
+      const to = performance.now();
+      if (!outcome.ok) throw new Error(`bench: a toggle failed: ${JSON.stringify(outcome)}`);
+      const bridge = Math.max(0, total - hostUs - switched * switchCost);
+      if (toggle >= TOGGLES.warmUp) samples.push({ total, host: hostUs, switches: switched, bridge, from, to });
+    }
+  } finally {
+    sim.hostWork.stop();
   }
+  const pauses = await collections.stop();
+  const collided = new Set(
+    samples.filter((sample) =>
+      pauses.some((pause) => pause.start < sample.to && pause.start + pause.duration > sample.from),
+    ),
+  );
+  const of = (pick: (sample: (typeof samples)[number]) => number, share: number, only = samples) =>
+    percentile(only.map(pick), share) as number;
   return {
     toggles: samples.length,
-    cpuP50Us: percentile(samples, 0.5) as number,
-    cpuP99Us: percentile(samples, 0.99) as number,
-    simulatorFrameUs: frameUs,
+    totalP50Us: of((sample) => sample.total, 0.5),
+    totalP99Us: of((sample) => sample.total, 0.99),
+    hostP50Us: of((sample) => sample.host, 0.5),
+    switchesPerToggle: of((sample) => sample.switches, 0.5),
+    switchCostUs: switchCost,
+    bridgeP50Us: of((sample) => sample.bridge, 0.5),
+    bridgeP99Us: of((sample) => sample.bridge, 0.99),
+    collections: collided.size,
+    bridgeP99WithoutCollectionsUs: of(
+      (sample) => sample.bridge,
+      0.99,
+      samples.filter((sample) => !collided.has(sample)),
+    ),
   };
 }
 
-/** CPU of one server frame in which nothing happens (the median of batches). */
-async function idleFrameCpu(sim: Sim): Promise<number> {
-  const perFrame: number[] = [];
-  for (let batch = 0; batch < 9; batch++) {
-    const started = cpuMicros();
-    await sim.advance(20 * SERVER_FRAME_MS);
-    perFrame.push((cpuMicros() - started) / 20);
+/** The bridge's side of a synchronous call (Sim.hostWork), per call: the median over batches, as cpuPerCall. */
+function bridgeSidePerCall(sim: Sim, call: () => unknown, { batches = 15, perBatch = 1000 } = {}): number {
+  const switchCost = switchCostUs();
+  sim.hostWork.start('bridge');
+  try {
+    const perCall: number[] = [];
+    for (let batch = 0; batch <= batches; batch++) {
+      const host = sim.hostWork.hostUs;
+      const switches = sim.hostWork.switches;
+      const started = cpuMicros();
+      for (let index = 0; index < perBatch; index++) call();
+      const total = cpuMicros() - started;
+      const bridge = total - (sim.hostWork.hostUs - host) - (sim.hostWork.switches - switches) * switchCost;
+      if (batch > 0) perCall.push(bridge / perBatch);
+    }
+    return percentile(perCall, 0.5) as number;
+  } finally {
+    sim.hostWork.stop();
   }
-  return percentile(perFrame, 0.5) as number;
+}
+
+/** Garbage collections V8 reports from now until stop(), on performance.now()'s timeline. */
+function collectionsSeen() {
+  const pauses: Array<{ start: number; duration: number }> = [];
+  const observer = new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) pauses.push({ start: entry.startTime, duration: entry.duration });
+  });
+  observer.observe({ entryTypes: ['gc'] });
+  return {
+    async stop() {
+      // Entries are delivered asynchronously: let the last ones arrive.
+      await new Promise((resolve) => setImmediate(resolve));
+      observer.disconnect();
+      return pauses;
+    },
+  };
 }
 
 /**
@@ -351,7 +447,7 @@ export async function runMicro(options: MicroOptions): Promise<MicroResult> {
       heapPerCachedProfile: scale.heapPerCachedProfile,
       heapPerCycle: {
         cycles: clients.cycles,
-        bytes: clients.retainedPerCycle - simulatorCycleBytes,
+        bytes: clients.retainedPerCycle,
         simulatorBytes: simulatorCycleBytes,
       },
       simulator,

@@ -12,19 +12,30 @@ interface Recorded {
  * repeated many times then costs the bridge's work only (its HTTP client still reads a Response, as it would from
  * the network). The first answer to each distinct request comes from the panel itself.
  */
-export function createReplayedPanelFetch(panel: Parameters<typeof createPanelFetch>[0]['panel'], now: () => number) {
+export function createReplayedPanelFetch(
+  panel: Parameters<typeof createPanelFetch>[0]['panel'],
+  now: () => number,
+  /** Runs the replay's own synchronous work (a simulator's host-work meter puts it on the host's side). */
+  asPanel: <T>(work: () => T) => T = (work) => work(),
+) {
   const live = createPanelFetch({ panel, now, latencyMs: 0 });
   const recorded = new Map<string, Recorded>();
   let replayed = 0;
   const replayingFetch = async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
-    const request = new Request(input, init);
-    const key = `${request.method} ${request.url} ${await request.clone().text()}`;
+    // The bridge's HTTP client hands over a Request of its own: read as it is (fetch consumes it anyway), not copied.
+    const { request, body } = asPanel(() => {
+      const request = input instanceof Request && init?.body === undefined ? input : new Request(input, init);
+      return { request, body: request.text() };
+    });
+    const text = await body;
+    const key = `${request.method} ${request.url} ${text}`;
     const answer = recorded.get(key);
     if (answer) {
       replayed += 1;
-      return new Response(answer.body, { status: answer.status, headers: answer.headers });
+      return asPanel(() => new Response(answer.body, { status: answer.status, headers: answer.headers }));
     }
-    const response = await live.fetch(request);
+    const { method, url, headers } = request;
+    const response = await live.fetch(new Request(url, { method, headers, ...(text ? { body: text } : {}) }));
     recorded.set(key, { status: response.status, headers: [...response.headers], body: await response.clone().text() });
     return response;
   };
@@ -38,6 +49,8 @@ export function createReplayedPanelFetch(panel: Parameters<typeof createPanelFet
     get answered() {
       return live.traffic.requests;
     },
+    /** Forgets the answers recorded (they are the replay's heap, not the bridge's). */
+    forget: () => recorded.clear(),
     close: () => live.close(),
   };
 }

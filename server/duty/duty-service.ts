@@ -119,6 +119,8 @@ interface Holder {
 export class DutyService {
   private readonly intents = new Subject<DutyIntent>();
   private readonly states = new Map<number, DutyState>();
+  /** The players on duty, kept until a duty changes: exports list them far more often than duties change. */
+  private onDuty: ReadonlyArray<readonly [number, DutyState]> | undefined;
   private readonly holders = new Map<string, Holder>();
   /** Sessions that dropped: they never go on duty again, and an `on` of theirs still waiting is given up. */
   private readonly leaving = new Set<number>();
@@ -162,8 +164,15 @@ export class DutyService {
     return this.states.get(src) ?? OFF_DUTY;
   }
 
-  onDutyPlayers(): Array<[number, DutyState]> {
-    return [...this.states.entries()].filter(([, state]) => state.onDuty);
+  /** The same array until a duty changes (never modified: a change makes a new one). */
+  onDutyPlayers(): ReadonlyArray<readonly [number, DutyState]> {
+    this.onDuty ??= [...this.states.entries()].filter(([, state]) => state.onDuty);
+    return this.onDuty;
+  }
+
+  private setState(src: number, state: DutyState): void {
+    this.states.set(src, state);
+    this.onDuty = undefined;
   }
 
   /**
@@ -190,7 +199,7 @@ export class DutyService {
   }
 
   forget(src: number): void {
-    this.states.delete(src);
+    if (this.states.delete(src)) this.onDuty = undefined;
     this.leaving.delete(src);
     for (const [chatId, holder] of this.holders) if (holder.src === src) this.holders.delete(chatId);
   }
@@ -384,7 +393,7 @@ export class DutyService {
       rankId: department.rank.id,
       since: this.options.now(),
     };
-    this.states.set(src, state);
+    this.setState(src, state);
     this.options.effects.onDuty(src, state, departmentPayload(department));
     return state;
   }
@@ -395,7 +404,7 @@ export class DutyService {
    */
   private replace(src: number): void {
     const state = this.state(src);
-    this.states.set(src, OFF_DUTY);
+    this.setState(src, OFF_DUTY);
     if (!state.onDuty || state.departmentId === null) return;
     if (this.leaving.has(src)) {
       this.options.effects.offDuty(src, state.departmentId, 'dropped');
@@ -440,7 +449,7 @@ export class DutyService {
   /** The game takes the rank the panel now gives the player in the department they are on duty in. */
   private setRank(src: number, state: DutyState, department: Department): void {
     const next: DutyState = { ...state, rankId: department.rank.id };
-    this.states.set(src, next);
+    this.setState(src, next);
     this.options.effects.rankChanged(src, next, departmentPayload(department));
   }
 
@@ -493,7 +502,7 @@ export class DutyService {
       const { chatId } = player;
       this.options.outbox.enqueue({ action: 'off', body: ends === 'account' ? { chatId } : { chatId, departmentId } });
     }
-    this.states.set(src, OFF_DUTY);
+    this.setState(src, OFF_DUTY);
     this.options.effects.offDuty(src, departmentId, reason);
   }
 

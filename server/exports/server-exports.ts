@@ -10,7 +10,8 @@ import { playerDutyOf } from '../state/duty-state-bag.js';
 
 export interface ServerExportsDeps {
   dutyState(src: number): DutyState;
-  onDutyPlayers(): Array<[number, DutyState]>;
+  /** The same array for as long as nobody's duty changes. */
+  onDutyPlayers(): ReadonlyArray<readonly [number, DutyState]>;
   isKnownPlayer(src: number): boolean;
   /** The profile the bridge holds for the player, without fetching; undefined when it has none yet. */
   cachedProfile(src: number): ProfilePayload | undefined;
@@ -41,6 +42,19 @@ export function createServerExports(deps: ServerExportsDeps): BridgeServerExport
     return id !== undefined && deps.isKnownPlayer(id) ? id : undefined;
   };
 
+  // Resources poll GetOnDutyPlayers far more often than duties change: its entries are built once per list the duty
+  // service hands out. They are frozen because every call shares them (across the export boundary callers get copies).
+  let listedFrom: ReadonlyArray<readonly [number, DutyState]> | undefined;
+  let listed: readonly OnDutyPlayer[] = [];
+  const onDutyList = (): readonly OnDutyPlayer[] => {
+    const onDuty = deps.onDutyPlayers();
+    if (onDuty !== listedFrom) {
+      listedFrom = onDuty;
+      listed = onDuty.map(([source, state]): OnDutyPlayer => Object.freeze({ source, ...playerDutyOf(state) }));
+    }
+    return listed;
+  };
+
   return {
     IsPlayerOnDuty: (src) => {
       const id = known(src);
@@ -52,10 +66,8 @@ export function createServerExports(deps: ServerExportsDeps): BridgeServerExport
     },
     GetOnDutyPlayers: (departmentId) => {
       const wanted = optionalDepartmentId(departmentId);
-      return deps
-        .onDutyPlayers()
-        .filter(([, state]) => wanted === undefined || state.departmentId === wanted)
-        .map(([source, state]): OnDutyPlayer => ({ source, ...playerDutyOf(state) }));
+      const all = onDutyList();
+      return wanted === undefined ? all.slice() : all.filter((player) => player.departmentId === wanted);
     },
     GetPlayerDepartments: (src): PlayerDepartments => {
       const id = known(src);

@@ -102,6 +102,26 @@ function untilAborted(signal: AbortSignal): { promise: Promise<never>; dispose: 
   return { promise, dispose };
 }
 
+/** An option ky does not know, which it hands to `fetch` as it is: the request's deadline. */
+interface DeadlineOption {
+  deadline: AbortSignal;
+}
+
+/**
+ * `fetch` with the request's deadline as its signal. The deadline goes beside ky rather than through its `signal`
+ * option: ky joins a caller's signal to its own with AbortSignal.any on every request, the dearest step of its set-up
+ * here. Without an injected fetch, the global one is looked up at each call, as ky does.
+ */
+function withDeadline(fetchImpl: typeof fetch | undefined): typeof fetch {
+  return (input, init) => {
+    const { deadline, ...rest } = (init ?? {}) as RequestInit & Partial<DeadlineOption>;
+    const withSignal = deadline ? { ...rest, signal: deadline } : rest;
+    return fetchImpl ? fetchImpl(input, withSignal) : globalThis.fetch(input, withSignal);
+  };
+}
+
+const utf8 = new TextDecoder();
+
 /** The body as text, or undefined once it grows past `limit` bytes: a stream is never buffered without bound. */
 async function readBounded(body: ReadableStream<Uint8Array>, limit: number, deadline: AbortSignal) {
   const reader = body.getReader();
@@ -111,7 +131,7 @@ async function readBounded(body: ReadableStream<Uint8Array>, limit: number, dead
   try {
     for (;;) {
       const { done, value } = await Promise.race([reader.read(), aborted.promise]);
-      if (done) return new TextDecoder().decode(Buffer.concat(chunks));
+      if (done) return utf8.decode(Buffer.concat(chunks));
       size += value.byteLength;
       if (size > limit) {
         void reader.cancel().catch(() => {});
@@ -178,7 +198,7 @@ export function createPanelTransport(options: PanelTransportOptions): PanelTrans
     // No hidden retries: the outbox retries duty calls in order and callers decide when a read is worth repeating,
     // so every request spends the panel's shared budget knowingly.
     retry: 0,
-    ...(options.fetch ? { fetch: options.fetch } : {}),
+    fetch: withDeadline(options.fetch),
   });
 
   /** One request and its whole body, within RequestTimeoutMs. */
@@ -215,7 +235,8 @@ export function createPanelTransport(options: PanelTransportOptions): PanelTrans
     const timedOut = () =>
       answer({ ok: false, failure: { kind: 'timeout', message: `no answer within ${options.timeoutMs} ms` } });
     try {
-      response = await http(path.replace(/^\//, ''), { method, signal, ...(json ? { json } : {}) });
+      const deadline: DeadlineOption = { deadline: signal };
+      response = await http(path.replace(/^\//, ''), { method, ...deadline, ...(json ? { json } : {}) });
     } catch (error) {
       if (signal.aborted) return timedOut();
       const cause = error instanceof Error ? (error.cause instanceof Error ? error.cause.message : error.message) : '';

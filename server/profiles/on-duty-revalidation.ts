@@ -1,6 +1,7 @@
 import { catchError, concatMap, defer, from, type Observable, of, repeat, type Subscription } from 'rxjs';
 import type { Logger } from '../log/logger.js';
 import type { ProfileRequestClass } from '../panel/scheduling/request-classes.js';
+import { abandonableWait } from '../time/abandonable-wait.js';
 
 export interface OnDutyRevalidationOptions {
   /** `Config.RefreshIntervalMs`: how old an on-duty player's profile may get before it is fetched again. */
@@ -62,7 +63,8 @@ export class OnDutyRevalidation {
 
   private poll(chatId: string): Observable<unknown> {
     const { intervalMs, freshForMs, refresh, logger } = this.options;
-    const wait = (ms: number) => defer(() => this.options.sleep(ms));
+    const { sleep } = this.options;
+    const wait = (ms: number) => abandonableWait(sleep, ms);
     // One step: wait out the profile's freshness, or fetch it and wait an interval (also after a failed fetch: the
     // breaker's recovery refreshes stale profiles once the panel answers again).
     const step = defer(() => {

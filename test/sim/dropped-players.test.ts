@@ -3,8 +3,8 @@
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { afterEach, expect, it } from 'vitest';
-import type { Sim, SimPlayer } from './index.js';
-import { startFixtures } from './support.js';
+import { createSim, type Sim, type SimPlayer } from './index.js';
+import { manifest, startFixtures, tempResource } from './support.js';
 
 let sim: Sim | undefined;
 afterEach(async () => {
@@ -52,4 +52,25 @@ it('keeps no player who quit from their own client', async () => {
 
 it('keeps no player the server dropped', async () => {
   expect(await leftBehind((player, running) => running.exports.sim_core.Kick(player.id, 'bye'))).toBe(0);
+});
+
+// FXServer frees a client's state when it leaves: the callbacks it made for playerConnecting (held by no script here,
+// as no resource listens) and the client's net-event limits go with it.
+it('holds nothing per player once they have left, callbacks of their connection included', async () => {
+  const running = await createSim({
+    resources: [tempResource('idle', { 'fxmanifest.lua': manifest('') })],
+    clock: 'virtual',
+    recordEvents: false,
+  });
+  sim = running;
+  const before = running.footprint();
+  for (let i = 0; i < 5; i++) {
+    const player = await running.join();
+    // Counted by the server's net-event limits from now on.
+    player.emitNet('idle:ping');
+    await running.settle();
+    player.drop();
+  }
+  await running.settle();
+  expect(running.footprint()).toEqual(before);
 });

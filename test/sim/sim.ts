@@ -5,6 +5,7 @@ import path from 'node:path';
 import './natives/index.js';
 import { describe } from './codec/msgpack.js';
 import type { ClockMode } from './host/driver.js';
+import type { HostWork } from './host/host-work.js';
 import { startResource, stopResource } from './host/lifecycle.js';
 import type { ConsoleLine, ScriptError, SimEvent } from './host/log.js';
 import { World } from './host/world.js';
@@ -115,6 +116,21 @@ export class Sim {
     throw new Error(
       `sim: ${this.world.log.errors.length} script error(s):\n${this.world.log.errors.map((e) => e.text).join('\n---\n')}`,
     );
+  }
+  /**
+   * What the simulator holds per player (players, clients, limits, scopes, the server's function references): a
+   * player who left takes their share with them, as FXServer frees a client's state.
+   */
+  footprint(): Record<string, number> {
+    return { ...this.world.footprint(), simPlayers: this.playersById.size };
+  }
+  /**
+   * Opt-in accounting of the CPU the simulator spends for one resource's server scripts: natives, event routing and
+   * fan-out, state bag replication, reference calls, frames and clients (FXServer's C++ and the players' machines).
+   * `hostWork.start('bridge')`, then read `hostUs` and `switches` around the work measured (see docs/simulator.md).
+   */
+  get hostWork(): HostWork {
+    return this.world.hostWork;
   }
   /** Forgets recorded console lines, errors and events. */
   clearLogs(): void {

@@ -100,3 +100,21 @@ describe('the server exports', () => {
     expect(d.refresh).toHaveBeenCalledTimes(1);
   });
 });
+
+describe('GetOnDutyPlayers between duty changes', () => {
+  it('lists what the duty service holds now, and a caller changing a list it got changes nothing for the next', () => {
+    let onDuty: Array<[number, DutyState]> = [[3, onDutyLspd]];
+    const exports = createServerExports(deps({ onDutyPlayers: () => onDuty }));
+    const first = exports.GetOnDutyPlayers();
+    first.pop();
+    expect(exports.GetOnDutyPlayers()).toEqual([{ source: 3, ...onDutyLspd }]);
+    onDuty = [
+      [3, onDutyLspd],
+      [4, { ...onDutyLspd, departmentId: 2, departmentSlug: 'bcso', rankId: 4 }],
+    ];
+    expect(exports.GetOnDutyPlayers().map((player) => player.source)).toEqual([3, 4]);
+    expect(exports.GetOnDutyPlayers(2).map((player) => player.source)).toEqual([4]);
+    onDuty = [];
+    expect(exports.GetOnDutyPlayers()).toEqual([]);
+  });
+});

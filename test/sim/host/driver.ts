@@ -10,6 +10,7 @@
 // admin or NTP moves a real machine's clock while its timers keep running.
 import { setImmediate as realSetImmediate } from 'node:timers';
 import type { Host } from './host.js';
+import type { HostWork } from './host-work.js';
 
 export type ClockMode = 'real' | 'virtual';
 
@@ -49,6 +50,7 @@ export class Driver implements Clock {
     private readonly server: () => Host | null,
     readonly serverFrameMs: number,
     readonly clientFrameMs: number,
+    private readonly hostWork?: HostWork,
   ) {
     this.virtualNow = Date.now();
     this.origin = this.now();
@@ -102,8 +104,13 @@ export class Driver implements Clock {
     if (host.wakeAt < this.scheduledAt) this.schedule();
   }
 
-  /** Runs every frame due at the current time. */
+  /** Runs every frame due at the current time (the frame loop is the host's work; scripts' ticks are theirs). */
   runDue(): void {
+    if (this.hostWork?.enabled) this.hostWork.run('host', () => this.runFrames());
+    else this.runFrames();
+  }
+
+  private runFrames(): void {
     if (this.stopped) return;
     const now = this.now();
     const server = this.server();
@@ -151,7 +158,7 @@ export class Driver implements Clock {
       const target = this.virtualNow + ms;
       for (;;) {
         await flushMicrotasks();
-        const next = this.nextDue();
+        const next = this.hostWork?.enabled ? this.hostWork.run('host', () => this.nextDue()) : this.nextDue();
         if (next > target || this.stopped) break;
         this.virtualNow = Math.max(this.virtualNow, next);
         this.runDue();

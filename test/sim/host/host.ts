@@ -111,6 +111,13 @@ export class Host {
     }
   }
 
+  /** Control passes into `runtime`'s code: `enter`, with the host-work meter switched to the runtime's side. */
+  private into<T>(runtime: Runtime, fn: () => T): T {
+    const meter = this.world.hostWork;
+    if (!meter.enabled) return this.enter(runtime, fn);
+    return meter.run(meter.sideOf(runtime, this.side), () => this.enter(runtime, fn));
+  }
+
   /** Runs `fn` as `runtime` unless it already is the running one (a JS continuation after an await is not). */
   asRuntime<T>(runtime: Runtime, fn: () => T): T {
     return this.active[this.active.length - 1] === runtime ? fn() : this.enter(runtime, fn);
@@ -156,7 +163,7 @@ export class Host {
         for (const resource of [...targets]) {
           if (!resource.receivesEvents) continue;
           for (const runtime of [...resource.runtimes]) {
-            if (runtime.alive) this.enter(runtime, () => runtime.dispatchEvent(name, payload, source));
+            if (runtime.alive) this.into(runtime, () => runtime.dispatchEvent(name, payload, source));
           }
         }
       }
@@ -222,7 +229,7 @@ export class Host {
   /** Calls a function reference synchronously; the result is the callee's packed return list. */
   invokeRef(ref: string, args: Uint8Array): Uint8Array {
     const { runtime, index } = this.runtimeForRef(ref);
-    return this.enter(runtime, () => runtime.callRef(index, args));
+    return this.into(runtime, () => runtime.callRef(index, args));
   }
 
   duplicateRef(ref: string): void {
@@ -275,7 +282,7 @@ export class Host {
         }
       }
       for (const runtime of [...this.runtimes.values()]) {
-        if (runtime.alive) this.enter(runtime, () => runtime.tick(now));
+        if (runtime.alive) this.into(runtime, () => runtime.tick(now));
       }
     } finally {
       this.ticking = false;

@@ -66,6 +66,11 @@ export class RefTable<T> {
     return entry.value;
   }
 
+  /** Drops the value if nobody ever took it or everyone let go of it. */
+  releaseUnheld(index: number): void {
+    if (this.entries.get(index)?.count === 0) this.entries.delete(index);
+  }
+
   get size(): number {
     return this.entries.size;
   }

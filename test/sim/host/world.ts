@@ -10,6 +10,7 @@ import { atoi, type PlayerRecord, PlayerRegistry } from '../server/players.js';
 import { NetRateLimiter, StateBagRateLimiter } from '../server/rate-limit.js';
 import { type ClockMode, Driver } from './driver.js';
 import { Host } from './host.js';
+import { HostWork } from './host-work.js';
 import { type LogOptions, SimLog } from './log.js';
 import { type ResourceDef, ResourceInstance } from './resource.js';
 
@@ -25,6 +26,8 @@ export interface WorldOptions extends LogOptions {
 export class World {
   readonly log: SimLog;
   readonly driver: Driver;
+  /** Opt-in: the CPU the simulator spends for one resource's server scripts (see host-work.ts). */
+  readonly hostWork = new HostWork();
   /** When this server started (GetGameTimer counts from here). */
   startedAt: number;
   readonly defs = new Map<string, ResourceDef>();
@@ -50,7 +53,13 @@ export class World {
   dropPlayer: (player: PlayerRecord, reason: string, resource: string, code: number) => void = () => {};
 
   constructor(readonly options: WorldOptions) {
-    this.driver = new Driver(options.clock, () => this.server, options.serverFrameMs, options.clientFrameMs);
+    this.driver = new Driver(
+      options.clock,
+      () => this.server,
+      options.serverFrameMs,
+      options.clientFrameMs,
+      this.hostWork,
+    );
     this.startedAt = this.driver.now();
     this.log = new SimLog(options, () => this.driver.now());
     this.kvp = new KvpStore(options.kvpDir);
@@ -216,11 +225,15 @@ export class World {
 
   /** The server's TriggerClientEvent: `-1` for everyone, otherwise atoi; unknown players are silently skipped. */
   sendToClients(target: string, name: string, payload: Uint8Array, sender: string | null): void {
+    this.hostWork.run('host', () => this.deliverToClients(target, name, payload, sender));
+  }
+
+  private deliverToClients(target: string, name: string, payload: Uint8Array, sender: string | null): void {
     const targetId = target === '-1' ? -1 : atoi(target);
     const deliver = (id: number, client: Host) =>
       client.queueEvent(name, payload, 'net:65535', { kind: 'net', sender, target: targetId === -1 ? -1 : id });
     if (targetId === -1) {
-      for (const [id, client] of this.clients) deliver(id, client);
+      this.clients.forEach((client, id) => deliver(id, client));
       return;
     }
     const client = this.clients.get(targetId);
@@ -230,11 +243,15 @@ export class World {
   // --- state bags ----------------------------------------------------------------------------------------------
 
   stateBagGet(host: Host, bag: string, key: string): Uint8Array | undefined {
-    return host.stateBags.get(bag, key);
+    return this.hostWork.run('host', () => host.stateBags.get(bag, key));
   }
 
   /** A script's set on `host`: handlers run there; replicated sets travel server → clients or client → server. */
   stateBagSet(host: Host, bag: string, key: string, value: Uint8Array, replicated: boolean): void {
+    this.hostWork.run('host', () => this.applyStateBagSet(host, bag, key, value, replicated));
+  }
+
+  private applyStateBagSet(host: Host, bag: string, key: string, value: Uint8Array, replicated: boolean): void {
     if (host.side === 'server') {
       if (!host.stateBags.has(bag)) {
         if (!bag.startsWith('entity:')) return;
@@ -309,14 +326,22 @@ export class World {
    */
   private replicate(bag: string, key: string, value: Uint8Array, except: number | null): void {
     const owner = bag.startsWith('player:') ? Number(bag.slice(7)) : null;
-    for (const [id, client] of this.clients) {
-      if (id === except) continue;
-      if (owner !== null && owner !== id && !this.scopes.get(id)?.has(owner)) continue;
+    const send = (client: Host) =>
       client.queueTask(() => {
         if (!client.stateBags.has(bag)) client.stateBags.create(bag);
         client.stateBags.apply(bag, key, value, true, 0);
       });
+    // A player's bag with nobody's scope set reaches its owner alone: no walk over thousands of clients per set.
+    if (owner !== null && this.scopes.size === 0) {
+      const client = owner === except ? undefined : this.clients.get(owner);
+      if (client) send(client);
+      return;
     }
+    this.clients.forEach((client, id) => {
+      if (id === except) return;
+      if (owner !== null && owner !== id && !this.scopes.get(id)?.has(owner)) return;
+      send(client);
+    });
   }
 
   /**
@@ -341,15 +366,17 @@ export class World {
     });
   }
 
-  /** A dropped player's bag goes from every client, and nobody has it in scope any more. */
+  /** A dropped player's bag goes from every client, nobody has it in scope any more, and their limits go. */
   playerLeft(playerId: number): void {
     this.scopes.delete(playerId);
     this.dropping.delete(playerId);
+    this.limiter.forget(playerId);
     this.stateBagLimiter.forget(playerId);
-    for (const [id, client] of this.clients) {
+    const bag = `player:${playerId}`;
+    this.clients.forEach((client, id) => {
       this.scopes.get(id)?.delete(playerId);
-      client.stateBags.remove(`player:${playerId}`);
-    }
+      client.stateBags.remove(bag);
+    });
   }
 
   /** A joining client starts with the server's replicated view (global and its own player bag). */
@@ -362,6 +389,19 @@ export class World {
 
   recordNuiMessage(host: Host, resource: string, data: string): void {
     host.client?.nuiMessages.push({ resource, data });
+  }
+
+  /** Entries held per player, by where they are held (Sim.footprint). */
+  footprint(): Record<string, number> {
+    return {
+      players: this.players.size,
+      clients: this.clients.size,
+      netEventLimits: this.limiter.size,
+      stateBagLimits: this.stateBagLimiter.size,
+      scopes: this.scopes.size,
+      dropping: this.dropping.size,
+      serverReferences: this.server.test.referenceCount,
+    };
   }
 
   /** All hosts (server first), for settling and shutdown. */

@@ -83,16 +83,39 @@ export abstract class JsCore implements Runtime {
     return pack(value, this.makeRef);
   }
 
+  /** Packs `value` and tells which references that made, for an owner that ends their life (releaseUnheld). */
+  packKeepingRefs(value: unknown): { bytes: Uint8Array; refs: number[] } {
+    const refs: number[] = [];
+    const bytes = pack(value, (fn: Fn) => {
+      const index = this.refs.add(fn);
+      refs.push(index);
+      return canonicalRef(this.name, this.instanceId, index);
+    });
+    return { bytes, refs };
+  }
+
+  /** Lets go of references no script holds (one a script unpacked goes when it is collected, as before). */
+  releaseUnheld(refs: readonly number[]): void {
+    for (const index of refs) this.refs.releaseUnheld(index);
+  }
+
   unpack(bytes: Uint8Array): unknown {
     return this.realm.adopt(unpack(bytes, this.unpackRef));
   }
 
   /** Calling an unpacked reference: a synchronous call into the owning runtime through msgpack. */
   private invokeRef(ref: string, args: unknown[]): unknown {
+    const meter = this.host.world.hostWork;
+    if (!meter.enabled) return this.callThroughRef(ref, args);
+    return meter.run(meter.sideOf(this, this.host.side), () => this.callThroughRef(ref, args));
+  }
+
+  private callThroughRef(ref: string, args: unknown[]): unknown {
+    const meter = this.host.world.hostWork;
     let result: Uint8Array;
     try {
       const packed = this.pack(args);
-      result = this.host.asRuntime(this, () => this.host.invokeRef(ref, packed));
+      result = meter.run('host', () => this.host.asRuntime(this, () => this.host.invokeRef(ref, packed)));
     } catch (e) {
       throw this.error(errorMessage(e));
     }
@@ -136,6 +159,11 @@ export abstract class JsCore implements Runtime {
       this.printError('call ref', 'call ref', e);
       return PACKED_NIL;
     }
+  }
+
+  /** References this runtime made that are still callable. */
+  get referenceCount(): number {
+    return this.refs.size;
   }
 
   duplicateRef(index: number): void {
@@ -182,8 +210,11 @@ export abstract class JsCore implements Runtime {
   }
 
   emit(name: string, args: unknown[]): void {
-    const payload = this.pack(args);
-    this.host.asRuntime(this, () => this.host.triggerEvent(name, payload, '', { sender: this.name }));
+    const meter = this.host.world.hostWork;
+    const payload = meter.run(meter.sideOf(this, this.host.side), () => this.pack(args));
+    meter.run('host', () =>
+      this.host.asRuntime(this, () => this.host.triggerEvent(name, payload, '', { sender: this.name })),
+    );
   }
 
   /** Server emitNet(name, target, ...) / client emitNet(name, ...). */

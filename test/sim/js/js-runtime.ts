@@ -185,9 +185,10 @@ export class JsRuntime extends JsCore {
     const ctx: NativeContext = { host, runtime: this, resource: this.name };
     for (const def of emulatedNatives(host.side)) s[def.name] = this.nativeFunction(def, ctx);
     if (isServer) {
-      s.getPlayers = () => this.realm.adopt(world.playerIdsAsStrings());
-      s.getPlayerIdentifiers = (player: unknown) => this.realm.adopt(world.identifiersOf(player));
-      s.getPlayerTokens = (player: unknown) => this.realm.adopt(world.tokensOf(player));
+      const native = <T>(fn: () => T) => world.hostWork.run('host', fn);
+      s.getPlayers = () => native(() => this.realm.adopt(world.playerIdsAsStrings()));
+      s.getPlayerIdentifiers = (player: unknown) => native(() => this.realm.adopt(world.identifiersOf(player)));
+      s.getPlayerTokens = (player: unknown) => native(() => this.realm.adopt(world.tokensOf(player)));
     } else {
       s.SendNUIMessage = (data: unknown) => world.recordNuiMessage(host, this.name, JSON.stringify(data));
     }
@@ -208,13 +209,15 @@ export class JsRuntime extends JsCore {
   }
 
   private nativeFunction(def: NativeDef, ctx: NativeContext): Fn {
+    const world = this.host.world;
     return (...args: unknown[]) => {
       if (!this.alive) throw this.error(`resource ${this.name} is no longer running`);
       // Callbacks handed to natives become references, as the generated wrappers do (_mfr).
       const converted = args.map((a) => (typeof a === 'function' ? this.makeRef(a as Fn) : a));
       let result: unknown;
       try {
-        result = def.impl(ctx, ...converted);
+        // FXServer runs natives in C++: the host's work, not the script's.
+        result = world.hostWork.run('host', () => def.impl(ctx, ...converted));
       } catch (e) {
         throw this.error(errorMessage(e));
       }

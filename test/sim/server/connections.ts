@@ -68,14 +68,14 @@ export async function connectPlayer(world: World, options: JoinOptions): Promise
       if (reason !== undefined && reason !== null && reason !== '') state.rejection = String(reason);
     },
   };
-  server.triggerEvent(
-    'playerConnecting',
-    server.test.pack([record.name, setKickReason, deferrals]),
-    `internal-net:${record.tempId}`,
-    { sender: '__cfx_internal' },
-  );
+  const connecting = server.test.packKeepingRefs([record.name, setKickReason, deferrals]);
+  record.connectionRefs = connecting.refs;
+  server.triggerEvent('playerConnecting', connecting.bytes, `internal-net:${record.tempId}`, {
+    sender: '__cfx_internal',
+  });
   const reject = (reason: string): never => {
     world.players.remove(record);
+    server.test.releaseUnheld(record.connectionRefs);
     throw new ConnectionRejected(reason);
   };
   if (server.wasEventCanceled()) reject(state.kickReason || 'Rejected by the server.');
@@ -114,4 +114,5 @@ export function dropPlayer(world: World, player: PlayerRecord, reason: string, r
   server.stateBags.remove(`player:${player.id}`);
   world.playerLeft(player.id);
   world.players.remove(player);
+  server.test.releaseUnheld(player.connectionRefs);
 }

@@ -10,6 +10,8 @@ export interface PlayerRecord {
   /** The client-side player index (PlayerId()); assigned at joining. */
   slot: number;
   state: 'connecting' | 'joined' | 'dropped';
+  /** The server's references made for playerConnecting (setKickReason, the deferrals), freed when the player leaves. */
+  connectionRefs: readonly number[];
 }
 
 export class PlayerRegistry {
@@ -19,7 +21,14 @@ export class PlayerRegistry {
   private readonly slots = new Set<number>();
 
   connecting(fields: Pick<PlayerRecord, 'name' | 'identifiers' | 'tokens' | 'endpoint'>): PlayerRecord {
-    const record: PlayerRecord = { ...fields, id: 0, tempId: 65536 + this.nextTemp++, slot: -1, state: 'connecting' };
+    const record: PlayerRecord = {
+      ...fields,
+      id: 0,
+      tempId: 65536 + this.nextTemp++,
+      slot: -1,
+      state: 'connecting',
+      connectionRefs: [],
+    };
     this.byId.set(record.tempId, record);
     return record;
   }
@@ -43,6 +52,11 @@ export class PlayerRegistry {
     this.byId.delete(record.tempId);
     if (record.id) this.byId.delete(record.id);
     this.slots.delete(record.slot);
+  }
+
+  /** Players connecting or joined. */
+  get size(): number {
+    return this.byId.size;
   }
 
   /** A player by final or temporary id (natives accept both; temp ids only while connecting). */

@@ -48,6 +48,11 @@ export class NetRateLimiter {
   forget(playerId: number): void {
     this.perPlayer.delete(playerId);
   }
+
+  /** Players with buckets. */
+  get size(): number {
+    return this.perPlayer.size;
+  }
 }
 
 export type StateBagVerdict = 'ok' | 'drop-update' | 'drop-player-flood' | 'drop-player-size';
@@ -85,5 +90,10 @@ export class StateBagRateLimiter {
 
   forget(playerId: number): void {
     this.perPlayer.delete(playerId);
+  }
+
+  /** Players with buckets. */
+  get size(): number {
+    return this.perPlayer.size;
   }
 }
