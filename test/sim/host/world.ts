@@ -233,7 +233,7 @@ export class World {
     const deliver = (id: number, client: Host) =>
       client.queueEvent(name, payload, 'net:65535', { kind: 'net', sender, target: targetId === -1 ? -1 : id });
     if (targetId === -1) {
-      this.clients.forEach((client, id) => deliver(id, client));
+      for (const [id, client] of this.clients) deliver(id, client);
       return;
     }
     const client = this.clients.get(targetId);
