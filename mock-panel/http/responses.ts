@@ -41,9 +41,11 @@ export function contractAnswer<Schema extends z.core.$ZodType>(
 
 /** An error answer with the status that belongs to its code. */
 export function apiErrorAnswer(code: ErrorCode, message: string, field?: string): HttpAnswer {
-  const body = ErrorBodySchema.parse({ ok: false, error: code, message, ...(field === undefined ? {} : { field }) });
-  const text = JSON.stringify(body);
-  return jsonAnswer({ text, bytes: Buffer.from(text) }, errorStatus(code));
+  return contractAnswer(
+    ErrorBodySchema,
+    { ok: false, error: code, message, ...(field === undefined ? {} : { field }) },
+    errorStatus(code),
+  );
 }
 
 const bodiesOf = new WeakMap<Response, Buffer>();
