@@ -1,6 +1,6 @@
 // npm run bench [-- --json] [-- --players 100,500] [-- --no-real-time] [-- --only storm,outage,revalidation,micro,panel]
 //
-// The bridge against a naive baseline in the FXServer simulator (test/sim), both talking to the mock panel:
+// The bridge against a naive baseline in the FXServer simulator (sim/), both talking to the mock panel:
 // join storms at 100, 500 and 2048 players and a ten-minute outage with a restart, on virtual time, plus one
 // storm in real time over loopback HTTP for latency, and the background revalidation of 400 players on duty among
 // 2048; the mock panel's throughput beside a bare node:http server's. Prints the tables; `--json` adds one JSON
@@ -178,7 +178,7 @@ async function main(): Promise<BenchReport> {
         limitPerMinute: LIMIT_PER_MINUTE,
         slotMs: SLOT_MS,
         virtualLatencyMs: LATENCY_MS,
-        where: `simulated FXServer (test/sim), mock panel in process with ${LATENCY_MS} ms latency, virtual time`,
+        where: `simulated FXServer (sim/), mock panel in process with ${LATENCY_MS} ms latency, virtual time`,
       },
       storm,
       loopback,

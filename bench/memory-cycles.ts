@@ -10,8 +10,8 @@ import { getHeapSpaceStatistics } from 'node:v8';
 import { createMockPanel } from '../mock-panel/index.js';
 import { type BridgeServer, startBridgeServer } from '../server/bridge-server.js';
 import { API_BASE_CONVAR, TOKEN_CONVAR } from '../server/config/panel-settings.js';
-import { ALEX, JAMIE, LSPD, SAFR } from '../test/server/support/demo-users.js';
-import { type FakePlayer, FakeServerPort } from '../test/server/support/fake-server-port.js';
+import { ALEX, JAMIE, LSPD, SAFR } from './support/demo-users.js';
+import { type FakePlayer, FakeServerPort } from './support/fake-server-port.js';
 import { createPanelFetch } from './support/panel-fetch.js';
 
 const args = process.argv.slice(2);

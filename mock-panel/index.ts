@@ -20,12 +20,15 @@
  * await running.close();
  * ```
  */
+export { type CliOptions, parseCliOptions, USAGE } from './cli-options';
 export type { PanelControls, RolesChange } from './controls/panel-controls';
 export * from './controls/schemas';
 export { createMockPanel, type MockPanel, type MockPanelOptions } from './create-mock-panel';
 export { DEFAULT_DATA_FILE, loadMockPanelData, MockPanelDataError, parseMockPanelData } from './data/load';
 export { type MockPanelData, MockPanelDataSchema } from './data/schema';
 export { CONTROL_PREFIX } from './handlers/controls/control-route';
+export { routePredicate } from './handlers/route-predicate';
+export { hasBearerToken } from './http/bearer-auth';
 export { IN_PROCESS_CLIENT_IP } from './http/client-address';
 export { MAX_BODY_BYTES } from './http/json-body';
 export type { StandardHeadersDraft } from './http/rate-limit-headers';
@@ -36,4 +39,5 @@ export {
   type MockPanelServerOptions,
   startMockPanelServer,
 } from './server/http-server';
+export { stopSignal } from './stop-signal';
 export type { DutySession, PanelStore, RequestLogEntry } from './store';

@@ -1,4 +1,4 @@
-import { type CliOptions, parseCliOptions, USAGE } from '../mock-panel/cli-options.js';
+import { type CliOptions, parseCliOptions, USAGE } from '../mock-panel/index.js';
 import { REFRESH_INTERVAL_RANGE_MS } from '../shared/config/refresh-interval.js';
 
 const FLAG = '--refresh-interval';

@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { loadMockPanelData } from '../mock-panel/data/load.js';
-import { stopSignal } from '../mock-panel/stop-signal.js';
+import { loadMockPanelData, stopSignal } from '../mock-panel/index.js';
 import { PLAYGROUND_USAGE, parsePlaygroundOptions } from './cli-options.js';
 import { DEMO_PLAYERS, startPlaygroundWithPanel } from './start-playground.js';
 

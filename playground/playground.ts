@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { DutyOptionDepartment, DutyOptions } from '../client/bridge-client.js';
 import { DUTY_STATE_BAG_KEY, type DutyOutcome, type PlayerDuty, type ProfilePayload } from '../shared/events.js';
-import { createSim, type Sim, type SimEvent, type SimPlayer } from '../test/sim/index.js';
+import { createSim, type Sim, type SimEvent, type SimPlayer } from '../sim/index.js';
 import { bridgeResource } from './bridge-resource.js';
 
 const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -67,7 +67,7 @@ export class PlaygroundError extends Error {
 const isPublicEvent = (name: string) => name.startsWith('bridge:server:') || name.startsWith('bridge:client:');
 
 /**
- * The bridge running in the FXServer simulator (test/sim) against a mock panel, with players a tester drives from
+ * The bridge running in the FXServer simulator (sim/) against a mock panel, with players a tester drives from
  * the dashboard: join, drop, pick a department, go on and off duty, /dutyrefresh. Duty goes through the bridge's
  * client exports exactly as another resource's duty menu calls them.
  */

@@ -1,7 +1,6 @@
 import { HttpResponse, http } from 'msw';
 import { z } from 'zod';
-import { routePredicate } from '../mock-panel/handlers/route-predicate.js';
-import { hasBearerToken } from '../mock-panel/http/bearer-auth.js';
+import { hasBearerToken, routePredicate } from '../mock-panel/index.js';
 import { ChatIdSchema } from '../shared/contract/index.js';
 import { type Playground, PlaygroundError } from './playground.js';
 

@@ -1,5 +1,4 @@
-import { createMockPanel, type MockPanel, type MockPanelOptions } from '../mock-panel/create-mock-panel.js';
-import { startMockPanelServer } from '../mock-panel/server/http-server.js';
+import { createMockPanel, type MockPanel, type MockPanelOptions, startMockPanelServer } from '../mock-panel/index.js';
 import { Playground } from './playground.js';
 import { playgroundHandlers } from './routes.js';
 

@@ -1,5 +1,5 @@
-import { population } from '../../test/server/support/population.js';
 import { BenchWorld } from '../support/bench-world.js';
+import { population } from '../support/population.js';
 import { percentile, seededRandom } from '../support/stats.js';
 
 export interface StormOptions {

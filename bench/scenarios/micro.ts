@@ -1,16 +1,14 @@
-// What the bridge costs the game server itself: the built bundles in the simulator (test/sim), the panel's own time
+// What the bridge costs the game server itself: the built bundles in the simulator (sim/), the panel's own time
 // left out (bench/support/replayed-panel.ts). See docs/budget.md, "Micro figures".
 import { cpSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createMockPanel } from '../../mock-panel/index.js';
 import type { DutyOutcome, ProfilePayload } from '../../shared/events.js';
-import { type Population, population } from '../../test/server/support/population.js';
-import { switchCostUs } from '../../test/sim/host/host-work.js';
-import { createSim, type Sim, type SimPlayer } from '../../test/sim/index.js';
-import { KvpStore } from '../../test/sim/server/kvp.js';
+import { createSim, KvpStore, type Sim, type SimPlayer, switchCostUs } from '../../sim/index.js';
 import { TOKEN } from '../support/bench-world.js';
 import { cpuMicros, cpuPerCall } from '../support/cpu-time.js';
+import { type Population, population } from '../support/population.js';
 import { createReplayedPanelFetch } from '../support/replayed-panel.js';
 import {
   READY_EVENT,

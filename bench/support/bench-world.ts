@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createMockPanel, type MockPanel, startMockPanelServer } from '../../mock-panel/index.js';
 import type { DutyOutcome, ProfilePayload } from '../../shared/events.js';
-import type { Population } from '../../test/server/support/population.js';
-import { createSim, type Sim, type SimPlayer } from '../../test/sim/index.js';
+import { createSim, type Sim, type SimPlayer } from '../../sim/index.js';
 import { createPanelFetch, type PanelTraffic } from './panel-fetch.js';
+import type { Population } from './population.js';
 
 export const TOKEN = 'bench-panel-token-4c1e9a7b2d';
 

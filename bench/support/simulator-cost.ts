@@ -1,8 +1,8 @@
 // What the simulator itself costs: the wall time test/sim's tests used to bound (a test asserts behaviour, the
 // bench prints time), and the heap it keeps per player, which the micro figures take off the bridge's.
-import { createSim } from '../../test/sim/index.js';
-import { manifest, startFixtures, tempDir, tempResource } from '../../test/sim/support.js';
+import { createSim } from '../../sim/index.js';
 import { retainedPerCycle, settledHeapBytes } from './settled-heap.js';
+import { manifest, startFixtures, tempDir, tempResource } from './sim-fixtures.js';
 
 export interface SimulatorCost {
   /** test/sim/scenario.test.ts: 50 players through events, exports, state bags and a restart with KVP intact. */

@@ -1,8 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { LuaModule } from '../sim/lua/lua-api.js';
-import { readManifest, scriptsFor } from '../sim/manifest/manifest.js';
+import { LuaModule, readManifest, scriptsFor } from '../../sim/index.js';
 
 const root = join(import.meta.dirname, '..', '..');
 

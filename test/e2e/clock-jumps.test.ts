@@ -1,8 +1,8 @@
 // The game server's wall clock jumps an hour (an admin, NTP) in the middle of a join storm. The built bridge runs in
 // the simulator against the mock panel over loopback HTTP; the panel keeps its own clock, only the server's jumps.
 import { afterEach, describe, expect, it } from 'vitest';
+import { population } from '../../bench/support/population.js';
 import type { ProfilePayload } from '../../shared/events.js';
-import { population } from '../server/support/population.js';
 import { startWorld, type World } from './support/world.js';
 
 const PLAYERS = 300;

@@ -1,9 +1,9 @@
 // A server process that dies without onResourceStop (sim.kill()) and a new one on the same KVP: the duties the
 // dead run left open end at the panel before anyone does anything. The orderly restart is the counterpart.
 import { afterEach, describe, expect, it } from 'vitest';
+import { population } from '../../bench/support/population.js';
 import type { DutyOutcome } from '../../shared/events.js';
-import { population } from '../server/support/population.js';
-import type { SimPlayer } from '../sim/index.js';
+import type { SimPlayer } from '../../sim/index.js';
 import { bridgeOf } from './support/bridge-exports.js';
 import { startWorld, type World } from './support/world.js';
 

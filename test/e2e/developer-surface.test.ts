@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { BridgeServerExports } from '../../shared/events.js';
+import type { SimPlayer } from '../../sim/index.js';
 import { BCSO, LSPD, ONE_DEPARTMENT, SAFR, TWO_DEPARTMENTS } from '../mock-panel/support/demo-users.js';
-import type { SimPlayer } from '../sim/index.js';
 import { bridgeOf, luaMenuOf } from './support/bridge-exports.js';
 import { startWorld, type World } from './support/world.js';
 

@@ -1,8 +1,8 @@
 import { createServer } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { DutyOutcome } from '../../shared/events.js';
+import type { SimPlayer } from '../../sim/index.js';
 import { LSPD, ONE_DEPARTMENT, TWO_DEPARTMENTS, UNKNOWN_USER } from '../mock-panel/support/demo-users.js';
-import type { SimPlayer } from '../sim/index.js';
 import { bridgeOf } from './support/bridge-exports.js';
 import { startWorld, TOKEN, type World } from './support/world.js';
 

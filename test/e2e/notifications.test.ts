@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import type { SimPlayer } from '../../sim/index.js';
 import { ONE_DEPARTMENT, TWO_DEPARTMENTS } from '../mock-panel/support/demo-users.js';
-import type { SimPlayer } from '../sim/index.js';
 import { luaMenuOf } from './support/bridge-exports.js';
 import { startWorld, type World } from './support/world.js';
 

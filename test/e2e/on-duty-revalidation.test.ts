@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import type { SimPlayer } from '../../sim/index.js';
 import { BCSO, LSPD, LSPD_ROLES, TWO_DEPARTMENTS } from '../mock-panel/support/demo-users.js';
-import type { SimPlayer } from '../sim/index.js';
 import { bridgeOf, luaMenuOf } from './support/bridge-exports.js';
 import { startWorld, type World } from './support/world.js';
 

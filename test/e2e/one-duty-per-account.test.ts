@@ -1,8 +1,8 @@
 import { http } from 'msw';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { BridgeServerExports, DutyOutcome } from '../../shared/events.js';
+import type { SimPlayer } from '../../sim/index.js';
 import { BCSO, LSPD, TWO_DEPARTMENTS } from '../mock-panel/support/demo-users.js';
-import type { SimPlayer } from '../sim/index.js';
 import { bridgeOf } from './support/bridge-exports.js';
 import { startWorld, type World } from './support/world.js';
 

@@ -1,8 +1,8 @@
 // Issue 13, items 1 and 3, end to end: the built bridge in the simulator, the mock panel over loopback HTTP, and a
 // Lua duty menu reading GetDutyOptions() through msgpack. Roles change in the panel; nobody runs /dutyrefresh.
 import { afterEach, describe, expect, it } from 'vitest';
+import type { SimPlayer } from '../../sim/index.js';
 import { BCSO, LSPD, LSPD_ROLES, NO_DEPARTMENTS, SAFR, TWO_DEPARTMENTS } from '../mock-panel/support/demo-users.js';
-import type { SimPlayer } from '../sim/index.js';
 import { luaMenuOf } from './support/bridge-exports.js';
 import { startWorld, type World } from './support/world.js';
 

@@ -4,8 +4,8 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { DutyOutcome } from '../../shared/events.js';
+import type { SimPlayer } from '../../sim/index.js';
 import { TWO_DEPARTMENTS } from '../mock-panel/support/demo-users.js';
-import type { SimPlayer } from '../sim/index.js';
 import { bridgeOf } from './support/bridge-exports.js';
 import { startWorld, TOKEN, type World } from './support/world.js';
 

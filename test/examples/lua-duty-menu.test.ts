@@ -1,8 +1,8 @@
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { SimPlayer } from '../../sim/index.js';
 import { REPO_ROOT, startWorld, type World } from '../e2e/support/world.js';
 import { BCSO, NO_DEPARTMENTS, TWO_DEPARTMENTS, UNKNOWN_USER } from '../mock-panel/support/demo-users.js';
-import type { SimPlayer } from '../sim/index.js';
 
 // Loaded under another name: the end-to-end fixture of the same name is always running beside it.
 const EXAMPLE = { dir: join(REPO_ROOT, 'examples', 'lua_duty_menu'), name: 'example_lua_duty_menu' };

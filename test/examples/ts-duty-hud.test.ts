@@ -1,9 +1,9 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { DutyOutcome } from '../../shared/events.js';
+import type { SimPlayer } from '../../sim/index.js';
 import { bridgeOf } from '../e2e/support/bridge-exports.js';
 import { startWorld, type World } from '../e2e/support/world.js';
 import { LSPD, ONE_DEPARTMENT, SAFR, TWO_DEPARTMENTS, UNKNOWN_USER } from '../mock-panel/support/demo-users.js';
-import type { SimPlayer } from '../sim/index.js';
 import { buildTsDutyHud } from './support/ts-duty-hud.js';
 
 type RosterEntry = { source: number; name: string; departmentId: number; rankId: number };

@@ -3,9 +3,9 @@ import type { AddressInfo } from 'node:net';
 import fc from 'fast-check';
 import { delay, HttpResponse, http, passthrough } from 'msw';
 import { describe, expect, it, vi } from 'vitest';
+import { ALEX, JAMIE, LSPD, ONE_DEPARTMENT, TWO_DEPARTMENTS } from '../../bench/support/demo-users.js';
 import { createPanelTransport, type PanelExchange, type PanelTransport } from '../../server/panel/panel-client.js';
 import { connect, PANEL_URL, startBridge, TOKEN, useMockPanel } from '../server/support/bridge-harness.js';
-import { ALEX, JAMIE, LSPD, ONE_DEPARTMENT, TWO_DEPARTMENTS } from '../server/support/demo-users.js';
 import { elapse, settle, useVirtualTime } from '../server/support/virtual-runtime.js';
 
 const mock = useMockPanel();

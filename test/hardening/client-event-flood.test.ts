@@ -3,9 +3,9 @@
 // user whose profile answer does not parse, and the mock panel's request log counts what that cost.
 import { afterEach, describe, expect, it } from 'vitest';
 import { INTERNAL_EVENTS } from '../../shared/events.js';
+import type { SimPlayer } from '../../sim/index.js';
 import { startWorld, type World } from '../e2e/support/world.js';
 import { ONE_DEPARTMENT, SAFR } from '../mock-panel/support/demo-users.js';
-import type { SimPlayer } from '../sim/index.js';
 
 const PER_SECOND = 40;
 const FLOOD_MS = 60_000;

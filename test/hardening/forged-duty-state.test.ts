@@ -4,10 +4,10 @@
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DUTY_STATE_BAG_KEY, PUBLIC_EVENTS } from '../../shared/events.js';
+import type { SimPlayer } from '../../sim/index.js';
 import { bridgeOf } from '../e2e/support/bridge-exports.js';
 import { startWorld, type World } from '../e2e/support/world.js';
 import { BCSO, LSPD, NO_DEPARTMENTS, TWO_DEPARTMENTS } from '../mock-panel/support/demo-users.js';
-import type { SimPlayer } from '../sim/index.js';
 
 const DUTY_CHEAT = join(import.meta.dirname, '..', 'e2e', 'fixtures', 'duty_cheat');
 

@@ -4,6 +4,7 @@ import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { DutyOutcome } from '../../shared/events.js';
 import { INTERNAL_EVENTS } from '../../shared/events.js';
+import type { SimPlayer } from '../../sim/index.js';
 import { bridgeOf } from '../e2e/support/bridge-exports.js';
 import { startWorld, type World } from '../e2e/support/world.js';
 import {
@@ -13,7 +14,6 @@ import {
   TWO_DEPARTMENTS,
   UNKNOWN_USER,
 } from '../mock-panel/support/demo-users.js';
-import type { SimPlayer } from '../sim/index.js';
 
 const SEED = 0x7a11;
 // The net events server/fivem/server-adapter.ts registers with onNet (the client → server INTERNAL_EVENTS).

@@ -4,10 +4,10 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type DutyOutcome, INTERNAL_EVENTS } from '../../shared/events.js';
 import { TOKEN_CONVAR, tokenProof } from '../../shared/token-exposure.js';
+import type { SimPlayer } from '../../sim/index.js';
 import { bridgeOf } from '../e2e/support/bridge-exports.js';
 import { REPO_ROOT, startWorld, TOKEN, type World } from '../e2e/support/world.js';
 import { ONE_DEPARTMENT, TWO_DEPARTMENTS, UNKNOWN_USER } from '../mock-panel/support/demo-users.js';
-import type { SimPlayer } from '../sim/index.js';
 
 const occurrences = (haystack: string, needle: string) => haystack.split(needle).length - 1;
 

@@ -1,8 +1,8 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, expect, it } from 'vitest';
-import type { Sim } from './index.js';
-import { manifest, startFixtures, tempResource } from './support.js';
+import { manifest, startFixtures, tempResource } from '../../bench/support/sim-fixtures.js';
+import type { Sim } from '../../sim/index.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 

@@ -1,9 +1,9 @@
 // What survives the msgpack boundary (fivem-runtime.md §1.5, §2.3), from JS and from Lua.
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isExtBuffer, pack, unpack } from './codec/msgpack.js';
-import type { Sim } from './index.js';
-import { startFixtures } from './support.js';
+import { startFixtures } from '../../bench/support/sim-fixtures.js';
+import { isExtBuffer, pack, unpack } from '../../sim/codec/msgpack.js';
+import type { Sim } from '../../sim/index.js';
 
 let sim: Sim;
 const core = () => sim.exports.sim_core;

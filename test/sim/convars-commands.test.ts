@@ -1,7 +1,15 @@
 // Convars from server.cfg and commands with ACEs (fivem-runtime.md §5, §6).
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Sim } from './index.js';
-import { adminChatId, coreDir, entries, logOf, manifest, startFixtures, tempResource } from './support.js';
+import {
+  adminChatId,
+  coreDir,
+  entries,
+  logOf,
+  manifest,
+  startFixtures,
+  tempResource,
+} from '../../bench/support/sim-fixtures.js';
+import type { Sim } from '../../sim/index.js';
 
 let sim: Sim;
 afterEach(() => sim?.stop());

@@ -3,8 +3,8 @@
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { afterEach, expect, it } from 'vitest';
-import { createSim, type Sim, type SimPlayer } from './index.js';
-import { manifest, startFixtures, tempResource } from './support.js';
+import { manifest, startFixtures, tempResource } from '../../bench/support/sim-fixtures.js';
+import { createSim, type Sim, type SimPlayer } from '../../sim/index.js';
 
 let sim: Sim | undefined;
 afterEach(async () => {

@@ -2,8 +2,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Sim } from './index.js';
-import { manifest, startFixtures, tempResource } from './support.js';
+import { manifest, startFixtures, tempResource } from '../../bench/support/sim-fixtures.js';
+import type { Sim } from '../../sim/index.js';
 
 let sim: Sim;
 afterEach(() => sim?.stop());

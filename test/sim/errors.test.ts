@@ -1,7 +1,15 @@
 // Script errors are caught and printed as FXServer prints them, never thrown into the test (fivem-runtime.md §9).
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Sim } from './index.js';
-import { consumerDir, coreDir, entries, logOf, manifest, startFixtures, tempResource } from './support.js';
+import {
+  consumerDir,
+  coreDir,
+  entries,
+  logOf,
+  manifest,
+  startFixtures,
+  tempResource,
+} from '../../bench/support/sim-fixtures.js';
+import type { Sim } from '../../sim/index.js';
 
 let sim: Sim;
 afterEach(() => sim?.stop());

@@ -1,7 +1,7 @@
 // Events, `source`, net-safety and delivery (fivem-runtime.md §1.1–§1.4, §1.6).
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Sim } from './index.js';
-import { entries, logOf, manifest, startFixtures, tempResource } from './support.js';
+import { entries, logOf, manifest, startFixtures, tempResource } from '../../bench/support/sim-fixtures.js';
+import type { Sim } from '../../sim/index.js';
 
 let sim: Sim;
 afterEach(() => sim?.stop());

@@ -1,7 +1,7 @@
 // Exports as local __cfx_export_<resource>_<name> events with a set-callback (fivem-runtime.md §2).
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Sim } from './index.js';
-import { manifest, startFixtures, tempResource } from './support.js';
+import { manifest, startFixtures, tempResource } from '../../bench/support/sim-fixtures.js';
+import type { Sim } from '../../sim/index.js';
 
 let sim: Sim;
 afterEach(() => sim?.stop());

@@ -1,8 +1,8 @@
 // sim.kill(): the server process dies with no stop events (fivem-runtime.md §3, §8, §9), and restart() starts a
 // new one on the same KVP.
 import { afterEach, describe, expect, it } from 'vitest';
-import { createSim, type Sim } from './index.js';
-import { manifest, tempDir, tempResource } from './support.js';
+import { manifest, tempDir, tempResource } from '../../bench/support/sim-fixtures.js';
+import { createSim, type Sim } from '../../sim/index.js';
 
 // Every write goes through the natives; the resource counts seconds in a synced int and marks its own stop.
 const diary = () =>

@@ -2,8 +2,8 @@
 // C++, or the players' machines do) is told apart from the scripts' work, by switching sides at every boundary.
 // What is checked is where the boundaries are (the switches counted), never how long anything took.
 import { afterEach, expect, it } from 'vitest';
-import { createSim, type Sim } from './index.js';
-import { manifest, tempResource } from './support.js';
+import { manifest, tempResource } from '../../bench/support/sim-fixtures.js';
+import { createSim, type Sim } from '../../sim/index.js';
 
 let sim: Sim | undefined;
 afterEach(async () => {

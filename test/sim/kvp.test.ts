@@ -2,8 +2,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Sim } from './index.js';
-import { entries, logOf, startFixtures, tempDir } from './support.js';
+import { entries, logOf, startFixtures, tempDir } from '../../bench/support/sim-fixtures.js';
+import type { Sim } from '../../sim/index.js';
 
 let sims: Sim[] = [];
 afterEach(async () => {

@@ -1,7 +1,15 @@
 // Manifests, load order, start/stop events, resource state and files (fivem-runtime.md §3).
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Sim } from './index.js';
-import { consumerDir, coreDir, entries, logOf, manifest, startFixtures, tempResource } from './support.js';
+import {
+  consumerDir,
+  coreDir,
+  entries,
+  logOf,
+  manifest,
+  startFixtures,
+  tempResource,
+} from '../../bench/support/sim-fixtures.js';
+import type { Sim } from '../../sim/index.js';
 
 let sim: Sim;
 afterEach(() => sim?.stop());

@@ -1,7 +1,7 @@
 // Connecting, joining, identifiers and dropping (fivem-runtime.md §4).
 import { afterEach, describe, expect, it } from 'vitest';
-import { ConnectionRejected, type Sim } from './index.js';
-import { entries, logOf, startFixtures } from './support.js';
+import { entries, logOf, startFixtures } from '../../bench/support/sim-fixtures.js';
+import { ConnectionRejected, type Sim } from '../../sim/index.js';
 
 let sim: Sim;
 afterEach(() => sim?.stop());

@@ -2,7 +2,7 @@
 // sides, a shutdown, and a new server on the same KVP directory. How long it takes is the bench's business
 // (`npm run bench -- --only micro`): a wall-clock bound here fails on a loaded machine.
 import { expect, it } from 'vitest';
-import { entries, logOf, startFixtures, tempDir } from './support.js';
+import { entries, logOf, startFixtures, tempDir } from '../../bench/support/sim-fixtures.js';
 
 it('runs 50 players through events, exports, state bags and a restart with KVP intact', async () => {
   const kvpDir = tempDir('sim-scenario-');

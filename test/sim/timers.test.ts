@@ -1,7 +1,7 @@
 // Tick-based timers and Lua threads, on the virtual clock and under vitest's fake timers (fivem-runtime.md §9).
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { Sim } from './index.js';
-import { manifest, startFixtures, tempResource } from './support.js';
+import { manifest, startFixtures, tempResource } from '../../bench/support/sim-fixtures.js';
+import type { Sim } from '../../sim/index.js';
 
 let sim: Sim | undefined;
 afterEach(async () => {

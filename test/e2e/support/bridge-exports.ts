@@ -1,6 +1,6 @@
 import type { DutyOptions } from '../../../client/bridge-client.js';
 import type { DutyOutcome } from '../../../shared/events.js';
-import type { SimPlayer } from '../../sim/index.js';
+import type { SimPlayer } from '../../../sim/index.js';
 
 /** The bridge's client exports as a JS consumer calls them (through the simulator's msgpack boundary). */
 export interface BridgeClientExports {

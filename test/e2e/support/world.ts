@@ -9,7 +9,7 @@ import {
   type MockPanelServer,
   startMockPanelServer,
 } from '../../../mock-panel/index.js';
-import { createSim, type Sim, type SimPlayer } from '../../sim/index.js';
+import { createSim, type Sim, type SimPlayer } from '../../../sim/index.js';
 
 export const REPO_ROOT = join(import.meta.dirname, '..', '..', '..');
 export const LUA_DUTY_MENU = join(import.meta.dirname, '..', 'fixtures', 'lua_duty_menu');

@@ -1,7 +1,7 @@
 import { createIntegrations, type Integrations } from '../../../server/integrations/create-integrations.js';
 import { defaultConfig } from '../../../shared/config/index.js';
 import type { BridgeConfig } from '../../../shared/config/schema.js';
-import { createSim, type ResourceOption, type Sim } from '../../sim/index.js';
+import { createSim, type ResourceOption, type Sim } from '../../../sim/index.js';
 import { FakeBridge } from './fake-bridge.js';
 import { recordingLogger } from './fake-resources.js';
 import { simResourcePort } from './sim-resource-port.js';

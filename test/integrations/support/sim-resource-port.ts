@@ -1,5 +1,5 @@
 import type { ResourcePort } from '../../../server/integrations/integration.js';
-import type { Sim } from '../../sim/index.js';
+import type { Sim } from '../../../sim/index.js';
 
 /**
  * A ResourcePort over the simulator's server-side test runtime: the same FiveM surface the bridge's adapter uses

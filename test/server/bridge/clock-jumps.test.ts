@@ -1,10 +1,10 @@
 // The server's wall clock jumps (vi.setSystemTime moves Date and leaves performance, the monotonic clock, alone):
 // cooldowns and TTLs do not notice, and profiles kept in KVP are dated on the wall clock.
 import { describe, expect, it, vi } from 'vitest';
+import { ALEX, TWO_DEPARTMENTS } from '../../../bench/support/demo-users.js';
 import { createMemoryStore } from '../../../server/storage/key-value-store.js';
 import { INTERNAL_EVENTS, PUBLIC_EVENTS } from '../../../shared/events.js';
 import { connect, departmentsCall, startBridge, useMockPanel } from '../support/bridge-harness.js';
-import { ALEX, TWO_DEPARTMENTS } from '../support/demo-users.js';
 import { elapse, settle } from '../support/virtual-runtime.js';
 
 const mock = useMockPanel();

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { ALEX, JAMIE, LSPD, ONE_DEPARTMENT, ROLES, SAFR, TWO_DEPARTMENTS } from '../../../bench/support/demo-users.js';
 import type { OutboxRecord } from '../../../server/duty/outbox.js';
 import { createMemoryStore } from '../../../server/storage/key-value-store.js';
 import { connect, DUTY_OFF, DUTY_ON, startBridge, useMockPanel } from '../support/bridge-harness.js';
-import { ALEX, JAMIE, LSPD, ONE_DEPARTMENT, ROLES, SAFR, TWO_DEPARTMENTS } from '../support/demo-users.js';
 import { createMortalRuntime, elapse, settle } from '../support/virtual-runtime.js';
 
 const mock = useMockPanel();

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { ALEX, BCSO, JAMIE, LSPD, ONE_DEPARTMENT, SAFR, TWO_DEPARTMENTS } from '../../../bench/support/demo-users.js';
 import { INTERNAL_EVENTS, PUBLIC_EVENTS } from '../../../shared/events.js';
 import { connect, DUTY_OFF, DUTY_ON, startBridge, useMockPanel } from '../support/bridge-harness.js';
-import { ALEX, BCSO, JAMIE, LSPD, ONE_DEPARTMENT, SAFR, TWO_DEPARTMENTS } from '../support/demo-users.js';
 import { elapse, START_TIME, settle } from '../support/virtual-runtime.js';
 
 const mock = useMockPanel();

@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { ALEX, BCSO, JAMIE, LSPD, ONE_DEPARTMENT, ROLES, TWO_DEPARTMENTS } from '../../../bench/support/demo-users.js';
+import { population } from '../../../bench/support/population.js';
 import { INTERNAL_EVENTS, PUBLIC_EVENTS } from '../../../shared/events.js';
 import {
   connect,
@@ -9,8 +11,6 @@ import {
   startBridge,
   useMockPanel,
 } from '../support/bridge-harness.js';
-import { ALEX, BCSO, JAMIE, LSPD, ONE_DEPARTMENT, ROLES, TWO_DEPARTMENTS } from '../support/demo-users.js';
-import { population } from '../support/population.js';
 import { elapse, settle } from '../support/virtual-runtime.js';
 
 const mock = useMockPanel();

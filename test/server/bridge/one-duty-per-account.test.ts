@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { ALEX, BCSO, LSPD, playerWith, TWO_DEPARTMENTS } from '../../../bench/support/demo-users.js';
 import { DUTY_STATE_BAG_KEY, PUBLIC_EVENTS } from '../../../shared/events.js';
 import {
   connect,
@@ -8,7 +9,6 @@ import {
   startBridge,
   useMockPanel,
 } from '../support/bridge-harness.js';
-import { ALEX, BCSO, LSPD, playerWith, TWO_DEPARTMENTS } from '../support/demo-users.js';
 import { elapse, settle } from '../support/virtual-runtime.js';
 
 const mock = useMockPanel();

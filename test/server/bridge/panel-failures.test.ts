@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { ALEX, BCSO, JAMIE, LSPD, ONE_DEPARTMENT, ROLES, TWO_DEPARTMENTS } from '../../../bench/support/demo-users.js';
 import { PUBLIC_EVENTS } from '../../../shared/events.js';
 import {
   connect,
@@ -9,7 +10,6 @@ import {
   twoOffCallsWaitingInAnOutage,
   useMockPanel,
 } from '../support/bridge-harness.js';
-import { ALEX, BCSO, JAMIE, LSPD, ONE_DEPARTMENT, ROLES, TWO_DEPARTMENTS } from '../support/demo-users.js';
 import { elapse, START_TIME, settle } from '../support/virtual-runtime.js';
 
 const mock = useMockPanel();

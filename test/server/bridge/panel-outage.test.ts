@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { ALEX, BCSO, JAMIE, LSPD, playerWith, SAFR, TWO_DEPARTMENTS } from '../../../bench/support/demo-users.js';
 import { PUBLIC_EVENTS } from '../../../shared/events.js';
 import {
   connect,
@@ -9,7 +10,6 @@ import {
   twoOffCallsWaitingInAnOutage,
   useMockPanel,
 } from '../support/bridge-harness.js';
-import { ALEX, BCSO, JAMIE, LSPD, playerWith, SAFR, TWO_DEPARTMENTS } from '../support/demo-users.js';
 import { elapse, settle } from '../support/virtual-runtime.js';
 
 const mock = useMockPanel();

@@ -2,8 +2,8 @@
 // most the outbox's backoff cap, and says once that it did not wait as long as it was told.
 import { HttpResponse, http } from 'msw';
 import { describe, expect, it } from 'vitest';
+import { ALEX, JAMIE, LSPD, TWO_DEPARTMENTS } from '../../../bench/support/demo-users.js';
 import { connect, DUTY_OFF, departmentsCall, PANEL_URL, startBridge, useMockPanel } from '../support/bridge-harness.js';
-import { ALEX, JAMIE, LSPD, TWO_DEPARTMENTS } from '../support/demo-users.js';
 import { elapse, settle } from '../support/virtual-runtime.js';
 
 const mock = useMockPanel();

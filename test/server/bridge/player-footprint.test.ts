@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { ALEX, LSPD, playerWith, TWO_DEPARTMENTS } from '../../../bench/support/demo-users.js';
+import type { FakePlayer } from '../../../bench/support/fake-server-port.js';
 import { connect, startBridge, useMockPanel } from '../support/bridge-harness.js';
-import { ALEX, LSPD, playerWith, TWO_DEPARTMENTS } from '../support/demo-users.js';
-import type { FakePlayer } from '../support/fake-server-port.js';
 import { elapse, settle } from '../support/virtual-runtime.js';
 
 const mock = useMockPanel();

@@ -1,6 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { INTERNAL_EVENTS, PUBLIC_EVENTS } from '../../../shared/events.js';
-import { connect, departmentsCall, startBridge, useMockPanel } from '../support/bridge-harness.js';
 import {
   ALEX,
   BCSO,
@@ -10,7 +8,9 @@ import {
   playerWith,
   TWO_DEPARTMENTS,
   UNKNOWN_USER,
-} from '../support/demo-users.js';
+} from '../../../bench/support/demo-users.js';
+import { INTERNAL_EVENTS, PUBLIC_EVENTS } from '../../../shared/events.js';
+import { connect, departmentsCall, startBridge, useMockPanel } from '../support/bridge-harness.js';
 import { elapse, START_TIME, settle } from '../support/virtual-runtime.js';
 
 const mock = useMockPanel();

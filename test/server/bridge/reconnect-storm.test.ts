@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { BCSO, LSPD, ONE_DEPARTMENT, SAFR, TWO_DEPARTMENTS } from '../../../bench/support/demo-users.js';
 import { seededRandom } from '../../../mock-panel/store/seeded-random.js';
 import { DUTY_STATE_BAG_KEY, INTERNAL_EVENTS, PUBLIC_EVENTS } from '../../../shared/events.js';
 import { connect, type RunningBridge, startBridge, useMockPanel } from '../support/bridge-harness.js';
-import { BCSO, LSPD, ONE_DEPARTMENT, SAFR, TWO_DEPARTMENTS } from '../support/demo-users.js';
 import { elapse, settle } from '../support/virtual-runtime.js';
 
 const mock = useMockPanel();

@@ -1,9 +1,9 @@
 // Issue 13, item 1: GetDutyOptions() on a client whose profile is older than RefreshIntervalMs sends
 // bridge:internal:revalidate; the server fetches the profile again, at most once per interval per player.
 import { describe, expect, it } from 'vitest';
+import { ALEX, BCSO, LSPD, playerWith, ROLES, TWO_DEPARTMENTS } from '../../../bench/support/demo-users.js';
 import { PUBLIC_EVENTS } from '../../../shared/events.js';
 import { connect, DUTY_OFF, DUTY_ON, departmentsCall, startBridge, useMockPanel } from '../support/bridge-harness.js';
-import { ALEX, BCSO, LSPD, playerWith, ROLES, TWO_DEPARTMENTS } from '../support/demo-users.js';
 import { elapse, settle } from '../support/virtual-runtime.js';
 
 const mock = useMockPanel();

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { population } from '../../../bench/support/population.js';
 import type { OutboxRecord } from '../../../server/duty/outbox.js';
 import { createMemoryStore } from '../../../server/storage/key-value-store.js';
 import { INTERNAL_EVENTS, PUBLIC_EVENTS } from '../../../shared/events.js';
 import { startBridge, useMockPanel } from '../support/bridge-harness.js';
-import { population } from '../support/population.js';
 import { createVirtualRuntime, elapse, START_TIME } from '../support/virtual-runtime.js';
 
 const mock = useMockPanel();

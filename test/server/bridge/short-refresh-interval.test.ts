@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { playerWith, TWO_DEPARTMENTS } from '../../../bench/support/demo-users.js';
 import { connect, startBridge, useMockPanel } from '../support/bridge-harness.js';
-import { playerWith, TWO_DEPARTMENTS } from '../support/demo-users.js';
 
 const mock = useMockPanel();
 

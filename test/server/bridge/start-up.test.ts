@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { ALEX, JAMIE, LSPD, playerWith, UNKNOWN_USER } from '../../../bench/support/demo-users.js';
+import { FakeServerPort } from '../../../bench/support/fake-server-port.js';
 import { startBridgeServer } from '../../../server/bridge-server.js';
 import { API_BASE_CONVAR, TOKEN_CONVAR } from '../../../server/config/panel-settings.js';
 import { PUBLIC_EVENTS } from '../../../shared/events.js';
@@ -11,8 +13,6 @@ import {
   TOKEN,
   useMockPanel,
 } from '../support/bridge-harness.js';
-import { ALEX, JAMIE, LSPD, playerWith, UNKNOWN_USER } from '../support/demo-users.js';
-import { FakeServerPort } from '../support/fake-server-port.js';
 import { createVirtualRuntime, elapse, settle } from '../support/virtual-runtime.js';
 
 const mock = useMockPanel();

@@ -2,9 +2,9 @@
 // body and shows neither the department data nor the duty answer, so the bridge checks only what it uses.
 import { HttpResponse, http, type JsonBodyType } from 'msw';
 import { describe, expect, it } from 'vitest';
+import { ALEX, TWO_DEPARTMENTS } from '../../../bench/support/demo-users.js';
 import { PUBLIC_EVENTS } from '../../../shared/events.js';
 import { connect, PANEL_URL, startBridge, useMockPanel } from '../support/bridge-harness.js';
-import { ALEX, TWO_DEPARTMENTS } from '../support/demo-users.js';
 import { elapse, settle } from '../support/virtual-runtime.js';
 
 const mock = useMockPanel();

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { ALEX, JAMIE, LSPD, playerWith } from '../../../bench/support/demo-users.js';
 import { API_BASE_CONVAR } from '../../../server/config/panel-settings.js';
 import { connect, PANEL_URL, panelConvars, startBridge, useMockPanel } from '../support/bridge-harness.js';
-import { ALEX, JAMIE, LSPD, playerWith } from '../support/demo-users.js';
 import { elapse, settle } from '../support/virtual-runtime.js';
 
 const mock = useMockPanel();

@@ -1,12 +1,12 @@
 import { HttpResponse, http } from 'msw';
 import { afterEach, describe, expect, it } from 'vitest';
+import { TWO_DEPARTMENTS } from '../../../bench/support/demo-users.js';
+import { population } from '../../../bench/support/population.js';
 import type { MockPanel } from '../../../mock-panel/index.js';
 import { createLogger } from '../../../server/log/logger.js';
 import { createPanelStack, type PanelStack } from '../../../server/panel/panel-stack.js';
 import type { ProfileRequestClass } from '../../../server/panel/scheduling/request-classes.js';
 import { PANEL_URL, TOKEN, useMockPanel } from '../support/bridge-harness.js';
-import { TWO_DEPARTMENTS } from '../support/demo-users.js';
-import { population } from '../support/population.js';
 import { createVirtualRuntime, elapse, START_TIME, settle, waitFor } from '../support/virtual-runtime.js';
 
 const mock = useMockPanel();

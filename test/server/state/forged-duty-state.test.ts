@@ -1,9 +1,9 @@
 // A client may write its own player bag unless the owner set sv_stateBagStrictMode (issue 12, item 3). The bridge owns
 // `bridge:duty` and puts its own value back after any write it did not make.
 import { describe, expect, it } from 'vitest';
+import { ALEX, BCSO, LSPD, NO_DEPARTMENTS, playerWith } from '../../../bench/support/demo-users.js';
 import { DUTY_STATE_BAG_KEY } from '../../../shared/events.js';
 import { connect, startBridge, useMockPanel } from '../support/bridge-harness.js';
-import { ALEX, BCSO, LSPD, NO_DEPARTMENTS, playerWith } from '../support/demo-users.js';
 import { elapse, settle } from '../support/virtual-runtime.js';
 
 const mock = useMockPanel();

@@ -1,13 +1,17 @@
 import type { RequestHandler } from 'msw';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, beforeEach, vi } from 'vitest';
+import { ALEX, JAMIE, LSPD, SAFR } from '../../../bench/support/demo-users.js';
+import {
+  type FakePlayer,
+  FakeServerPort,
+  type FakeServerPortOptions,
+} from '../../../bench/support/fake-server-port.js';
 import { createMockPanel, type MockPanel, type MockPanelOptions } from '../../../mock-panel/index.js';
 import { type BridgeServer, startBridgeServer } from '../../../server/bridge-server.js';
 import { API_BASE_CONVAR, TOKEN_CONVAR } from '../../../server/config/panel-settings.js';
 import type { BridgeRuntime } from '../../../server/server-port.js';
 import { INTERNAL_EVENTS } from '../../../shared/events.js';
-import { ALEX, JAMIE, LSPD, SAFR } from './demo-users.js';
-import { type FakePlayer, FakeServerPort, type FakeServerPortOptions } from './fake-server-port.js';
 import { createVirtualRuntime, settle, useVirtualTime, waitFor } from './virtual-runtime.js';
 
 export const PANEL_URL = 'http://panel.test';

@@ -1,4 +1,4 @@
-// How much a simulated player costs: `node --expose-gc --import tsx test/sim/measure.ts [players]`.
+// How much a simulated player costs: `node --expose-gc --import tsx sim/measure.ts [players]`.
 // Loads the repository root as `bridge` (build it first), joins the players on the virtual clock, then runs a
 // minute of game time and a broadcast to everyone. Prints time and memory per joined player.
 import path from 'node:path';
@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { createSim } from './index.js';
 
 const players = Number(process.argv[2] ?? 500);
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const gc = (globalThis as { gc?: () => void }).gc ?? (() => {});
 const mb = (bytes: number) => `${(bytes / 1048576).toFixed(1)} MB`;
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(0)} KB`;

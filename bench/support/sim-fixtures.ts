@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createSim, type Sim, type SimOptions } from './index.js';
+import { createSim, type Sim, type SimOptions } from '../../sim/index.js';
 
 export const fixturesDir = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures');
 export const coreDir = path.join(fixturesDir, 'sim_core');

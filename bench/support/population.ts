@@ -1,5 +1,5 @@
-import defaultData from '../../../mock-panel/data/default.json' with { type: 'json' };
-import type { MockPanelData } from '../../../mock-panel/index.js';
+import defaultData from '../../mock-panel/data/default.json' with { type: 'json' };
+import type { MockPanelData } from '../../mock-panel/index.js';
 import type { FakePlayer } from './fake-server-port.js';
 
 export interface PopulationMember {

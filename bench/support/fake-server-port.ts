@@ -1,7 +1,7 @@
 import { filter, type Observable, Subject } from 'rxjs';
-import type { ResourcePort } from '../../../server/integrations/integration.js';
-import type { ClientMessage, PlayerStateWrite, ServerPort } from '../../../server/server-port.js';
-import { createMemoryStore, type KeyValueStore } from '../../../server/storage/key-value-store.js';
+import type { ResourcePort } from '../../server/integrations/integration.js';
+import type { ClientMessage, PlayerStateWrite, ServerPort } from '../../server/server-port.js';
+import { createMemoryStore, type KeyValueStore } from '../../server/storage/key-value-store.js';
 
 export interface FakePlayer {
   name: string;
