@@ -1,12 +1,6 @@
-import { catchError, defer, EMPTY, filter, ignoreElements, map, merge, mergeMap, type Subscription } from 'rxjs';
+import { catchError, defer, EMPTY, filter, ignoreElements, map, merge, mergeMap, Subscription } from 'rxjs';
 import { validateConfig } from '../shared/config/index.js';
-import {
-  DUTY_STATE_BAG_KEY,
-  type DutyOutcome,
-  INTERNAL_EVENTS,
-  type OffDutyReason,
-  PUBLIC_EVENTS,
-} from '../shared/events.js';
+import { DUTY_STATE_BAG_KEY, type DutyOutcome, INTERNAL_EVENTS, PUBLIC_EVENTS } from '../shared/events.js';
 import { registerAdminCommand } from './commands/admin-command.js';
 import { offDutyCommand } from './commands/offduty-command.js';
 import { refreshCommand } from './commands/refresh-command.js';
@@ -15,6 +9,14 @@ import { readPanelSettings, TOKEN_CONVAR } from './config/panel-settings.js';
 import { endDutiesLeftOpen } from './duty/crashed-run-recovery.js';
 import { DutyService } from './duty/duty-service.js';
 import { type DutyState, OFF_DUTY, snapshotOf } from './duty/duty-state.js';
+import { emitClientDutyEvents } from './duty/effects/client-events.js';
+import { logDutyChanges } from './duty/effects/duty-log.js';
+import { publishDutyStateBags } from './duty/effects/duty-state-bag.js';
+import { tellIntegrations } from './duty/effects/integrations.js';
+import { pollOnDutyProfiles } from './duty/effects/on-duty-polling.js';
+import { recordOpenDuties } from './duty/effects/open-duty-record.js';
+import { emitServerDutyEvents } from './duty/effects/server-events.js';
+import { subscribeDutyEffects } from './duty/effects/subscribe-duty-effects.js';
 import { OpenDutyLedger } from './duty/open-duty-ledger.js';
 import { Outbox } from './duty/outbox.js';
 import { createServerExports } from './exports/server-exports.js';
@@ -142,32 +144,8 @@ export function startBridgeServer(port: ServerPort, runtime: BridgeRuntime): Bri
     later: (work) => void runtime.sleep(0).then(work),
     logger,
   });
-  // Written before anything else learns of the change: the record is what a crash leaves for the next start.
-  const recordOpenDuty = (src: number, state: DutyState) => {
-    if (!openDuties) return;
-    const chatId = players.chatId(src);
-    const { onDuty, departmentId, rankId, since } = state;
-    if (onDuty && chatId !== undefined && departmentId !== null && rankId !== null && since !== null) {
-      openDuties.opened({ chatId, departmentId, rankId, since, serverId: src });
-    } else if (!onDuty && chatId !== undefined) openDuties.closed(chatId, src);
-  };
   const publishDuty = (src: number, state: DutyState) =>
     publishDutyState((id, key, value) => stateBags.publish(id, key, value), src, state);
-  // Every duty change reaches the state bag and the integrations the same way, whatever caused it. Going off duty,
-  // the integrations still learn which department ended.
-  const dutyChanged = (src: number, state: DutyState, ended?: { departmentId: number; reason: OffDutyReason }) => {
-    recordOpenDuty(src, state);
-    onDutyRevalidation.dutyChanged(src, players.chatId(src), state.onDuty);
-    publishDuty(src, state);
-    integrations.dutyChanged({
-      src,
-      onDuty: state.onDuty,
-      departmentId: ended?.departmentId ?? state.departmentId,
-      departmentSlug: state.departmentSlug,
-      rankId: state.rankId,
-      ...(ended ? { reason: ended.reason } : {}),
-    });
-  };
 
   const duty = new DutyService({
     outbox: outbox as Outbox,
@@ -186,31 +164,21 @@ export function startBridgeServer(port: ServerPort, runtime: BridgeRuntime): Bri
     // held is good enough: the panel checks the rank itself, and a refusal comes back here with `refetch`.
     profile: async (src, refetch) => (refetch ? (await sendProfile(src, true)).entry : await profiles.forDuty(src)),
     latestProfile: (src) => profiles.cached(src),
-    effects: {
-      onDuty(src, state, department) {
-        logger.info(`player ${src} is on duty in department ${department.slug} as rank ${department.rank.id}`);
-        dutyChanged(src, state);
-        port.emitLocal(PUBLIC_EVENTS.playerOnDuty, src, state.departmentId, state.rankId);
-        port.emitClient(PUBLIC_EVENTS.deptData, src, department);
-        sendDutyState(src);
-      },
-      offDuty(src, departmentId, reason) {
-        logger.info(`player ${src} is off duty (${reason})`);
-        dutyChanged(src, OFF_DUTY, { departmentId, reason });
-        port.emitLocal(PUBLIC_EVENTS.playerOffDuty, src);
-        if (reason === 'dropped') return;
-        port.emitClient(PUBLIC_EVENTS.offDuty, src, { departmentId, reason });
-        sendDutyState(src);
-      },
-      rankChanged(src, state, department) {
-        dutyChanged(src, state);
-        port.emitLocal(PUBLIC_EVENTS.playerRankChanged, src, state.departmentId, state.rankId);
-        port.emitClient(PUBLIC_EVENTS.deptData, src, department);
-        sendDutyState(src);
-        port.emitClient(INTERNAL_EVENTS.notify, src, 'rank_changed', { rank: department.rank.name });
-      },
-    },
   });
+
+  // Every duty change reaches these the same way, whatever caused it.
+  const dutyEffects = subscribeDutyEffects(
+    duty.dutyChanges$,
+    openDuties ? recordOpenDuties(openDuties, logger) : () => Subscription.EMPTY,
+    [
+      logDutyChanges(logger),
+      pollOnDutyProfiles(onDutyRevalidation, logger),
+      publishDutyStateBags(stateBags, logger),
+      tellIntegrations(integrations, logger),
+      emitServerDutyEvents(port, logger),
+      emitClientDutyEvents(port, logger),
+    ],
+  );
 
   const ensureSession = (src: number) => {
     const known = players.get(src);
@@ -451,6 +419,7 @@ export function startBridgeServer(port: ServerPort, runtime: BridgeRuntime): Bri
     stop() {
       for (const [src] of duty.onDutyPlayers()) duty.forceOffNow(src, 'resource_stop');
       subscription.unsubscribe();
+      dutyEffects.unsubscribe();
       onDutyRevalidation.stop();
       stateBags.stop();
       duty.stop();

@@ -1,4 +1,14 @@
-import { catchError, defer, EMPTY, filter, type Observable, Subject, type Subscription, take } from 'rxjs';
+import {
+  catchError,
+  defer,
+  EMPTY,
+  filter,
+  type Observable,
+  queueScheduler,
+  Subject,
+  type Subscription,
+  take,
+} from 'rxjs';
 import type { DegradedMode } from '../../shared/config/index.js';
 import type { Department } from '../../shared/contract/index.js';
 import { panelPlayerName } from '../../shared/contract/player-name.js';
@@ -7,6 +17,7 @@ import type { Logger } from '../log/logger.js';
 import type { PanelFailure } from '../panel/panel-result.js';
 import type { ProfileEntry } from '../profiles/profile-cache.js';
 import { concatMapPerKey } from '../streams/concat-map-per-key.js';
+import type { DutyChange } from './duty-change.js';
 import { type DutyState, OFF_DUTY } from './duty-state.js';
 import type { DeliveryResult, DutyCall, Outbox } from './outbox.js';
 
@@ -32,12 +43,6 @@ export type DutyIntent =
 export interface DutyPlayer {
   chatId: string;
   name: string;
-}
-
-export interface DutyEffects {
-  onDuty(src: number, state: DutyState, department: DeptDataPayload): void;
-  offDuty(src: number, departmentId: number, reason: OffDutyReason): void;
-  rankChanged(src: number, state: DutyState, department: DeptDataPayload): void;
 }
 
 /** Whether the panel answers, from the circuit breaker. */
@@ -70,7 +75,6 @@ export interface DutyServiceOptions {
    * fetch, and would take a rank back.
    */
   latestProfile?: (src: number) => ProfileEntry | undefined;
-  effects: DutyEffects;
 }
 
 const refuse = (error: Extract<DutyOutcome, { ok: false }>['error'], message: string): DutyOutcome => ({
@@ -127,6 +131,9 @@ export class DutyService {
   private readonly left$ = new Subject<number>();
   private readonly lanes = { open: 0 };
   private readonly subscription: Subscription;
+  private readonly changes = new Subject<DutyChange>();
+  /** Every transition of a player's duty, in the order they happen; the effects subscribe to it. */
+  readonly dutyChanges$: Observable<DutyChange> = this.changes.asObservable();
 
   constructor(private readonly options: DutyServiceOptions) {
     this.subscription = this.intents
@@ -173,6 +180,15 @@ export class DutyService {
   private setState(src: number, state: DutyState): void {
     this.states.set(src, state);
     this.onDuty = undefined;
+  }
+
+  /**
+   * Tells the effects. Through the queue scheduler's trampoline: a change an effect causes at once (an integration
+   * taking another player off duty) is announced after every effect has heard of the current one, so each effect sees
+   * the changes in the order they happened. Still synchronous from the outside: at resource stop it all runs now.
+   */
+  private announce(change: DutyChange): void {
+    queueScheduler.schedule(() => this.changes.next(change));
   }
 
   /**
@@ -383,8 +399,9 @@ export class DutyService {
   }
 
   private start(src: number, department: Department, call: Extract<DutyCall, { action: 'on' }>): DutyState {
-    const previous = this.holders.get(call.body.chatId);
-    if (previous && previous.src !== src) this.replace(previous.src);
+    const holder = this.holders.get(call.body.chatId);
+    if (holder && holder.src !== src) this.replace(holder.src);
+    const previous = this.state(src);
     this.holders.set(call.body.chatId, { src, call });
     const state: DutyState = {
       onDuty: true,
@@ -394,7 +411,8 @@ export class DutyService {
       since: this.options.now(),
     };
     this.setState(src, state);
-    this.options.effects.onDuty(src, state, departmentPayload(department));
+    const { chatId } = call.body;
+    this.announce({ kind: 'on', src, chatId, previous, next: state, department: departmentPayload(department) });
     return state;
   }
 
@@ -403,15 +421,12 @@ export class DutyService {
    * meanwhile has no client left to tell: it went off duty by dropping.
    */
   private replace(src: number): void {
-    const state = this.state(src);
+    const previous = this.state(src);
     this.setState(src, OFF_DUTY);
-    if (!state.onDuty || state.departmentId === null) return;
-    if (this.leaving.has(src)) {
-      this.options.effects.offDuty(src, state.departmentId, 'dropped');
-      return;
-    }
-    this.options.logger.info(`player ${src} is off duty: their chat account went on duty in another session`);
-    this.options.effects.offDuty(src, state.departmentId, 'replaced');
+    if (!previous.onDuty || previous.departmentId === null) return;
+    const reason = this.leaving.has(src) ? 'dropped' : 'replaced';
+    const chatId = this.options.player(src)?.chatId;
+    this.announce({ kind: 'off', src, chatId, previous, next: OFF_DUTY, reason });
   }
 
   /** On duty in game while the `on` waits in the outbox; a later refusal by the panel undoes it. */
@@ -450,7 +465,8 @@ export class DutyService {
   private setRank(src: number, state: DutyState, department: Department): void {
     const next: DutyState = { ...state, rankId: department.rank.id };
     this.setState(src, next);
-    this.options.effects.rankChanged(src, next, departmentPayload(department));
+    const chatId = this.options.player(src)?.chatId;
+    this.announce({ kind: 'rank', src, chatId, previous: state, next, department: departmentPayload(department) });
   }
 
   private async queuedOnRefused(intent: Extract<DutyIntent, { kind: 'queuedOnRefused' }>): Promise<void> {
@@ -502,8 +518,9 @@ export class DutyService {
       const { chatId } = player;
       this.options.outbox.enqueue({ action: 'off', body: ends === 'account' ? { chatId } : { chatId, departmentId } });
     }
+    const previous = this.state(src);
     this.setState(src, OFF_DUTY);
-    this.options.effects.offDuty(src, departmentId, reason);
+    this.announce({ kind: 'off', src, chatId: player.chatId, previous, next: OFF_DUTY, reason });
   }
 
   private reconcile(src: number, asked: ProfileEntry): void {
