@@ -1,13 +1,21 @@
 import {
   catchError,
+  concatMap,
   defer,
-  EMPTY,
+  distinctUntilChanged,
   filter,
+  first,
+  firstValueFrom,
+  from,
+  map,
+  merge,
+  mergeMap,
   type Observable,
+  of,
   queueScheduler,
   Subject,
   type Subscription,
-  take,
+  startWith,
 } from 'rxjs';
 import type { DegradedMode } from '../../shared/config/index.js';
 import type { Department } from '../../shared/contract/index.js';
@@ -17,27 +25,14 @@ import type { Logger } from '../log/logger.js';
 import type { PanelFailure } from '../panel/panel-result.js';
 import type { ProfileEntry } from '../profiles/profile-cache.js';
 import { concatMapPerKey } from '../streams/concat-map-per-key.js';
+import { abandonableWait } from '../time/abandonable-wait.js';
 import type { DutyChange } from './duty-change.js';
+import { DutyHolders, type OnCall } from './duty-holders.js';
+import type { DutyIntent, SubmittedIntent } from './duty-intent.js';
 import { type DutyState, OFF_DUTY } from './duty-state.js';
-import type { DeliveryResult, DutyCall, Outbox } from './outbox.js';
-
-export type DutyIntent =
-  | { kind: 'on'; src: number; departmentId: number; reply?: (outcome: DutyOutcome) => void }
-  | { kind: 'off'; src: number; reason: OffDutyReason; reply?: (outcome: DutyOutcome) => void }
-  /** A refreshed profile: a removed department ends the duty, a new rank replaces the old one. */
-  | { kind: 'reconcile'; src: number; profile: ProfileEntry }
-  /**
-   * The panel refused an `on` the game had already applied: one sent while it was unreachable (degraded mode
-   * `queue`), or the new rank of a player on duty.
-   */
-  | {
-      kind: 'queuedOnRefused';
-      src: number;
-      departmentId: number;
-      since: number;
-      failure: PanelFailure;
-      retried: boolean;
-    };
+import { DutyStates } from './duty-states.js';
+import type { DeliveryResult, Outbox } from './outbox.js';
+import { type PanelAnswer, panelAnswer } from './panel-answer.js';
 
 /** What the duty machine needs to know about a player, looked up when an intent is handled. */
 export interface DutyPlayer {
@@ -77,6 +72,30 @@ export interface DutyServiceOptions {
   latestProfile?: (src: number) => ProfileEntry | undefined;
 }
 
+/** The outcome of a handled intent, correlated with it by the id it was submitted with. */
+export interface IntentOutcome {
+  id: number;
+  outcome: DutyOutcome;
+}
+
+/** What the duty service holds about players right now; all zero once everyone has left. */
+export interface DutyFootprint {
+  /** Chat accounts (or server ids without one) with intents queued or running. */
+  lanes: number;
+  states: number;
+  holders: number;
+  leaving: number;
+}
+
+/** An `on` the game applied before the panel accepted it, and how to recognise that duty if the panel refuses it. */
+interface AppliedOn {
+  delivery: Promise<DeliveryResult>;
+  src: number;
+  departmentId: number;
+  since: number;
+  retried: boolean;
+}
+
 const refuse = (error: Extract<DutyOutcome, { ok: false }>['error'], message: string): DutyOutcome => ({
   ok: false,
   error,
@@ -96,99 +115,111 @@ const departmentPayload = (department: Department): DeptDataPayload => ({
   data: department.data,
 });
 
-/** What the duty service holds about players right now; all zero once everyone has left. */
-export interface DutyFootprint {
-  /** Chat accounts (or server ids without one) with intents queued or running. */
-  lanes: number;
-  states: number;
-  holders: number;
-  leaving: number;
-}
-
-/** The session holding a chat account's duty, and the `on` that made it so (to assert it again at the panel). */
-interface Holder {
-  src: number;
-  call: Extract<DutyCall, { action: 'on' }>;
-}
+const onCallOf = (src: number, player: DutyPlayer, department: Department): OnCall => ({
+  action: 'on',
+  body: {
+    chatId: player.chatId,
+    departmentId: department.id,
+    rankId: department.rank.id,
+    serverId: src,
+    playerName: panelPlayerName(player.name),
+  },
+});
 
 /**
- * Duty of every player as one stream of intents, handled one at a time per chat account, so double or concurrent
- * requests can never produce two `on` calls or an interleaving, and a session that reconnects waits behind the
- * calls its ghost still has running; accounts do not wait for each other.
+ * Duty of every player: intents in, changes out. The intents (submitted ones, and the refusals of `on`s the game
+ * had applied) are one stream, handled one at a time per chat account, so double or concurrent requests can never
+ * produce two `on` calls or an interleaving, and a session that reconnects waits behind the calls its ghost still
+ * has running; accounts do not wait for each other. Each handled intent emits its outcome, with the intent's id,
+ * on one outcome stream, where a caller waiting for it picks it up. Each transition is applied to the players'
+ * states, then announced on `dutyChanges$`, which every effect subscribes to.
  *
  * At most one session per chat account is on duty, since the panel keeps one duty per account: a session going
  * on duty takes the account's other session off duty in game (`replaced`), without an `off` to the panel, which
  * the new `on` supersedes. An `off` from a session that does not hold the account's duty never reaches the panel.
+ * The panel calls are the machine's, not effects: an `on` must be accepted before the duty changes, and the order
+ * the calls enter the outbox is the order the panel sees them in.
  */
 export class DutyService {
-  private readonly intents = new Subject<DutyIntent>();
-  private readonly states = new Map<number, DutyState>();
-  /** The players on duty, kept until a duty changes: exports list them far more often than duties change. */
-  private onDuty: ReadonlyArray<readonly [number, DutyState]> | undefined;
-  private readonly holders = new Map<string, Holder>();
+  private readonly submitted = new Subject<SubmittedIntent>();
+  private readonly appliedOns = new Subject<AppliedOn>();
+  private readonly outcomes = new Subject<IntentOutcome>();
+  private readonly changes = new Subject<DutyChange>();
+  /** Every transition of a player's duty, in the order they happen; the effects subscribe to it. */
+  readonly dutyChanges$: Observable<DutyChange> = this.changes.asObservable();
+  private readonly states = new DutyStates();
+  private readonly holders = new DutyHolders((src) => this.states.get(src));
   /** Sessions that dropped: they never go on duty again, and an `on` of theirs still waiting is given up. */
   private readonly leaving = new Set<number>();
   private readonly left$ = new Subject<number>();
   private readonly lanes = { open: 0 };
+  private nextIntentId = 1;
   private readonly subscription: Subscription;
-  private readonly changes = new Subject<DutyChange>();
-  /** Every transition of a player's duty, in the order they happen; the effects subscribe to it. */
-  readonly dutyChanges$: Observable<DutyChange> = this.changes.asObservable();
 
   constructor(private readonly options: DutyServiceOptions) {
-    this.subscription = this.intents
+    // The panel refusing an `on` the game applied comes back as an intent, in the account's lane like any other.
+    const refusedAppliedOns$ = this.appliedOns.pipe(
+      mergeMap(({ delivery, ...applied }) =>
+        from(delivery).pipe(
+          filter((result) => result.kind === 'refused'),
+          map((result) => this.identified({ kind: 'queuedOnRefused', ...applied, failure: result.failure })),
+        ),
+      ),
+    );
+    this.subscription = merge(this.submitted, refusedAppliedOns$)
       .pipe(
         concatMapPerKey(
-          (intent) => this.accountOf(intent.src),
-          (intent) =>
+          ({ intent }) => this.accountOf(intent.src),
+          ({ id, intent }) =>
             defer(() => this.handle(intent)).pipe(
+              map((outcome): IntentOutcome => ({ id, outcome })),
               catchError((error: unknown) => {
                 options.logger.error(`duty ${intent.kind} of player ${intent.src} failed: ${String(error)}`);
-                if (intent.kind === 'on' || intent.kind === 'off') {
-                  intent.reply?.(refuse('invalid_request', 'internal error'));
-                }
-                return EMPTY;
+                return of({ id, outcome: refuse('invalid_request', 'internal error') });
               }),
             ),
           this.lanes,
         ),
       )
-      .subscribe();
+      .subscribe((outcome) => this.outcomes.next(outcome));
   }
 
   submit(intent: DutyIntent): void {
-    this.intents.next(intent);
+    this.submitted.next(this.identified(intent));
   }
 
-  /** Submits and waits for the outcome. */
+  /** Submits and waits for the outcome: the one the outcome stream emits with this intent's id. */
   request(intent: Extract<DutyIntent, { kind: 'on' | 'off' }>): Promise<DutyOutcome> {
-    return new Promise((resolve) => {
-      this.submit({ ...intent, reply: resolve });
-    });
+    const submitted = this.identified(intent);
+    const outcome = firstValueFrom(
+      this.outcomes.pipe(
+        first(({ id }) => id === submitted.id),
+        map(({ outcome }) => outcome),
+      ),
+    );
+    this.submitted.next(submitted);
+    return outcome;
   }
 
   state(src: number): DutyState {
-    return this.states.get(src) ?? OFF_DUTY;
+    return this.states.get(src);
+  }
+
+  /** A player's duty: the current one, then each change, as the effects hear of them. */
+  dutyState$(src: number): Observable<DutyState> {
+    return defer(() =>
+      this.changes.pipe(
+        filter((change) => change.src === src),
+        map((change) => change.next),
+        startWith(this.states.get(src)),
+        distinctUntilChanged(),
+      ),
+    );
   }
 
   /** The same array until a duty changes (never modified: a change makes a new one). */
   onDutyPlayers(): ReadonlyArray<readonly [number, DutyState]> {
-    this.onDuty ??= [...this.states.entries()].filter(([, state]) => state.onDuty);
-    return this.onDuty;
-  }
-
-  private setState(src: number, state: DutyState): void {
-    this.states.set(src, state);
-    this.onDuty = undefined;
-  }
-
-  /**
-   * Tells the effects. Through the queue scheduler's trampoline: a change an effect causes at once (an integration
-   * taking another player off duty) is announced after every effect has heard of the current one, so each effect sees
-   * the changes in the order they happened. Still synchronous from the outside: at resource stop it all runs now.
-   */
-  private announce(change: DutyChange): void {
-    queueScheduler.schedule(() => this.changes.next(change));
+    return this.states.onDutyPlayers();
   }
 
   /**
@@ -215,9 +246,9 @@ export class DutyService {
   }
 
   forget(src: number): void {
-    if (this.states.delete(src)) this.onDuty = undefined;
+    this.states.forget(src);
     this.leaving.delete(src);
-    for (const [chatId, holder] of this.holders) if (holder.src === src) this.holders.delete(chatId);
+    this.holders.forget(src);
   }
 
   footprint(): DutyFootprint {
@@ -233,17 +264,29 @@ export class DutyService {
     this.subscription.unsubscribe();
   }
 
+  private identified(intent: DutyIntent): SubmittedIntent {
+    return { id: this.nextIntentId++, intent };
+  }
+
   /** A player without a chat account cannot go on duty; their intents get a lane of their own. */
   private accountOf(src: number): string {
     return this.options.player(src)?.chatId ?? `server id ${src}`;
   }
 
-  private async handle(intent: DutyIntent): Promise<void> {
-    if (intent.kind === 'reconcile') return this.reconcile(intent.src, intent.profile);
-    if (intent.kind === 'queuedOnRefused') return this.queuedOnRefused(intent);
-    const outcome =
-      intent.kind === 'on' ? await this.on(intent.src, intent.departmentId) : this.off(intent.src, intent.reason);
-    intent.reply?.(outcome);
+  private handle(intent: DutyIntent): Observable<DutyOutcome> {
+    const { src } = intent;
+    const before = this.state(src);
+    switch (intent.kind) {
+      case 'on':
+        return this.on(src, intent.departmentId);
+      case 'off':
+        return of(this.off(src, intent.reason));
+      case 'reconcile':
+        this.reconcile(src, intent.profile);
+        return of(this.ok(src, this.state(src) !== before));
+      case 'queuedOnRefused':
+        return this.queuedOnRefused(intent).pipe(map(() => this.ok(src, this.state(src) !== before)));
+    }
   }
 
   private ok(src: number, changed: boolean): DutyOutcome {
@@ -255,111 +298,104 @@ export class DutyService {
     return this.options.panel?.isOpen ?? false;
   }
 
-  private async on(src: number, departmentId: number): Promise<DutyOutcome> {
-    if (this.leaving.has(src)) return LEFT;
+  /** Applies a transition to the states, then tells the effects. */
+  private commit(change: DutyChange): void {
+    this.states.apply(change);
+    // Through the queue scheduler's trampoline: a change an effect causes at once (an integration taking another
+    // player off duty) is announced after every effect has heard of the current one, so each effect sees the changes
+    // in the order they happened. Still synchronous from the outside: at resource stop it all runs now.
+    queueScheduler.schedule(() => this.changes.next(change));
+  }
+
+  private on(src: number, departmentId: number): Observable<DutyOutcome> {
+    if (this.leaving.has(src)) return of(LEFT);
     const player = this.options.player(src);
-    if (!player) return refuse('profile_unavailable', 'the player has no linked chat account');
+    if (!player) return of(refuse('profile_unavailable', 'the player has no linked chat account'));
     const current = this.state(src);
-    if (current.onDuty && current.departmentId === departmentId) return this.ok(src, false);
+    if (current.onDuty && current.departmentId === departmentId) return of(this.ok(src, false));
+    return from(this.options.profile(src, false)).pipe(
+      concatMap((profile) => this.tryOn(src, player, departmentId, profile, 'first')),
+    );
+  }
 
-    let profile = await this.options.profile(src, false);
-    for (let attempt = 1; ; attempt++) {
-      if (this.leaving.has(src)) return LEFT;
-      if (profile?.kind !== 'found') {
-        return refuse('profile_unavailable', 'your departments could not be loaded');
+  /**
+   * One try at going on duty with the profile given. The panel knows the player's roles better than our cache: a
+   * first try it refuses as out of date (after a promotion or a role change) fetches the profile again and tries
+   * once more with what it says.
+   */
+  private tryOn(
+    src: number,
+    player: DutyPlayer,
+    departmentId: number,
+    profile: ProfileEntry | undefined,
+    attempt: 'first' | 'again',
+  ): Observable<DutyOutcome> {
+    if (this.leaving.has(src)) return of(LEFT);
+    if (profile?.kind !== 'found') return of(refuse('profile_unavailable', 'your departments could not be loaded'));
+    const department = profile.departments.find((entry) => entry.id === departmentId);
+    if (!department) return of(refuse('not_member', `you are not a member of department ${departmentId}`));
+    const call = onCallOf(src, player, department);
+    const { outbox } = this.options;
+
+    // Known to be down: answer now instead of waiting out a timeout.
+    if (this.panelDown) {
+      if (this.options.degradedMode !== 'queue') {
+        return of(refuse('panel_unavailable', 'the panel is unreachable; going on duty works again once it answers'));
       }
-      const department = profile.departments.find((entry) => entry.id === departmentId);
-      if (!department) return refuse('not_member', `you are not a member of department ${departmentId}`);
-      const call = this.onCall(src, player, department);
-
-      // Known to be down: answer now instead of waiting out a timeout.
-      if (this.panelDown) {
-        if (this.options.degradedMode !== 'queue') {
-          return refuse('panel_unavailable', 'the panel is unreachable; going on duty works again once it answers');
-        }
-        this.switchAwayFrom(src, player, departmentId);
-        const { result } = this.options.outbox.enqueue(call, { appliedInGame: true });
-        this.applyQueued(src, department, call, result);
-        return this.ok(src, true);
-      }
-
       this.switchAwayFrom(src, player, departmentId);
-      const { id, result } = this.options.outbox.enqueue(call);
-      const delivery = await this.waitForDelivery(src, result);
-      if (delivery === 'left' || this.leaving.has(src)) {
-        // Never on duty in game; the panel must not keep a duty that no session has.
-        const undo = this.undoOf(src, call);
-        if (typeof delivery !== 'object' || delivery.kind === 'withdrawn') this.options.outbox.withdraw(id, undo);
-        else if (delivery.kind === 'delivered' && undo) this.options.outbox.enqueue(undo);
-        return LEFT;
-      }
-      if (delivery === 'panel_down') {
-        // The panel went down while the player waited: in `queue` mode the duty starts now, the call stays queued.
-        this.options.outbox.markApplied(id);
-        this.applyQueued(src, department, call, result);
-        return this.ok(src, true);
-      }
-      if (delivery === undefined || delivery.kind === 'withdrawn') {
-        this.options.outbox.withdraw(id, this.undoOf(src, call));
-        return refuse('panel_unavailable', 'the panel did not answer; try again in a moment');
-      }
-      if (delivery.kind === 'refused') {
-        // The panel knows the player's roles better than our cache: after a promotion or a role change, fetch
-        // the profile again and try once more with what it says.
-        if (attempt === 1 && STALE_PROFILE_CODES.has(String(delivery.failure.code))) {
-          profile = await this.options.profile(src, true);
-          continue;
-        }
-        // The panel said it holds a duty the game did not ask for: the account's duty there goes back to what the
-        // game has.
-        if (delivery.failure.kind === 'contradicted') this.options.outbox.enqueue(this.accountAsInGame(src, call));
-        return refuse('panel_refused', `the panel refused: ${delivery.failure.message}`);
-      }
-      this.start(src, department, call);
-      return this.ok(src, true);
+      const { result } = outbox.enqueue(call, { appliedInGame: true });
+      this.applyQueued(src, department, call, result);
+      return of(this.ok(src, true));
     }
+
+    this.switchAwayFrom(src, player, departmentId);
+    const { id, result } = outbox.enqueue(call);
+    return this.answerOf(src, result).pipe(
+      concatMap((answer) => {
+        if (answer.kind === 'left' || this.leaving.has(src)) {
+          // Never on duty in game; the panel must not keep a duty that no session has.
+          const undo = this.holders.undoOf(src, call);
+          if (answer.kind === 'delivered') {
+            if (undo) outbox.enqueue(undo);
+          } else if (answer.kind !== 'refused') outbox.withdraw(id, undo);
+          return of(LEFT);
+        }
+        if (answer.kind === 'panel_down') {
+          // The panel went down while the player waited: in `queue` mode the duty starts now, the call stays queued.
+          outbox.markApplied(id);
+          this.applyQueued(src, department, call, result);
+          return of(this.ok(src, true));
+        }
+        if (answer.kind === 'timed_out' || answer.kind === 'withdrawn') {
+          outbox.withdraw(id, this.holders.undoOf(src, call));
+          return of(refuse('panel_unavailable', 'the panel did not answer; try again in a moment'));
+        }
+        if (answer.kind === 'refused') {
+          if (attempt === 'first' && STALE_PROFILE_CODES.has(String(answer.failure.code))) {
+            return from(this.options.profile(src, true)).pipe(
+              concatMap((fresh) => this.tryOn(src, player, departmentId, fresh, 'again')),
+            );
+          }
+          // The panel said it holds a duty the game did not ask for: the account's duty there goes back to what the
+          // game has.
+          if (answer.failure.kind === 'contradicted') outbox.enqueue(this.holders.accountAsInGame(src, call));
+          return of(refuse('panel_refused', `the panel refused: ${answer.failure.message}`));
+        }
+        this.start(src, department, call);
+        return of(this.ok(src, true));
+      }),
+    );
   }
 
-  /**
-   * What ends at the panel an `on` the game did not apply: an `off`, unless another session of the account holds
-   * the duty by then; that session's duty is then sent again (the `on` replaced it at the panel), or nothing when
-   * the `on` asked for the very same duty.
-   */
-  private undoOf(src: number, call: Extract<DutyCall, { action: 'on' }>): DutyCall | null {
-    const { chatId, departmentId } = call.body;
-    const held = this.heldDutyCall(chatId, src);
-    if (!held) return { action: 'off', body: { chatId, departmentId } };
-    if (held.body.departmentId === departmentId && held.body.rankId === call.body.rankId) return null;
-    return held;
-  }
-
-  /**
-   * The call that makes the account's duty at the panel what the game has, whatever the panel holds now: another
-   * session's duty sent again, or an `off` naming no department, which ends any duty of the account.
-   */
-  private accountAsInGame(src: number, call: Extract<DutyCall, { action: 'on' }>): DutyCall {
-    return this.heldDutyCall(call.body.chatId, src) ?? { action: 'off', body: { chatId: call.body.chatId } };
-  }
-
-  /** The `on` of the duty another session of the account holds in game, if one does. */
-  private heldDutyCall(chatId: string, exceptSrc: number): Extract<DutyCall, { action: 'on' }> | undefined {
-    const holder = this.holders.get(chatId);
-    const held = holder && holder.src !== exceptSrc ? this.state(holder.src) : undefined;
-    if (!holder || !held?.onDuty || held.departmentId === null || held.rankId === null) return undefined;
-    return { action: 'on', body: { ...holder.call.body, departmentId: held.departmentId, rankId: held.rankId } };
-  }
-
-  private onCall(src: number, player: DutyPlayer, department: Department) {
-    return {
-      action: 'on' as const,
-      body: {
-        chatId: player.chatId,
-        departmentId: department.id,
-        rankId: department.rank.id,
-        serverId: src,
-        playerName: panelPlayerName(player.name),
-      },
-    };
+  /** How the wait for the panel to accept an `on` ends (see panelAnswer); the timeout runs on the monotonic clock. */
+  private answerOf(src: number, delivery: Promise<DeliveryResult>): Observable<PanelAnswer> {
+    const { panel, degradedMode, sleep, onDutyWaitMs } = this.options;
+    return panelAnswer(delivery, {
+      timeout$: abandonableWait(sleep, onDutyWaitMs),
+      left$: this.left$.pipe(filter((leaver) => leaver === src)),
+      // In `queue` mode the panel going down lets the duty start without it.
+      ...(degradedMode === 'queue' && panel ? { unreachable$: panel.unreachable$ } : {}),
+    });
   }
 
   /** Going on duty for another department while on duty is off, then on. */
@@ -370,50 +406,27 @@ export class DutyService {
     }
   }
 
-  /**
-   * The delivery, or undefined once the player has waited long enough, or `panel_down` when the panel stops
-   * answering meanwhile and degraded mode `queue` lets the duty start without it.
-   */
-  private async waitForDelivery(
-    src: number,
-    result: Promise<DeliveryResult>,
-  ): Promise<DeliveryResult | 'panel_down' | 'left' | undefined> {
-    const subscriptions: Subscription[] = [];
-    const when = <V>(signal$: Observable<unknown>, value: V) =>
-      new Promise<V>((resolve) => {
-        subscriptions.push(signal$.pipe(take(1)).subscribe(() => resolve(value)));
-      });
-    const waited = this.options.sleep(this.options.onDutyWaitMs).then(() => undefined);
-    const racers: Array<Promise<DeliveryResult | 'panel_down' | 'left' | undefined>> = [
-      result,
-      waited,
-      when(this.left$.pipe(filter((leaver) => leaver === src)), 'left' as const),
-    ];
-    const panel = this.options.panel;
-    if (this.options.degradedMode === 'queue' && panel) racers.push(when(panel.unreachable$, 'panel_down' as const));
-    try {
-      return await Promise.race(racers);
-    } finally {
-      for (const subscription of subscriptions) subscription.unsubscribe();
-    }
-  }
-
-  private start(src: number, department: Department, call: Extract<DutyCall, { action: 'on' }>): DutyState {
-    const holder = this.holders.get(call.body.chatId);
-    if (holder && holder.src !== src) this.replace(holder.src);
-    const previous = this.state(src);
-    this.holders.set(call.body.chatId, { src, call });
-    const state: DutyState = {
+  private start(src: number, department: Department, call: OnCall): DutyState {
+    const { chatId } = call.body;
+    const holder = this.holders.holder(chatId);
+    if (holder !== undefined && holder !== src) this.replace(holder);
+    this.holders.hold(src, call);
+    const next: DutyState = {
       onDuty: true,
       departmentId: department.id,
       departmentSlug: department.slug,
       rankId: department.rank.id,
       since: this.options.now(),
     };
-    this.setState(src, state);
-    const { chatId } = call.body;
-    this.announce({ kind: 'on', src, chatId, previous, next: state, department: departmentPayload(department) });
-    return state;
+    this.commit({
+      kind: 'on',
+      src,
+      chatId,
+      previous: this.state(src),
+      next,
+      department: departmentPayload(department),
+    });
+    return next;
   }
 
   /**
@@ -422,70 +435,69 @@ export class DutyService {
    */
   private replace(src: number): void {
     const previous = this.state(src);
-    this.setState(src, OFF_DUTY);
     if (!previous.onDuty || previous.departmentId === null) return;
     const reason = this.leaving.has(src) ? 'dropped' : 'replaced';
     const chatId = this.options.player(src)?.chatId;
-    this.announce({ kind: 'off', src, chatId, previous, next: OFF_DUTY, reason });
+    this.commit({ kind: 'off', src, chatId, previous, next: OFF_DUTY, reason });
   }
 
   /** On duty in game while the `on` waits in the outbox; a later refusal by the panel undoes it. */
   private applyQueued(
     src: number,
     department: Department,
-    call: Extract<DutyCall, { action: 'on' }>,
-    result: Promise<DeliveryResult>,
+    call: OnCall,
+    delivery: Promise<DeliveryResult>,
     retried = false,
   ): void {
     const state = this.start(src, department, call);
     this.options.logger.info(
       `player ${src} is on duty in department ${department.slug} while the panel is unreachable; the panel learns it once it answers`,
     );
-    if (state.since !== null)
-      this.whenRefused(result, { src, departmentId: department.id, since: state.since, retried });
+    if (state.since !== null) {
+      this.appliedOns.next({ delivery, src, departmentId: department.id, since: state.since, retried });
+    }
   }
 
   /** Sends an `on` the game has already applied; a refusal comes back as `queuedOnRefused`. */
-  private sendApplied(src: number, call: Extract<DutyCall, { action: 'on' }>, since: number, retried: boolean): void {
+  private sendApplied(src: number, call: OnCall, since: number, retried: boolean): void {
     const { result } = this.options.outbox.enqueue(call, { appliedInGame: true });
-    this.whenRefused(result, { src, departmentId: call.body.departmentId, since, retried });
-  }
-
-  /** The duty the game applied before the panel had its `on` is undone, or retried, when the panel refuses it. */
-  private whenRefused(
-    result: Promise<DeliveryResult>,
-    applied: Omit<Extract<DutyIntent, { kind: 'queuedOnRefused' }>, 'kind' | 'failure'>,
-  ): void {
-    void result.then((delivery) => {
-      if (delivery.kind === 'refused') this.submit({ kind: 'queuedOnRefused', ...applied, failure: delivery.failure });
-    });
+    this.appliedOns.next({ delivery: result, src, departmentId: call.body.departmentId, since, retried });
   }
 
   /** The game takes the rank the panel now gives the player in the department they are on duty in. */
   private setRank(src: number, state: DutyState, department: Department): void {
     const next: DutyState = { ...state, rankId: department.rank.id };
-    this.setState(src, next);
     const chatId = this.options.player(src)?.chatId;
-    this.announce({ kind: 'rank', src, chatId, previous: state, next, department: departmentPayload(department) });
+    this.commit({ kind: 'rank', src, chatId, previous: state, next, department: departmentPayload(department) });
   }
 
-  private async queuedOnRefused(intent: Extract<DutyIntent, { kind: 'queuedOnRefused' }>): Promise<void> {
+  /**
+   * The panel refused an `on` the game had applied. Refused as out of date, the profile is fetched once and what it
+   * says is sent instead; otherwise (or again) the player goes off duty.
+   */
+  private queuedOnRefused(intent: Extract<DutyIntent, { kind: 'queuedOnRefused' }>): Observable<void> {
     const { src, departmentId, since, failure } = intent;
     const state = this.state(src);
     const player = this.options.player(src);
     // The player has moved on since (off duty, another department, another session): nothing to undo.
-    if (!player || !state.onDuty || state.departmentId !== departmentId || state.since !== since) return;
-    if (!intent.retried && STALE_PROFILE_CODES.has(String(failure.code))) {
-      const profile = await this.options.profile(src, true);
-      const department = profile?.kind === 'found' ? profile.departments.find((d) => d.id === departmentId) : undefined;
-      if (department) {
-        const call = this.onCall(src, player, department);
-        if (this.holders.get(player.chatId)?.src === src) this.holders.set(player.chatId, { src, call });
+    if (!player || !state.onDuty || state.departmentId !== departmentId || state.since !== since) return of(undefined);
+    if (intent.retried || !STALE_PROFILE_CODES.has(String(failure.code))) {
+      return of(this.giveUpApplied(src, player, departmentId, failure));
+    }
+    return from(this.options.profile(src, true)).pipe(
+      map((profile) => {
+        const department =
+          profile?.kind === 'found' ? profile.departments.find((d) => d.id === departmentId) : undefined;
+        if (!department) return this.giveUpApplied(src, player, departmentId, failure);
+        const call = onCallOf(src, player, department);
+        if (this.holders.holds(player.chatId, src)) this.holders.hold(src, call);
         this.sendApplied(src, call, since, true);
         if (department.rank.id !== state.rankId) this.setRank(src, state, department);
-        return;
-      }
-    }
+      }),
+    );
+  }
+
+  private giveUpApplied(src: number, player: DutyPlayer, departmentId: number, failure: PanelFailure): void {
     this.options.logger.warn(
       `the panel refused the duty of player ${src} in department ${departmentId} that the game had already applied (${failure.code ?? failure.kind}); they go off duty`,
     );
@@ -513,14 +525,12 @@ export class DutyService {
     reason: OffDutyReason,
     ends: 'department' | 'account' = 'department',
   ): void {
-    if (this.holders.get(player.chatId)?.src === src) {
-      this.holders.delete(player.chatId);
-      const { chatId } = player;
+    const { chatId } = player;
+    if (this.holders.holds(chatId, src)) {
+      this.holders.release(chatId);
       this.options.outbox.enqueue({ action: 'off', body: ends === 'account' ? { chatId } : { chatId, departmentId } });
     }
-    const previous = this.state(src);
-    this.setState(src, OFF_DUTY);
-    this.announce({ kind: 'off', src, chatId: player.chatId, previous, next: OFF_DUTY, reason });
+    this.commit({ kind: 'off', src, chatId, previous: this.state(src), next: OFF_DUTY, reason });
   }
 
   private reconcile(src: number, asked: ProfileEntry): void {
@@ -544,9 +554,9 @@ export class DutyService {
    */
   private changeRank(src: number, player: DutyPlayer, state: DutyState, department: Department): void {
     this.setRank(src, state, department);
-    if (this.holders.get(player.chatId)?.src !== src || state.since === null) return;
-    const call = this.onCall(src, player, department);
-    this.holders.set(player.chatId, { src, call });
+    if (!this.holders.holds(player.chatId, src) || state.since === null) return;
+    const call = onCallOf(src, player, department);
+    this.holders.hold(src, call);
     this.sendApplied(src, call, state.since, false);
   }
 }
