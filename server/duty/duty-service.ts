@@ -26,6 +26,7 @@ import type { PanelFailure } from '../panel/panel-result.js';
 import type { ProfileEntry } from '../profiles/profile-cache.js';
 import { concatMapPerKey } from '../streams/concat-map-per-key.js';
 import { abandonableWait } from '../time/abandonable-wait.js';
+import type { Duty, DutyRequest } from './duty.js';
 import type { DutyChange } from './duty-change.js';
 import { DutyHolders, type OnCall } from './duty-holders.js';
 import type { DutyIntent, SubmittedIntent } from './duty-intent.js';
@@ -70,6 +71,8 @@ export interface DutyServiceOptions {
    * fetch, and would take a rank back.
    */
   latestProfile?: (src: number) => ProfileEntry | undefined;
+  /** Where the players' states are kept; given when something must read them before the service exists. */
+  states?: DutyStates;
 }
 
 /** The outcome of a handled intent, correlated with it by the id it was submitted with. */
@@ -79,13 +82,13 @@ export interface IntentOutcome {
 }
 
 /** What the duty service holds about players right now; all zero once everyone has left. */
-export interface DutyFootprint {
+export type DutyFootprint = {
   /** Chat accounts (or server ids without one) with intents queued or running. */
   lanes: number;
   states: number;
   holders: number;
   leaving: number;
-}
+};
 
 /** An `on` the game applied before the panel accepted it, and how to recognise that duty if the panel refuses it. */
 interface AppliedOn {
@@ -140,15 +143,15 @@ const onCallOf = (src: number, player: DutyPlayer, department: Department): OnCa
  * The panel calls are the machine's, not effects: an `on` must be accepted before the duty changes, and the order
  * the calls enter the outbox is the order the panel sees them in.
  */
-export class DutyService {
+export class DutyService implements Duty {
   private readonly submitted = new Subject<SubmittedIntent>();
   private readonly appliedOns = new Subject<AppliedOn>();
   private readonly outcomes = new Subject<IntentOutcome>();
   private readonly changes = new Subject<DutyChange>();
   /** Every transition of a player's duty, in the order they happen; the effects subscribe to it. */
   readonly dutyChanges$: Observable<DutyChange> = this.changes.asObservable();
-  private readonly states = new DutyStates();
-  private readonly holders = new DutyHolders((src) => this.states.get(src));
+  private readonly states: DutyStates;
+  private readonly holders: DutyHolders;
   /** Sessions that dropped: they never go on duty again, and an `on` of theirs still waiting is given up. */
   private readonly leaving = new Set<number>();
   private readonly left$ = new Subject<number>();
@@ -157,6 +160,9 @@ export class DutyService {
   private readonly subscription: Subscription;
 
   constructor(private readonly options: DutyServiceOptions) {
+    const states = options.states ?? new DutyStates();
+    this.states = states;
+    this.holders = new DutyHolders((src) => states.get(src));
     // The panel refusing an `on` the game applied comes back as an intent, in the account's lane like any other.
     const refusedAppliedOns$ = this.appliedOns.pipe(
       mergeMap(({ delivery, ...applied }) =>
@@ -189,7 +195,9 @@ export class DutyService {
   }
 
   /** Submits and waits for the outcome: the one the outcome stream emits with this intent's id. */
-  request(intent: Extract<DutyIntent, { kind: 'on' | 'off' }>): Promise<DutyOutcome> {
+  request(request: DutyRequest): Promise<DutyOutcome> {
+    const intent = this.intentOf(request);
+    if (!intent) return Promise.resolve(refuse('no_department_selected', 'select a department first'));
     const submitted = this.identified(intent);
     const outcome = firstValueFrom(
       this.outcomes.pipe(
@@ -262,6 +270,12 @@ export class DutyService {
 
   stop(): void {
     this.subscription.unsubscribe();
+  }
+
+  private intentOf(request: DutyRequest): DutyIntent | undefined {
+    if (request.kind === 'off') return request;
+    const { src, departmentId } = request;
+    return departmentId === null ? undefined : { kind: 'on', src, departmentId };
   }
 
   private identified(intent: DutyIntent): SubmittedIntent {
