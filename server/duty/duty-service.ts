@@ -1,6 +1,5 @@
 import {
   catchError,
-  concatMap,
   defer,
   distinctUntilChanged,
   filter,
@@ -12,65 +11,20 @@ import {
   mergeMap,
   type Observable,
   of,
-  queueScheduler,
   Subject,
   type Subscription,
   startWith,
 } from 'rxjs';
-import type { DegradedMode } from '../../shared/config/index.js';
-import type { Department } from '../../shared/contract/index.js';
-import { panelPlayerName } from '../../shared/contract/player-name.js';
-import type { DeptDataPayload, DutyOutcome, OffDutyReason } from '../../shared/events.js';
-import type { Logger } from '../log/logger.js';
-import type { PanelFailure } from '../panel/panel-result.js';
-import type { ProfileEntry } from '../profiles/profile-cache.js';
+import type { DutyOutcome, OffDutyReason } from '../../shared/events.js';
 import { concatMapPerKey } from '../streams/concat-map-per-key.js';
-import { abandonableWait } from '../time/abandonable-wait.js';
 import type { Duty, DutyRequest } from './duty.js';
 import type { DutyChange } from './duty-change.js';
-import { DutyHolders, type OnCall } from './duty-holders.js';
 import type { DutyIntent, SubmittedIntent } from './duty-intent.js';
-import { type DutyState, OFF_DUTY } from './duty-state.js';
+import { DutyMachine, type DutyMachineOptions } from './duty-machine.js';
+import type { DutyState } from './duty-state.js';
 import { DutyStates } from './duty-states.js';
-import type { DeliveryResult, Outbox } from './outbox.js';
-import { type PanelAnswer, panelAnswer } from './panel-answer.js';
 
-/** What the duty machine needs to know about a player, looked up when an intent is handled. */
-export interface DutyPlayer {
-  chatId: string;
-  name: string;
-}
-
-/** Whether the panel answers, from the circuit breaker. */
-export interface PanelStatus {
-  readonly isOpen: boolean;
-  /** Emits when the panel stops answering. */
-  readonly unreachable$: Observable<void>;
-}
-
-export interface DutyServiceOptions {
-  outbox: Outbox;
-  /** Without it the panel is taken to answer. */
-  panel?: PanelStatus;
-  /** config.lua's DegradedMode: what going on duty does while the panel is unreachable. */
-  degradedMode?: DegradedMode;
-  logger: Logger;
-  now: () => number;
-  sleep: (ms: number) => Promise<void>;
-  /** How long a player waits for the panel to accept going on duty before the request is given up. */
-  onDutyWaitMs: number;
-  player: (src: number) => DutyPlayer | undefined;
-  /**
-   * The profile the server fetched itself (fresh or, when the panel is unreachable, the last one known);
-   * `refetch` bypasses the cache.
-   */
-  profile: (src: number, refetch: boolean) => Promise<ProfileEntry | undefined>;
-  /**
-   * The newest profile the bridge holds for the player, without fetching. A check of the duty against a profile runs
-   * against this one: the profile the check was asked with may have waited in the account's queue behind a newer
-   * fetch, and would take a rank back.
-   */
-  latestProfile?: (src: number) => ProfileEntry | undefined;
+export interface DutyServiceOptions extends DutyMachineOptions {
   /** Where the players' states are kept; given when something must read them before the service exists. */
   states?: DutyStates;
 }
@@ -90,81 +44,34 @@ export type DutyFootprint = {
   leaving: number;
 };
 
-/** An `on` the game applied before the panel accepted it, and how to recognise that duty if the panel refuses it. */
-interface AppliedOn {
-  delivery: Promise<DeliveryResult>;
-  src: number;
-  departmentId: number;
-  since: number;
-  retried: boolean;
-}
-
-const refuse = (error: Extract<DutyOutcome, { ok: false }>['error'], message: string): DutyOutcome => ({
-  ok: false,
-  error,
-  message,
-});
-
-// Refusals that mean the cached profile is out of date rather than the request being wrong.
-const STALE_PROFILE_CODES = new Set(['rank_mismatch', 'not_member']);
-
-const LEFT = refuse('profile_unavailable', 'the player left before the panel answered');
-
-const departmentPayload = (department: Department): DeptDataPayload => ({
-  departmentId: department.id,
-  slug: department.slug,
-  name: department.name,
-  rank: department.rank,
-  data: department.data,
-});
-
-const onCallOf = (src: number, player: DutyPlayer, department: Department): OnCall => ({
-  action: 'on',
-  body: {
-    chatId: player.chatId,
-    departmentId: department.id,
-    rankId: department.rank.id,
-    serverId: src,
-    playerName: panelPlayerName(player.name),
-  },
-});
+const NO_DEPARTMENT: DutyOutcome = { ok: false, error: 'no_department_selected', message: 'select a department first' };
+const INTERNAL_ERROR: DutyOutcome = { ok: false, error: 'invalid_request', message: 'internal error' };
 
 /**
- * Duty of every player: intents in, changes out. The intents (submitted ones, and the refusals of `on`s the game
- * had applied) are one stream, handled one at a time per chat account, so double or concurrent requests can never
- * produce two `on` calls or an interleaving, and a session that reconnects waits behind the calls its ghost still
- * has running; accounts do not wait for each other. Each handled intent emits its outcome, with the intent's id,
- * on one outcome stream, where a caller waiting for it picks it up. Each transition is applied to the players'
- * states, then announced on `dutyChanges$`, which every effect subscribes to.
- *
- * At most one session per chat account is on duty, since the panel keeps one duty per account: a session going
- * on duty takes the account's other session off duty in game (`replaced`), without an `off` to the panel, which
- * the new `on` supersedes. An `off` from a session that does not hold the account's duty never reaches the panel.
- * The panel calls are the machine's, not effects: an `on` must be accepted before the duty changes, and the order
- * the calls enter the outbox is the order the panel sees them in.
+ * Duty of every player: intents in, outcomes and changes out. The intents (submitted ones, and the panel's refusals
+ * of `on`s the game had applied) are one stream, handled by the duty machine one at a time per chat account, so
+ * double or concurrent requests can never produce two `on` calls or an interleaving, and a session that reconnects
+ * waits behind the calls its ghost still has running; accounts do not wait for each other. Each handled intent
+ * emits its outcome, with the intent's id, on one outcome stream, where a caller waiting for it picks it up. Each
+ * transition is applied to the players' states, then announced on `dutyChanges$`, which every effect subscribes to.
  */
 export class DutyService implements Duty {
   private readonly submitted = new Subject<SubmittedIntent>();
-  private readonly appliedOns = new Subject<AppliedOn>();
   private readonly outcomes = new Subject<IntentOutcome>();
-  private readonly changes = new Subject<DutyChange>();
-  /** Every transition of a player's duty, in the order they happen; the effects subscribe to it. */
-  readonly dutyChanges$: Observable<DutyChange> = this.changes.asObservable();
   private readonly states: DutyStates;
-  private readonly holders: DutyHolders;
-  /** Sessions that dropped: they never go on duty again, and an `on` of theirs still waiting is given up. */
-  private readonly leaving = new Set<number>();
-  private readonly left$ = new Subject<number>();
+  private readonly machine: DutyMachine;
+  /** Every transition of a player's duty, in the order they happen; the effects subscribe to it. */
+  readonly dutyChanges$: Observable<DutyChange>;
   private readonly lanes = { open: 0 };
   private nextIntentId = 1;
   private readonly subscription: Subscription;
 
   constructor(private readonly options: DutyServiceOptions) {
-    const states = options.states ?? new DutyStates();
-    this.states = states;
-    this.holders = new DutyHolders((src) => states.get(src));
+    this.states = options.states ?? new DutyStates();
+    this.machine = new DutyMachine(options, this.states);
+    this.dutyChanges$ = this.machine.changes$;
     // The panel refusing an `on` the game applied comes back as an intent, in the account's lane like any other.
-    const refusedAppliedOns$ = this.appliedOns.pipe(
+    const refusedAppliedOns$ = this.machine.appliedOns$.pipe(
       mergeMap(({ delivery, ...applied }) =>
         from(delivery).pipe(
           filter((result) => result.kind === 'refused'),
@@ -177,11 +84,11 @@ export class DutyService implements Duty {
         concatMapPerKey(
           ({ intent }) => this.accountOf(intent.src),
           ({ id, intent }) =>
-            defer(() => this.handle(intent)).pipe(
+            defer(() => this.machine.handle(intent)).pipe(
               map((outcome): IntentOutcome => ({ id, outcome })),
               catchError((error: unknown) => {
                 options.logger.error(`duty ${intent.kind} of player ${intent.src} failed: ${String(error)}`);
-                return of({ id, outcome: refuse('invalid_request', 'internal error') });
+                return of({ id, outcome: INTERNAL_ERROR });
               }),
             ),
           this.lanes,
@@ -196,8 +103,8 @@ export class DutyService implements Duty {
 
   /** Submits and waits for the outcome: the one the outcome stream emits with this intent's id. */
   request(request: DutyRequest): Promise<DutyOutcome> {
-    const intent = this.intentOf(request);
-    if (!intent) return Promise.resolve(refuse('no_department_selected', 'select a department first'));
+    const intent = intentOf(request);
+    if (!intent) return Promise.resolve(NO_DEPARTMENT);
     const submitted = this.identified(intent);
     const outcome = firstValueFrom(
       this.outcomes.pipe(
@@ -216,7 +123,7 @@ export class DutyService implements Duty {
   /** A player's duty: the current one, then each change, as the effects hear of them. */
   dutyState$(src: number): Observable<DutyState> {
     return defer(() =>
-      this.changes.pipe(
+      this.dutyChanges$.pipe(
         filter((change) => change.src === src),
         map((change) => change.next),
         startWith(this.states.get(src)),
@@ -235,10 +142,7 @@ export class DutyService implements Duty {
    * asynchronous work will complete. The `off` call is persisted and sent by the next start if need be.
    */
   forceOffNow(src: number, reason: OffDutyReason): void {
-    const state = this.state(src);
-    const player = this.options.player(src);
-    if (!state.onDuty || state.departmentId === null || !player) return;
-    this.goOff(src, player, state.departmentId, reason);
+    this.machine.forceOffNow(src, reason);
   }
 
   /**
@@ -248,34 +152,21 @@ export class DutyService implements Duty {
    * instead of putting a player who left on duty.
    */
   async leave(src: number): Promise<void> {
-    this.leaving.add(src);
-    this.left$.next(src);
+    this.machine.leave(src);
     await this.request({ kind: 'off', src, reason: 'dropped' });
   }
 
   forget(src: number): void {
     this.states.forget(src);
-    this.leaving.delete(src);
-    this.holders.forget(src);
+    this.machine.forget(src);
   }
 
   footprint(): DutyFootprint {
-    return {
-      lanes: this.lanes.open,
-      states: this.states.size,
-      holders: this.holders.size,
-      leaving: this.leaving.size,
-    };
+    return { lanes: this.lanes.open, states: this.states.size, ...this.machine.footprint() };
   }
 
   stop(): void {
     this.subscription.unsubscribe();
-  }
-
-  private intentOf(request: DutyRequest): DutyIntent | undefined {
-    if (request.kind === 'off') return request;
-    const { src, departmentId } = request;
-    return departmentId === null ? undefined : { kind: 'on', src, departmentId };
   }
 
   private identified(intent: DutyIntent): SubmittedIntent {
@@ -286,291 +177,11 @@ export class DutyService implements Duty {
   private accountOf(src: number): string {
     return this.options.player(src)?.chatId ?? `server id ${src}`;
   }
+}
 
-  private handle(intent: DutyIntent): Observable<DutyOutcome> {
-    const { src } = intent;
-    const before = this.state(src);
-    switch (intent.kind) {
-      case 'on':
-        return this.on(src, intent.departmentId);
-      case 'off':
-        return of(this.off(src, intent.reason));
-      case 'reconcile':
-        this.reconcile(src, intent.profile);
-        return of(this.ok(src, this.state(src) !== before));
-      case 'queuedOnRefused':
-        return this.queuedOnRefused(intent).pipe(map(() => this.ok(src, this.state(src) !== before)));
-    }
-  }
-
-  private ok(src: number, changed: boolean): DutyOutcome {
-    const { onDuty, departmentId, rankId, since } = this.state(src);
-    return { ok: true, changed, onDuty, departmentId, rankId, since };
-  }
-
-  private get panelDown(): boolean {
-    return this.options.panel?.isOpen ?? false;
-  }
-
-  /** Applies a transition to the states, then tells the effects. */
-  private commit(change: DutyChange): void {
-    this.states.apply(change);
-    // Through the queue scheduler's trampoline: a change an effect causes at once (an integration taking another
-    // player off duty) is announced after every effect has heard of the current one, so each effect sees the changes
-    // in the order they happened. Still synchronous from the outside: at resource stop it all runs now.
-    queueScheduler.schedule(() => this.changes.next(change));
-  }
-
-  private on(src: number, departmentId: number): Observable<DutyOutcome> {
-    if (this.leaving.has(src)) return of(LEFT);
-    const player = this.options.player(src);
-    if (!player) return of(refuse('profile_unavailable', 'the player has no linked chat account'));
-    const current = this.state(src);
-    if (current.onDuty && current.departmentId === departmentId) return of(this.ok(src, false));
-    return from(this.options.profile(src, false)).pipe(
-      concatMap((profile) => this.tryOn(src, player, departmentId, profile, 'first')),
-    );
-  }
-
-  /**
-   * One try at going on duty with the profile given. The panel knows the player's roles better than our cache: a
-   * first try it refuses as out of date (after a promotion or a role change) fetches the profile again and tries
-   * once more with what it says.
-   */
-  private tryOn(
-    src: number,
-    player: DutyPlayer,
-    departmentId: number,
-    profile: ProfileEntry | undefined,
-    attempt: 'first' | 'again',
-  ): Observable<DutyOutcome> {
-    if (this.leaving.has(src)) return of(LEFT);
-    if (profile?.kind !== 'found') return of(refuse('profile_unavailable', 'your departments could not be loaded'));
-    const department = profile.departments.find((entry) => entry.id === departmentId);
-    if (!department) return of(refuse('not_member', `you are not a member of department ${departmentId}`));
-    const call = onCallOf(src, player, department);
-    const { outbox } = this.options;
-
-    // Known to be down: answer now instead of waiting out a timeout.
-    if (this.panelDown) {
-      if (this.options.degradedMode !== 'queue') {
-        return of(refuse('panel_unavailable', 'the panel is unreachable; going on duty works again once it answers'));
-      }
-      this.switchAwayFrom(src, player, departmentId);
-      const { result } = outbox.enqueue(call, { appliedInGame: true });
-      this.applyQueued(src, department, call, result);
-      return of(this.ok(src, true));
-    }
-
-    this.switchAwayFrom(src, player, departmentId);
-    const { id, result } = outbox.enqueue(call);
-    return this.answerOf(src, result).pipe(
-      concatMap((answer) => {
-        if (answer.kind === 'left' || this.leaving.has(src)) {
-          // Never on duty in game; the panel must not keep a duty that no session has.
-          const undo = this.holders.undoOf(src, call);
-          if (answer.kind === 'delivered') {
-            if (undo) outbox.enqueue(undo);
-          } else if (answer.kind !== 'refused') outbox.withdraw(id, undo);
-          return of(LEFT);
-        }
-        if (answer.kind === 'panel_down') {
-          // The panel went down while the player waited: in `queue` mode the duty starts now, the call stays queued.
-          outbox.markApplied(id);
-          this.applyQueued(src, department, call, result);
-          return of(this.ok(src, true));
-        }
-        if (answer.kind === 'timed_out' || answer.kind === 'withdrawn') {
-          outbox.withdraw(id, this.holders.undoOf(src, call));
-          return of(refuse('panel_unavailable', 'the panel did not answer; try again in a moment'));
-        }
-        if (answer.kind === 'refused') {
-          if (attempt === 'first' && STALE_PROFILE_CODES.has(String(answer.failure.code))) {
-            return from(this.options.profile(src, true)).pipe(
-              concatMap((fresh) => this.tryOn(src, player, departmentId, fresh, 'again')),
-            );
-          }
-          // The panel said it holds a duty the game did not ask for: the account's duty there goes back to what the
-          // game has.
-          if (answer.failure.kind === 'contradicted') outbox.enqueue(this.holders.accountAsInGame(src, call));
-          return of(refuse('panel_refused', `the panel refused: ${answer.failure.message}`));
-        }
-        this.start(src, department, call);
-        return of(this.ok(src, true));
-      }),
-    );
-  }
-
-  /** How the wait for the panel to accept an `on` ends (see panelAnswer); the timeout runs on the monotonic clock. */
-  private answerOf(src: number, delivery: Promise<DeliveryResult>): Observable<PanelAnswer> {
-    const { panel, degradedMode, sleep, onDutyWaitMs } = this.options;
-    return panelAnswer(delivery, {
-      timeout$: abandonableWait(sleep, onDutyWaitMs),
-      left$: this.left$.pipe(filter((leaver) => leaver === src)),
-      // In `queue` mode the panel going down lets the duty start without it.
-      ...(degradedMode === 'queue' && panel ? { unreachable$: panel.unreachable$ } : {}),
-    });
-  }
-
-  /** Going on duty for another department while on duty is off, then on. */
-  private switchAwayFrom(src: number, player: DutyPlayer, departmentId: number): void {
-    const onDuty = this.state(src);
-    if (onDuty.onDuty && onDuty.departmentId !== null && onDuty.departmentId !== departmentId) {
-      this.goOff(src, player, onDuty.departmentId, 'request');
-    }
-  }
-
-  private start(src: number, department: Department, call: OnCall): DutyState {
-    const { chatId } = call.body;
-    const holder = this.holders.holder(chatId);
-    if (holder !== undefined && holder !== src) this.replace(holder);
-    this.holders.hold(src, call);
-    const next: DutyState = {
-      onDuty: true,
-      departmentId: department.id,
-      departmentSlug: department.slug,
-      rankId: department.rank.id,
-      since: this.options.now(),
-    };
-    this.commit({
-      kind: 'on',
-      src,
-      chatId,
-      previous: this.state(src),
-      next,
-      department: departmentPayload(department),
-    });
-    return next;
-  }
-
-  /**
-   * Another session of the account went on duty: this one goes off duty in game only. A session that is leaving
-   * meanwhile has no client left to tell: it went off duty by dropping.
-   */
-  private replace(src: number): void {
-    const previous = this.state(src);
-    if (!previous.onDuty || previous.departmentId === null) return;
-    const reason = this.leaving.has(src) ? 'dropped' : 'replaced';
-    const chatId = this.options.player(src)?.chatId;
-    this.commit({ kind: 'off', src, chatId, previous, next: OFF_DUTY, reason });
-  }
-
-  /** On duty in game while the `on` waits in the outbox; a later refusal by the panel undoes it. */
-  private applyQueued(
-    src: number,
-    department: Department,
-    call: OnCall,
-    delivery: Promise<DeliveryResult>,
-    retried = false,
-  ): void {
-    const state = this.start(src, department, call);
-    this.options.logger.info(
-      `player ${src} is on duty in department ${department.slug} while the panel is unreachable; the panel learns it once it answers`,
-    );
-    if (state.since !== null) {
-      this.appliedOns.next({ delivery, src, departmentId: department.id, since: state.since, retried });
-    }
-  }
-
-  /** Sends an `on` the game has already applied; a refusal comes back as `queuedOnRefused`. */
-  private sendApplied(src: number, call: OnCall, since: number, retried: boolean): void {
-    const { result } = this.options.outbox.enqueue(call, { appliedInGame: true });
-    this.appliedOns.next({ delivery: result, src, departmentId: call.body.departmentId, since, retried });
-  }
-
-  /** The game takes the rank the panel now gives the player in the department they are on duty in. */
-  private setRank(src: number, state: DutyState, department: Department): void {
-    const next: DutyState = { ...state, rankId: department.rank.id };
-    const chatId = this.options.player(src)?.chatId;
-    this.commit({ kind: 'rank', src, chatId, previous: state, next, department: departmentPayload(department) });
-  }
-
-  /**
-   * The panel refused an `on` the game had applied. Refused as out of date, the profile is fetched once and what it
-   * says is sent instead; otherwise (or again) the player goes off duty.
-   */
-  private queuedOnRefused(intent: Extract<DutyIntent, { kind: 'queuedOnRefused' }>): Observable<void> {
-    const { src, departmentId, since, failure } = intent;
-    const state = this.state(src);
-    const player = this.options.player(src);
-    // The player has moved on since (off duty, another department, another session): nothing to undo.
-    if (!player || !state.onDuty || state.departmentId !== departmentId || state.since !== since) return of(undefined);
-    if (intent.retried || !STALE_PROFILE_CODES.has(String(failure.code))) {
-      return of(this.giveUpApplied(src, player, departmentId, failure));
-    }
-    return from(this.options.profile(src, true)).pipe(
-      map((profile) => {
-        const department =
-          profile?.kind === 'found' ? profile.departments.find((d) => d.id === departmentId) : undefined;
-        if (!department) return this.giveUpApplied(src, player, departmentId, failure);
-        const call = onCallOf(src, player, department);
-        if (this.holders.holds(player.chatId, src)) this.holders.hold(src, call);
-        this.sendApplied(src, call, since, true);
-        if (department.rank.id !== state.rankId) this.setRank(src, state, department);
-      }),
-    );
-  }
-
-  private giveUpApplied(src: number, player: DutyPlayer, departmentId: number, failure: PanelFailure): void {
-    this.options.logger.warn(
-      `the panel refused the duty of player ${src} in department ${departmentId} that the game had already applied (${failure.code ?? failure.kind}); they go off duty`,
-    );
-    // The refused `on` did not replace at the panel the duty it replaced in game (another session's, or this
-    // session's previous department): the `off` ends whatever duty the account still has there.
-    this.goOff(src, player, departmentId, 'department_removed', 'account');
-  }
-
-  private off(src: number, reason: OffDutyReason): DutyOutcome {
-    const state = this.state(src);
-    const player = this.options.player(src);
-    if (!state.onDuty || state.departmentId === null || !player) return this.ok(src, false);
-    this.goOff(src, player, state.departmentId, reason);
-    return this.ok(src, true);
-  }
-
-  /**
-   * Off duty takes effect in game at once; the panel learns it through the outbox, so no one is stuck on duty. A
-   * session that does not hold its account's duty (another one went on duty since) tells the panel nothing.
-   */
-  private goOff(
-    src: number,
-    player: DutyPlayer,
-    departmentId: number,
-    reason: OffDutyReason,
-    ends: 'department' | 'account' = 'department',
-  ): void {
-    const { chatId } = player;
-    if (this.holders.holds(chatId, src)) {
-      this.holders.release(chatId);
-      this.options.outbox.enqueue({ action: 'off', body: ends === 'account' ? { chatId } : { chatId, departmentId } });
-    }
-    this.commit({ kind: 'off', src, chatId, previous: this.state(src), next: OFF_DUTY, reason });
-  }
-
-  private reconcile(src: number, asked: ProfileEntry): void {
-    const state = this.state(src);
-    if (!state.onDuty || state.departmentId === null) return;
-    const profile = this.options.latestProfile?.(src) ?? asked;
-    const department =
-      profile.kind === 'found' ? profile.departments.find((d) => d.id === state.departmentId) : undefined;
-    const player = this.options.player(src);
-    if (!department) {
-      if (player) this.goOff(src, player, state.departmentId, 'department_removed');
-      return;
-    }
-    if (department.rank.id !== state.rankId && player) this.changeRank(src, player, state, department);
-  }
-
-  /**
-   * The panel keeps a duty per department and rank: a new rank is a new session there, so the game applies it at
-   * once and the panel gets an `on` with it, in order with the account's other calls. A refusal (the rank changed
-   * again meanwhile) fetches the profile once and sends what it says; refused again, the player goes off duty.
-   */
-  private changeRank(src: number, player: DutyPlayer, state: DutyState, department: Department): void {
-    this.setRank(src, state, department);
-    if (!this.holders.holds(player.chatId, src) || state.since === null) return;
-    const call = onCallOf(src, player, department);
-    this.holders.hold(src, call);
-    this.sendApplied(src, call, state.since, false);
-  }
+/** The intent of a request, or none when it asks to go on duty without a department. */
+function intentOf(request: DutyRequest): DutyIntent | undefined {
+  if (request.kind === 'off') return request;
+  const { src, departmentId } = request;
+  return departmentId === null ? undefined : { kind: 'on', src, departmentId };
 }
