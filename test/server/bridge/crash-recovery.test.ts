@@ -120,6 +120,51 @@ describe('a run that died without onResourceStop', () => {
   });
 });
 
+describe('the open duty record', () => {
+  it('is in KVP before anything tells the world of the duty: the state bag, events, the client', async () => {
+    const store = createMemoryStore();
+    const running = await startBridge(mock.panel, { store });
+    await connect(running, 7, ALEX);
+    const recorded = () => keysWith(store, 'open-duty:').length === 1;
+    const seen: string[] = [];
+    const { port } = running;
+    const emitLocal = port.emitLocal.bind(port);
+    const emitClient = port.emitClient.bind(port);
+    const setPlayerState = port.setPlayerState.bind(port);
+    const note = (what: string) => seen.push(`${what} recorded=${recorded()}`);
+    port.emitLocal = (event, ...args) => {
+      note(event);
+      emitLocal(event, ...args);
+    };
+    port.emitClient = (event, src, ...args) => {
+      note(event);
+      emitClient(event, src, ...args);
+    };
+    port.setPlayerState = (src, key, value) => {
+      note(key);
+      setPlayerState(src, key, value);
+    };
+
+    port.requestDuty(7, 1, true, LSPD.id);
+    await settle();
+    port.requestDuty(7, 2, false, null);
+    await settle();
+
+    expect(seen).toEqual([
+      'bridge:duty recorded=true',
+      'bridge:server:playerOnDuty recorded=true',
+      'bridge:client:deptData recorded=true',
+      'bridge:internal:dutyState recorded=true',
+      'bridge:internal:dutyResult recorded=true',
+      'bridge:duty recorded=false',
+      'bridge:server:playerOffDuty recorded=false',
+      'bridge:client:offDuty recorded=false',
+      'bridge:internal:dutyState recorded=false',
+      'bridge:internal:dutyResult recorded=false',
+    ]);
+  });
+});
+
 describe('an orderly restart', () => {
   it('leaves the ledger empty, so the next start sends only the kept offs, as before, and tells of no crash', async () => {
     const store = createMemoryStore();

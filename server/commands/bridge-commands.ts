@@ -1,0 +1,48 @@
+import type { BridgeServerExports } from '../../shared/events.js';
+import type { Duty } from '../duty/duty.js';
+import type { Logger } from '../log/logger.js';
+import type { PlayerRegistry } from '../players/player-registry.js';
+import type { BridgeRuntime, ServerPort } from '../server-port.js';
+import { registerAdminCommand } from './admin-command.js';
+import { offDutyCommand } from './offduty-command.js';
+import { refreshCommand } from './refresh-command.js';
+import { statusCommand } from './status-command.js';
+import type { StatusSnapshot } from './status-report.js';
+
+export interface BridgeCommandsWiring {
+  port: ServerPort;
+  runtime: Pick<BridgeRuntime, 'now' | 'wallNow'>;
+  logger: Logger;
+  players: PlayerRegistry;
+  duty: Pick<Duty, 'onDutyPlayers'>;
+  serverExports: Pick<BridgeServerExports, 'RefreshPlayer' | 'SetPlayerDuty'>;
+  /** The panel's part of `bridge status`; undefined when the bridge is not configured. */
+  panelStatus: () => StatusSnapshot['panel'];
+  cachedProfiles: () => number;
+}
+
+/** The `bridge` console command: status, refresh, offduty. */
+export function registerBridgeCommands(wiring: BridgeCommandsWiring): void {
+  const { port, runtime, logger, players, duty, serverExports } = wiring;
+  const isConnected = (src: number) => players.get(src) !== undefined;
+  registerAdminCommand(
+    port,
+    [
+      statusCommand(() => ({
+        now: runtime.now(),
+        wallNow: runtime.wallNow(),
+        panel: wiring.panelStatus(),
+        cachedProfiles: wiring.cachedProfiles(),
+        playersOnline: players.size,
+        playersOnDuty: duty.onDutyPlayers().length,
+      })),
+      refreshCommand({
+        connectedPlayers: () => players.all().map((session) => session.src),
+        isConnected,
+        refresh: serverExports.RefreshPlayer,
+      }),
+      offDutyCommand({ isConnected, takeOffDuty: (src) => serverExports.SetPlayerDuty(src, false) }),
+    ],
+    { redact: (text) => logger.redact(text), onError: (message) => logger.error(message) },
+  );
+}

@@ -1,0 +1,26 @@
+import type { DeptDataPayload, OffDutyReason } from '../../shared/events.js';
+import type { DutyState } from './duty-state.js';
+
+interface Transition {
+  src: number;
+  /** The player's chat account; undefined for a player without one (who never goes on duty). */
+  chatId: string | undefined;
+  previous: DutyState;
+  next: DutyState;
+}
+
+/**
+ * One transition of a player's duty, as `dutyChanges$` announces it: every effect (events, state bag, crash record,
+ * integrations, polling) is a subscriber of these and of nothing else.
+ */
+export type DutyChange =
+  /** Went on duty, in a department the panel accepted (or, degraded mode `queue`, that the panel will learn of). */
+  | (Transition & { kind: 'on'; department: DeptDataPayload })
+  /** Still on duty in the same department, with the rank the panel now gives. */
+  | (Transition & { kind: 'rank'; department: DeptDataPayload })
+  /** Went off duty; `previous.departmentId` is the department that ended. */
+  | (Transition & { kind: 'off'; reason: OffDutyReason });
+
+/** The department a change concerns: the one entered, or for going off duty the one that ended. */
+export const departmentOf = (change: DutyChange): number | null =>
+  change.kind === 'off' ? change.previous.departmentId : change.next.departmentId;

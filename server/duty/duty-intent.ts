@@ -1,0 +1,28 @@
+import type { OffDutyReason } from '../../shared/events.js';
+import type { PanelFailure } from '../panel/panel-result.js';
+import type { ProfileEntry } from '../profiles/profile-cache.js';
+
+/** What may change a player's duty; every intent goes through the player's chat account's lane, one at a time. */
+export type DutyIntent =
+  | { kind: 'on'; src: number; departmentId: number }
+  | { kind: 'off'; src: number; reason: OffDutyReason }
+  /** A refreshed profile: a removed department ends the duty, a new rank replaces the old one. */
+  | { kind: 'reconcile'; src: number; profile: ProfileEntry }
+  /**
+   * The panel refused an `on` the game had already applied: one sent while it was unreachable (degraded mode
+   * `queue`), or the new rank of a player on duty. The duty service submits it itself.
+   */
+  | {
+      kind: 'queuedOnRefused';
+      src: number;
+      departmentId: number;
+      since: number;
+      failure: PanelFailure;
+      retried: boolean;
+    };
+
+/** An intent as it travels: the id correlates it with its outcome. */
+export interface SubmittedIntent {
+  id: number;
+  intent: DutyIntent;
+}

@@ -1,0 +1,31 @@
+import type { Observable } from 'rxjs';
+import type { DutyOutcome, OffDutyReason } from '../../shared/events.js';
+import type { DutyChange } from './duty-change.js';
+import type { DutyIntent } from './duty-intent.js';
+import type { DutyState } from './duty-state.js';
+
+/** A request whose caller waits for the outcome: a player's own, an export's, an admin's. */
+export type DutyRequest =
+  /** `departmentId` null: the player chose none (refused, `no_department_selected`). */
+  { kind: 'on'; src: number; departmentId: number | null } | { kind: 'off'; src: number; reason: OffDutyReason };
+
+/** What there is to a player's duty: what the rest of the bridge reads from it, asks of it and hears from it. */
+export interface Duty {
+  /** Every transition of a player's duty, in the order they happen. */
+  readonly dutyChanges$: Observable<DutyChange>;
+  /** A player's duty: the current one, then each change. */
+  dutyState$(src: number): Observable<DutyState>;
+  state(src: number): DutyState;
+  /** The same array until a duty changes. */
+  onDutyPlayers(): ReadonlyArray<readonly [number, DutyState]>;
+  submit(intent: DutyIntent): void;
+  request(request: DutyRequest): Promise<DutyOutcome>;
+  /** A session dropped: resolves once its duty has ended. */
+  leave(src: number): Promise<void>;
+  /** The player is gone from everywhere else. */
+  forget(src: number): void;
+  /** Takes a player off duty at once, outside their queue: for a resource that is stopping. */
+  forceOffNow(src: number, reason: OffDutyReason): void;
+  footprint(): Record<string, number>;
+  stop(): void;
+}

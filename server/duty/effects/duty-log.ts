@@ -1,0 +1,17 @@
+import type { Logger } from '../../log/logger.js';
+import { type DutyEffect, dutyEffect } from './duty-effect.js';
+
+/** The console line of each duty change. */
+export const logDutyChanges = (logger: Logger): DutyEffect =>
+  dutyEffect('log line', logger, (change) => {
+    const { src } = change;
+    if (change.kind === 'on') {
+      const { slug, rank } = change.department;
+      logger.info(`player ${src} is on duty in department ${slug} as rank ${rank.id}`);
+    } else if (change.kind === 'off') {
+      if (change.reason === 'replaced') {
+        logger.info(`player ${src} is off duty: their chat account went on duty in another session`);
+      }
+      logger.info(`player ${src} is off duty (${change.reason})`);
+    }
+  });

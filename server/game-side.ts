@@ -1,0 +1,112 @@
+import type { BridgeConfig } from '../shared/config/index.js';
+import { type BridgeServerExports, INTERNAL_EVENTS } from '../shared/events.js';
+import { registerBridgeCommands } from './commands/bridge-commands.js';
+import type { StatusSnapshot } from './commands/status-report.js';
+import type { Duty } from './duty/duty.js';
+import { registerServerExports } from './exports/register-exports.js';
+import { createIntegrations, type Integrations } from './integrations/create-integrations.js';
+import type { Logger } from './log/logger.js';
+import { ClientEventLimits } from './net/client-event-limits.js';
+import { subscribeClientEvents } from './net/client-events.js';
+import type { PlayerRegistry } from './players/player-registry.js';
+import { sessionOpener } from './players/player-sessions.js';
+import type { ProfileDelivery } from './profiles/profile-delivery.js';
+import { RevalidationAsks } from './profiles/revalidation-asks.js';
+import { TokenExposureCheck } from './security/token-exposure-check.js';
+import type { BridgeRuntime, ServerPort } from './server-port.js';
+import { guardDutyStateBags } from './state/duty-state-bag.js';
+import type { StateBagGuard } from './state/state-bag-guard.js';
+
+export interface GameSideWiring {
+  port: ServerPort;
+  runtime: BridgeRuntime;
+  logger: Logger;
+  config: BridgeConfig;
+  token: string;
+  players: PlayerRegistry;
+  duty: Duty;
+  profiles: ProfileDelivery;
+  /** Told the number of players online after each join. */
+  playersOnline: (count: number) => void;
+  /** The panel's part of `bridge status`; undefined when the bridge is not configured. */
+  panelStatus: () => StatusSnapshot['panel'];
+}
+
+/** What the bridge keeps on the game's side, whatever is behind it. */
+export interface GameSide {
+  readonly stateBags: StateBagGuard;
+  readonly integrations: Integrations;
+  readonly serverExports: BridgeServerExports;
+  /** Entries held per player: all zero once everyone has left. */
+  footprint(): Record<string, number>;
+  stop(): void;
+}
+
+/**
+ * The game's side of the bridge, the same with or without a panel: the players' sessions and state bags, their
+ * clients' events, the integrations, the server exports and the `bridge` command.
+ */
+export function startGameSide(wiring: GameSideWiring): GameSide {
+  const { port, runtime, logger, config, players, duty, profiles } = wiring;
+  const stateBags = guardDutyStateBags(port, runtime, logger);
+  const integrations = createIntegrations({
+    config: config.Integrations,
+    resources: port.resources,
+    duty: {
+      isOnDuty: (src) => duty.state(src).onDuty,
+      takeOffDuty: (src, reason) => duty.submit({ kind: 'off', src, reason }),
+    },
+    logger,
+  });
+  const tokenExposure = new TokenExposureCheck({
+    token: wiring.token,
+    logger,
+    challenge: (src, nonce) => port.emitClient(INTERNAL_EVENTS.tokenCheck, src, nonce),
+  });
+  const limits = new ClientEventLimits(runtime.now, logger);
+  const revalidationAsks = new RevalidationAsks(config.RefreshIntervalMs, runtime.now);
+  const openSession = sessionOpener({ players, port, stateBags });
+
+  const clientEvents = subscribeClientEvents({
+    ...wiring,
+    now: runtime.now,
+    refreshCooldownMs: config.RefreshCooldownMs,
+    openSession,
+    limits,
+    revalidationAsks,
+    tokenExposure,
+    forget: (src) => {
+      integrations.playerDropped(src);
+      stateBags.forget(src);
+      players.remove(src);
+      duty.forget(src);
+      limits.forget(src);
+      revalidationAsks.forget(src);
+      tokenExposure.forget(src);
+    },
+  });
+  for (const src of port.connectedPlayers()) openSession(src);
+  // A restart with players online: they count for the short-interval warning as joins would.
+  wiring.playersOnline(players.size);
+
+  const serverExports = registerServerExports({ port, duty, players, profiles, messages: config.Locale });
+  registerBridgeCommands({ ...wiring, serverExports, cachedProfiles: profiles.cachedCount });
+
+  return {
+    stateBags,
+    integrations,
+    serverExports,
+    footprint: () => ({
+      players: players.size,
+      ...Object.fromEntries(Object.entries(duty.footprint()).map(([name, size]) => [`duty.${name}`, size])),
+      clientEventLimits: limits.size,
+      revalidationAsks: revalidationAsks.size,
+      stateBagGuard: stateBags.size,
+      tokenChallenges: tokenExposure.size,
+    }),
+    stop() {
+      clientEvents.unsubscribe();
+      stateBags.stop();
+    },
+  };
+}

@@ -1,0 +1,53 @@
+import type { BridgeServer } from './bridge-server.js';
+import type { BridgeSettings } from './config/bridge-settings.js';
+import { OFF_DUTY } from './duty/duty-state.js';
+import { NOT_CONFIGURED_DUTY } from './duty/not-configured-duty.js';
+import { startGameSide } from './game-side.js';
+import { PlayerRegistry } from './players/player-registry.js';
+import { ProfileDelivery } from './profiles/profile-delivery.js';
+import type { BridgeRuntime, ServerPort } from './server-port.js';
+
+/**
+ * The bridge without its convars: up and harmless until the owner sets them and restarts it. Players, exports and
+ * commands work; every profile and duty request is answered `not_configured`, and nothing reaches a panel.
+ */
+export function startInertBridge(
+  port: ServerPort,
+  runtime: BridgeRuntime,
+  { logger, config, token }: BridgeSettings,
+): BridgeServer {
+  const players = new PlayerRegistry();
+  const duty = NOT_CONFIGURED_DUTY;
+  const profiles = new ProfileDelivery({
+    cache: undefined,
+    players,
+    port,
+    dutyState: () => OFF_DUTY,
+    logger,
+    messages: config.Locale,
+  });
+  const game = startGameSide({
+    port,
+    runtime,
+    logger,
+    config,
+    token,
+    players,
+    duty,
+    profiles,
+    playersOnline: () => {},
+    panelStatus: () => undefined,
+  });
+  return {
+    logger,
+    players,
+    duty,
+    profiles: profiles.profiles,
+    ready: Promise.resolve(),
+    stop() {
+      game.stop();
+      profiles.stop();
+    },
+    footprint: () => game.footprint(),
+  };
+}

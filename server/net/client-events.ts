@@ -1,0 +1,82 @@
+import { filter, map, merge, mergeMap, type Subscription } from 'rxjs';
+import type { Duty } from '../duty/duty.js';
+import type { Logger } from '../log/logger.js';
+import type { PlayerRegistry, PlayerSession } from '../players/player-registry.js';
+import type { ProfileDelivery } from '../profiles/profile-delivery.js';
+import type { RevalidationAsks } from '../profiles/revalidation-asks.js';
+import type { TokenExposureCheck } from '../security/token-exposure-check.js';
+import type { ServerPort } from '../server-port.js';
+import type { ClientEventLimits } from './client-event-limits.js';
+import { dutyRequestHandler } from './duty-request.js';
+import { guarded } from './guarded.js';
+import { refreshRequestHandler } from './refresh-request.js';
+
+export interface ClientEventsDeps {
+  port: ServerPort;
+  /** The monotonic clock. */
+  now: () => number;
+  refreshCooldownMs: number;
+  logger: Logger;
+  players: PlayerRegistry;
+  openSession: (src: number) => PlayerSession;
+  /** Told the number of players online after each join. */
+  playersOnline: (count: number) => void;
+  duty: Pick<Duty, 'request' | 'leave'>;
+  profiles: Pick<ProfileDelivery, 'profiles' | 'send' | 'refresh'>;
+  limits: ClientEventLimits;
+  revalidationAsks: RevalidationAsks;
+  tokenExposure: TokenExposureCheck;
+  /** Everything kept about a player who dropped is let go, once their duty has ended. */
+  forget: (src: number) => void;
+}
+
+/** The players' joins and drops and their clients' events, each its own stream; a failure never ends one. */
+export function subscribeClientEvents(deps: ClientEventsDeps): Subscription {
+  const { port, logger, players, openSession, duty, profiles, limits, revalidationAsks, tokenExposure } = deps;
+  const handleDutyRequest = dutyRequestHandler(deps);
+  const handleRefresh = refreshRequestHandler({ ...deps, cooldownMs: deps.refreshCooldownMs });
+  return merge(
+    port.joins$.pipe(
+      mergeMap(
+        guarded('join', logger, async (src: number) => {
+          openSession(src);
+          deps.playersOnline(players.size);
+          await profiles.profiles.view(src, { priority: 'join' });
+        }),
+      ),
+    ),
+    port.clientReady$.pipe(
+      filter(({ src }) => limits.admit('ready', src)),
+      mergeMap(
+        guarded('profile', logger, async ({ src }) => {
+          openSession(src);
+          tokenExposure.challenge(src);
+          await profiles.send(src, false);
+        }),
+      ),
+    ),
+    port.dutyRequests$.pipe(mergeMap(guarded('duty request', logger, ({ src, args }) => handleDutyRequest(src, args)))),
+    port.refreshRequests$.pipe(
+      map(({ src }) => src),
+      mergeMap(guarded('refresh', logger, handleRefresh)),
+    ),
+    // Stale-while-revalidate: the client already shows its profile; the new one arrives as a background refresh.
+    port.revalidateRequests$.pipe(
+      filter(({ src }) => players.get(src) !== undefined && limits.admit('revalidate', src)),
+      filter(({ src }) => revalidationAsks.admit(src)),
+      mergeMap(guarded('profile revalidation', logger, async ({ src }) => profiles.profiles.revalidate(src))),
+    ),
+    port.tokenProofs$.pipe(
+      filter(({ src }) => limits.admit('tokenProof', src)),
+      mergeMap(guarded('token check', logger, async ({ src, args }) => tokenExposure.answer(src, args))),
+    ),
+    port.drops$.pipe(
+      mergeMap(
+        guarded('drop', logger, async ({ src }) => {
+          await duty.leave(src);
+          deps.forget(src);
+        }),
+      ),
+    ),
+  ).subscribe();
+}
