@@ -27,10 +27,10 @@ import { probePanel } from './panel/probe.js';
 import { PlayerRegistry } from './players/player-registry.js';
 import { OnDutyRevalidation } from './profiles/on-duty-revalidation.js';
 import { ProfileCache } from './profiles/profile-cache.js';
-import { ProfilePersistence } from './profiles/profile-persistence.js';
 import { ProfileService, payloadOf } from './profiles/profile-service.js';
 import { RevalidationAsks } from './profiles/revalidation-asks.js';
 import { announceShortRefreshInterval } from './profiles/short-refresh-interval.js';
+import { wireProfileSubscribers } from './profiles/wire-profile-subscribers.js';
 import { TokenExposureCheck } from './security/token-exposure-check.js';
 import type { BridgeRuntime, ServerPort } from './server-port.js';
 import { publishDutyState } from './state/duty-state-bag.js';
@@ -89,13 +89,10 @@ export function startBridgeServer(port: ServerPort, runtime: BridgeRuntime): Bri
         ttlMs: config.RefreshIntervalMs,
         now: runtime.now,
         wallNow: runtime.wallNow,
-        persistence: new ProfilePersistence(port.store),
       })
     : undefined;
-  const restoredProfiles = cache?.restore() ?? 0;
-  if (restoredProfiles > 0) logger.info(`${restoredProfiles} player profile(s) kept from the last run`);
   const profiles = new ProfileService(cache, players, logger, config.Locale);
-  // Players on duty are polled: what the panel changes reaches their duty through profiles.refreshed$ below.
+  // Players on duty are polled: what the panel changes reaches their duty through the profile subscribers below.
   const onDutyRevalidation = new OnDutyRevalidation({
     intervalMs: config.RefreshIntervalMs,
     sleep: runtime.sleep,
@@ -184,7 +181,8 @@ export function startBridgeServer(port: ServerPort, runtime: BridgeRuntime): Bri
     },
     // A refetch also updates the player's menu, which showed the outdated departments. Otherwise whatever profile is
     // held is good enough: the panel checks the rank itself, and a refusal comes back here with `refetch`.
-    profile: async (src, refetch) => (refetch ? (await sendProfile(src, true)).entry : await profiles.forDuty(src)),
+    profile: async (src, refetch) =>
+      refetch ? (await profiles.serve(src, { force: true })).entry : await profiles.forDuty(src),
     latestProfile: (src) => profiles.cached(src),
     effects: {
       onDuty(src, state, department) {
@@ -212,6 +210,19 @@ export function startBridgeServer(port: ServerPort, runtime: BridgeRuntime): Bri
     },
   });
 
+  // The client push, the duty reconciliation and the KVP copy follow profiles.profiles$; the profiles the last run
+  // kept are loaded here, before anything can ask for one.
+  const profileSubscribers = wireProfileSubscribers({
+    profiles,
+    cache,
+    store: port.store,
+    isConnected: (src) => players.get(src) !== undefined,
+    emitClient: (event, src, ...args) => port.emitClient(event, src, ...args),
+    sendDutyState,
+    reconcile: (src, profile) => duty.submit({ kind: 'reconcile', src, profile }),
+    logger,
+  });
+
   const ensureSession = (src: number) => {
     const known = players.get(src);
     if (known) return known;
@@ -219,20 +230,8 @@ export function startBridgeServer(port: ServerPort, runtime: BridgeRuntime): Bri
     return players.add(src, port.playerName(src), port.playerIdentifiers(src));
   };
 
-  const sendProfile = async (src: number, force: boolean) => {
-    const view = await profiles.view(src, { force });
-    if (!players.get(src)) return view;
-    port.emitClient(PUBLIC_EVENTS.profile, src, view.payload);
-    sendDutyState(src);
-    return view;
-  };
-
   /** What /dutyrefresh does after its cooldown: fetch bypassing the cache, tell the client, check the duty. */
-  const refreshProfile = async (src: number) => {
-    const view = await sendProfile(src, true);
-    if (view.entry && view.payload.ok) duty.submit({ kind: 'reconcile', src, profile: view.entry });
-    return view;
-  };
+  const refreshProfile = (src: number) => profiles.serve(src, { force: true, checksDuty: true });
 
   const notConfigured = (): Promise<DutyOutcome> =>
     Promise.resolve({ ok: false, error: 'not_configured', message: 'the duty system is not configured' });
@@ -327,7 +326,7 @@ export function startBridgeServer(port: ServerPort, runtime: BridgeRuntime): Bri
         guard('profile', async ({ src }) => {
           ensureSession(src);
           tokenExposure.challenge(src);
-          await sendProfile(src, false);
+          await profiles.serve(src);
         }),
       ),
     ),
@@ -338,7 +337,7 @@ export function startBridgeServer(port: ServerPort, runtime: BridgeRuntime): Bri
       map(({ src }) => src),
       mergeMap(guard('refresh', handleRefresh)),
     ),
-    // Stale-while-revalidate: the client already shows its profile; the new one arrives through refreshed$ below.
+    // Stale-while-revalidate: the client already shows its profile; the new one arrives through profiles.profiles$.
     port.revalidateRequests$.pipe(
       filter(({ src }) => players.get(src) !== undefined && limits.admit('revalidate', src)),
       filter(({ src }) => revalidationAsks.admit(src)),
@@ -359,18 +358,6 @@ export function startBridgeServer(port: ServerPort, runtime: BridgeRuntime): Bri
           limits.forget(src);
           revalidationAsks.forget(src);
           tokenExposure.forget(src);
-        }),
-      ),
-    ),
-    // A profile refreshed in the background (it was stale, or the panel is back after an outage) reaches the client
-    // and may end or change a duty.
-    profiles.refreshed$.pipe(
-      mergeMap(
-        guard('profile refresh', async ({ src, view }) => {
-          if (!players.get(src)) return;
-          port.emitClient(PUBLIC_EVENTS.profile, src, view.payload);
-          sendDutyState(src);
-          if (view.entry && view.payload.ok) duty.submit({ kind: 'reconcile', src, profile: view.entry });
         }),
       ),
     ),
@@ -451,6 +438,7 @@ export function startBridgeServer(port: ServerPort, runtime: BridgeRuntime): Bri
     stop() {
       for (const [src] of duty.onDutyPlayers()) duty.forceOffNow(src, 'resource_stop');
       subscription.unsubscribe();
+      profileSubscribers.unsubscribe();
       onDutyRevalidation.stop();
       stateBags.stop();
       duty.stop();
