@@ -9,7 +9,7 @@ import { reconcileDuties } from './subscribers/duty-reconciliation.js';
 import { keepProfilesInKvp } from './subscribers/profile-kvp.js';
 
 export interface ProfileSubscribersOptions {
-  profiles: ProfileService;
+  profiles: Pick<ProfileService, 'profiles$'>;
   /** Absent when the panel is not configured: nothing is cached, so nothing is kept in KVP either. */
   cache: ProfileCache | undefined;
   /** Resource KVP, where profiles survive a restart. */
