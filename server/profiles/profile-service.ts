@@ -77,7 +77,8 @@ export class ProfileService {
 
   /**
    * The profile the game sees. A fresh one from the cache; a stale one at once, refreshed in the background; none:
-   * fetched at `priority`, the stale one (if any) when the panel cannot be asked.
+   * fetched at `priority`, the stale one (if any) when the panel cannot be asked. Served to nobody: for the lookups no
+   * client waits for (a join warming the cache, the duty check); what it fetches is still held on `profiles$`.
    */
   async view(src: number, options: ViewOptions = {}): Promise<ProfileView> {
     return (await this.lookup(src, options)).view;

@@ -50,10 +50,3 @@ export interface ProfileServed {
 
 /** Everything that happens to the profiles of chat accounts, in order: the one stream the profile subscribers read. */
 export type ProfileUpdate = ProfileHeld | ProfileDropped | ProfileServed;
-
-export const statusOf = (view: ProfileView, fetched: boolean): ProfileStatus => {
-  if (!view.entry) return 'none';
-  if (view.revalidating) return 'revalidating';
-  if (view.stale) return 'stale';
-  return fetched ? 'fresh' : 'cached';
-};
