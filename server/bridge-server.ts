@@ -1,4 +1,3 @@
-import { Subscription } from 'rxjs';
 import { panelStatusOf } from './commands/panel-status.js';
 import { readBridgeSettings } from './config/bridge-settings.js';
 import { endDutiesLeftOpen } from './duty/crashed-run-recovery.js';
@@ -63,7 +62,6 @@ export function startBridgeServer(port: ServerPort, runtime: BridgeRuntime): Bri
   // The profiles: one block, fed by the panel, read by the duty below and pushed to the clients.
   const profiles = connectProfiles({
     panel: stack.client,
-    store: port.store,
     runtime,
     ttlMs: config.RefreshIntervalMs,
     players,
@@ -103,7 +101,12 @@ export function startBridgeServer(port: ServerPort, runtime: BridgeRuntime): Bri
     profile: (src, refetch) => profiles.forDuty(src, refetch),
     latestProfile: (src) => profiles.profiles.cached(src),
   });
-  // Players on duty are polled: what the panel changes reaches their duty through the profile updates below.
+  // Before any profile is asked for: the KVP copy loads what the last run kept.
+  const profileSubscribers = profiles.connect({
+    store: port.store,
+    reconcile: (src, profile) => duty.submit({ kind: 'reconcile', src, profile }),
+  });
+  // Players on duty are polled: what the panel changes reaches their duty through the profile reconciliation.
   const polling = new OnDutyRevalidation({
     intervalMs: config.RefreshIntervalMs,
     sleep: runtime.sleep,
@@ -124,10 +127,8 @@ export function startBridgeServer(port: ServerPort, runtime: BridgeRuntime): Bri
     emitServerDutyEvents(port, logger),
     emitClientDutyEvents(port, logger),
   ]);
-  // A fresh profile may end a duty or change its rank; the panel answering again refreshes the stale profiles.
-  const flows = new Subscription();
-  flows.add(profiles.updates$.subscribe(({ src, profile }) => duty.submit({ kind: 'reconcile', src, profile })));
-  flows.add(stack.breaker.recovered$.subscribe(() => profiles.profiles.recover()));
+  // The panel answering again refreshes the stale profiles.
+  const recovery = stack.breaker.recovered$.subscribe(() => profiles.profiles.recover());
 
   return {
     logger,
@@ -139,8 +140,8 @@ export function startBridgeServer(port: ServerPort, runtime: BridgeRuntime): Bri
       // Synchronous: the runtime is torn down right after, so nothing asynchronous would complete.
       for (const [src] of duty.onDutyPlayers()) duty.forceOffNow(src, 'resource_stop');
       game.stop();
-      flows.unsubscribe();
-      profiles.stop();
+      recovery.unsubscribe();
+      profileSubscribers.unsubscribe();
       effects.unsubscribe();
       polling.stop();
       duty.stop();

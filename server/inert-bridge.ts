@@ -26,6 +26,8 @@ export function startInertBridge(
     logger,
     messages: config.Locale,
   });
+  // Only the client push has work here: every profile is `not_configured`, and nobody is on duty to reconcile.
+  const profileSubscribers = profiles.connect({ store: port.store, reconcile: () => {} });
   const game = startGameSide({
     port,
     runtime,
@@ -46,7 +48,7 @@ export function startInertBridge(
     ready: Promise.resolve(),
     stop() {
       game.stop();
-      profiles.stop();
+      profileSubscribers.unsubscribe();
     },
     footprint: () => game.footprint(),
   };

@@ -1,9 +1,11 @@
 import { LRUCache } from 'lru-cache';
+import { Subject } from 'rxjs';
 import type { Department } from '../../shared/contract/index.js';
 import type { PanelClient } from '../panel/panel-client.js';
 import type { PanelFailure, PanelResult } from '../panel/panel-result.js';
 import type { ProfileRequestClass } from '../panel/scheduling/request-classes.js';
-import type { ProfilePersistence } from './profile-persistence.js';
+import type { PersistedProfile } from './profile-persistence.js';
+import type { ProfileDropped, ProfileHeld } from './profile-updates.js';
 
 /** `fetchedAt` is a moment in the world (wall clock, epoch ms): clients see it, and KVP keeps it across restarts. */
 export type ProfileEntry =
@@ -22,8 +24,6 @@ export interface ProfileCacheOptions {
   wallNow: () => number;
   /** Enough for every player of the largest server plus those who left recently. */
   max?: number;
-  /** Resource KVP; profiles survive a restart there. */
-  persistence?: ProfilePersistence;
   /** How long past its expiry a kept profile is still loaded at start, as the stale fallback. */
   keepStaleMs?: number;
 }
@@ -42,11 +42,12 @@ export const isMember = (entry: ProfileEntry | undefined): boolean =>
   entry?.kind === 'found' && entry.departments.length > 0;
 
 /**
- * Player profiles by chat id: kept for the refresh interval, in memory and in resource KVP, and kept past it as the
- * fallback when the panel cannot be asked. Concurrent fetches of one id share one request: the scheduler's single
- * flight, the one place that deduplicates.
+ * Player profiles by chat id: kept for the refresh interval, and kept past it as the fallback when the panel cannot
+ * be asked. Concurrent fetches of one id share one request: the scheduler's single flight, the one place that
+ * deduplicates. What it takes and lets go is told on `changes$` (the KVP copy follows it).
  */
 export class ProfileCache {
+  readonly changes$ = new Subject<ProfileHeld | ProfileDropped>();
   private readonly cache: LRUCache<string, ProfileEntry>;
   /** The last answer for a chat id was no profile: kept like any answer, apart so a stale profile stays usable. */
   private readonly unreadable: LRUCache<string, PanelFailure>;
@@ -63,7 +64,7 @@ export class ProfileCache {
       perf: { now: options.now },
       noDeleteOnStaleGet: true,
       dispose: (_entry, chatId, reason) => {
-        if (reason === 'evict' || reason === 'delete') options.persistence?.delete(chatId);
+        if (reason === 'evict' || reason === 'delete') this.changes$.next({ kind: 'dropped', chatId });
       },
     });
     this.unreadable = new LRUCache<string, PanelFailure>({
@@ -74,21 +75,19 @@ export class ProfileCache {
   }
 
   /**
-   * Loads what a previous run kept: fresh profiles as they were, stale ones as the fallback. Another process's
-   * monotonic clock means nothing here, so a kept profile's age is its wall-clock age, and one that the wall clock
-   * puts in the future (the clock was set back) counts as fetched just now: never younger than zero.
+   * Loads what a previous run kept: fresh profiles as they were, stale ones as the fallback; one too old even for
+   * that is dropped. Another process's monotonic clock means nothing here, so a kept profile's age is its wall-clock
+   * age, and one that the wall clock puts in the future (the clock was set back) counts as fetched just now: never
+   * younger than zero. Returns how many were loaded.
    */
-  restore(): number {
-    const persistence = this.options.persistence;
-    if (!persistence) return 0;
+  restore(previousRun: readonly PersistedProfile[]): number {
     const wallNow = this.options.wallNow();
     const keepStaleMs = this.options.keepStaleMs ?? DAY_MS;
     const ageOf = (entry: ProfileEntry) => Math.max(0, wallNow - entry.fetchedAt);
-    const kept = persistence
-      .loadAll()
+    const kept = previousRun
       .filter(({ entry, ttlMs }) => {
         if (ageOf(entry) <= ttlMs + keepStaleMs) return true;
-        persistence.delete(entry.chatId);
+        this.changes$.next({ kind: 'dropped', chatId: entry.chatId });
         return false;
       })
       .sort((a, b) => ageOf(b.entry) - ageOf(a.entry));
@@ -154,7 +153,7 @@ export class ProfileCache {
     this.unreadable.delete(chatId);
     this.stored.set(result, entry);
     this.cache.set(chatId, entry, { ttl });
-    this.options.persistence?.save(entry, ttl);
+    this.changes$.next({ kind: 'held', chatId, entry, ttlMs: ttl });
     return entry;
   }
 }

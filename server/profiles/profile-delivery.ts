@@ -1,5 +1,5 @@
-import { Subject, type Subscription } from 'rxjs';
-import { INTERNAL_EVENTS, PUBLIC_EVENTS } from '../../shared/events.js';
+import type { Subscription } from 'rxjs';
+import { INTERNAL_EVENTS } from '../../shared/events.js';
 import type { Messages } from '../../shared/locale.js';
 import type { DutyState } from '../duty/duty-state.js';
 import { snapshotOf } from '../duty/duty-state.js';
@@ -9,8 +9,9 @@ import type { PlayerRegistry } from '../players/player-registry.js';
 import type { BridgeRuntime, ServerPort } from '../server-port.js';
 import type { KeyValueStore } from '../storage/key-value-store.js';
 import { ProfileCache, type ProfileEntry } from './profile-cache.js';
-import { ProfilePersistence } from './profile-persistence.js';
-import { ProfileService, type ProfileView } from './profile-service.js';
+import { ProfileService } from './profile-service.js';
+import type { ProfileView } from './profile-updates.js';
+import { wireProfileSubscribers } from './wire-profile-subscribers.js';
 
 export interface ProfileDeliveryOptions {
   /** Without one (no panel), every profile is answered `not_configured`. */
@@ -23,50 +24,56 @@ export interface ProfileDeliveryOptions {
   messages: Messages;
 }
 
-/** A profile fresh from the panel that may end or change the player's duty. */
-export interface ProfileUpdate {
-  src: number;
-  profile: ProfileEntry;
+/** What the profiles' subscribers need that exists only once the duty does. */
+export interface ProfileConnections {
+  /** Resource KVP, where profiles survive a restart. */
+  store: KeyValueStore;
+  /** `duty.submit({ kind: 'reconcile', src, profile })`. */
+  reconcile: (src: number, profile: ProfileEntry) => void;
 }
 
 /**
- * The profile wiring: the profiles the server holds, and how they reach the players' clients. A profile refreshed in
- * the background (it was stale, or the panel is back after an outage) or by /dutyrefresh reaches the client and
- * comes out on `updates$`, where the duty reconciles with it.
+ * The profiles the server holds, as the rest of the bridge asks for them. Every profile served goes out on
+ * `profiles.profiles$`, whose subscribers (wired by `connect`) push it to the client, reconcile the duty with it and
+ * keep the cache in KVP.
  */
 export class ProfileDelivery {
   readonly profiles: ProfileService;
-  private readonly updates = new Subject<ProfileUpdate>();
-  readonly updates$ = this.updates.asObservable();
   /** Profiles held: for `bridge status`. */
   readonly cachedCount: () => number;
-  private readonly subscription: Subscription;
 
   constructor(private readonly options: ProfileDeliveryOptions) {
     const { cache, players, logger, messages } = options;
     this.profiles = new ProfileService(cache, players, logger, messages);
     this.cachedCount = () => cache?.size ?? 0;
-    this.subscription = this.profiles.refreshed$.subscribe(({ src, view }) => {
-      try {
-        if (players.get(src)) this.deliver(src, view);
-      } catch (error) {
-        logger.error(`profile refresh failed: ${String(error)}`);
-      }
+  }
+
+  /**
+   * Subscribes the client push, the duty reconciliation and the KVP copy, which loads what the last run kept: call it
+   * before anything can ask for a profile.
+   */
+  connect({ store, reconcile }: ProfileConnections): Subscription {
+    const { cache, players, port, dutyState, logger } = this.options;
+    return wireProfileSubscribers({
+      profiles: this.profiles,
+      cache,
+      store,
+      isConnected: (src) => players.get(src) !== undefined,
+      emitClient: (event, src, ...args) => port.emitClient(event, src, ...args),
+      sendDutyState: (src) => port.emitClient(INTERNAL_EVENTS.dutyState, src, snapshotOf(dutyState(src))),
+      reconcile,
+      logger,
     });
   }
 
   /** Fetches (or takes from the cache) and sends a player's profile; `force` bypasses the cache. */
-  async send(src: number, force: boolean): Promise<ProfileView> {
-    const view = await this.profiles.view(src, { force });
-    if (this.options.players.get(src)) this.push(src, view);
-    return view;
+  send(src: number, force: boolean): Promise<ProfileView> {
+    return this.profiles.serve(src, { force });
   }
 
   /** What /dutyrefresh does after its cooldown: fetch bypassing the cache, tell the client, check the duty. */
-  async refresh(src: number): Promise<ProfileView> {
-    const view = await this.send(src, true);
-    this.update(src, view);
-    return view;
+  refresh(src: number): Promise<ProfileView> {
+    return this.profiles.serve(src, { force: true, checksDuty: true });
   }
 
   /**
@@ -77,50 +84,17 @@ export class ProfileDelivery {
   async forDuty(src: number, refetch: boolean): Promise<ProfileEntry | undefined> {
     return refetch ? (await this.send(src, true)).entry : await this.profiles.forDuty(src);
   }
-
-  stop(): void {
-    this.subscription.unsubscribe();
-  }
-
-  private deliver(src: number, view: ProfileView): void {
-    this.push(src, view);
-    this.update(src, view);
-  }
-
-  private push(src: number, view: ProfileView): void {
-    const { port, dutyState } = this.options;
-    port.emitClient(PUBLIC_EVENTS.profile, src, view.payload);
-    port.emitClient(INTERNAL_EVENTS.dutyState, src, snapshotOf(dutyState(src)));
-  }
-
-  private update(src: number, view: ProfileView): void {
-    if (view.entry && view.payload.ok) this.updates.next({ src, profile: view.entry });
-  }
 }
 
 export interface ConnectedProfilesOptions extends Omit<ProfileDeliveryOptions, 'cache'> {
   panel: PanelClient;
-  store: KeyValueStore;
   runtime: Pick<BridgeRuntime, 'now' | 'wallNow'>;
   /** `Config.RefreshIntervalMs`: how long a profile is fresh. */
   ttlMs: number;
 }
 
-/** Profiles from the panel, cached (and kept in KVP across restarts) for `ttlMs`. */
-export function connectProfiles({
-  panel,
-  store,
-  runtime,
-  ttlMs,
-  ...options
-}: ConnectedProfilesOptions): ProfileDelivery {
-  const cache = new ProfileCache(panel, {
-    ttlMs,
-    now: runtime.now,
-    wallNow: runtime.wallNow,
-    persistence: new ProfilePersistence(store),
-  });
-  const restored = cache.restore();
-  if (restored > 0) options.logger.info(`${restored} player profile(s) kept from the last run`);
+/** Profiles from the panel, cached for `ttlMs` (and kept in KVP across restarts once connected). */
+export function connectProfiles({ panel, runtime, ttlMs, ...options }: ConnectedProfilesOptions): ProfileDelivery {
+  const cache = new ProfileCache(panel, { ttlMs, now: runtime.now, wallNow: runtime.wallNow });
   return new ProfileDelivery({ ...options, cache });
 }

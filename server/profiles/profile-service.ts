@@ -1,4 +1,4 @@
-import { Subject } from 'rxjs';
+import { filter, merge, type Observable, Subject } from 'rxjs';
 import type { DepartmentSummary, ProfilePayload } from '../../shared/events.js';
 import { ENGLISH, type Messages } from '../../shared/locale.js';
 import type { Logger } from '../log/logger.js';
@@ -7,22 +7,14 @@ import type { ProfileRequestClass } from '../panel/scheduling/request-classes.js
 import { reportTokenRefused } from '../panel/token-refused.js';
 import type { PlayerRegistry } from '../players/player-registry.js';
 import type { ProfileCache, ProfileEntry } from './profile-cache.js';
+import type { ProfileServed, ProfileStatus, ProfileUpdate, ProfileView } from './profile-updates.js';
 import { RefreshPolicy } from './refresh-policy.js';
 
-export interface ProfileView {
-  payload: ProfilePayload;
-  /** The entry the payload was made from, fresh or stale; absent when there is none. */
-  entry: ProfileEntry | undefined;
-  /** The panel could not be asked: the payload is the last profile known, not a fresh one. */
-  stale?: boolean;
-  /** The profile is past its TTL and a refresh is on its way (it arrives on `refreshed$`). */
-  revalidating?: boolean;
-}
-
-/** A profile refreshed in the background for an online player. */
-export interface RefreshedProfile {
-  src: number;
-  view: ProfileView;
+export interface ServeOptions {
+  /** Bypass the cache (/dutyrefresh, the duty service's refetch after a refusal). */
+  force?: boolean;
+  /** The player's duty is reconciled with what arrives. */
+  checksDuty?: boolean;
 }
 
 export interface ViewOptions {
@@ -43,7 +35,12 @@ export const payloadOf = (entry: ProfileEntry, messages: Messages = ENGLISH): Pr
 
 /** Turns a player's identity and the panel's answer into the profile the game sees, with a reason when it fails. */
 export class ProfileService {
-  readonly refreshed$ = new Subject<RefreshedProfile>();
+  /**
+   * Every chat account's profile as it is held, dropped and served, in order: what the client push, the duty
+   * reconciliation and the KVP copy subscribe to (`subscribers/`).
+   */
+  readonly profiles$: Observable<ProfileUpdate>;
+  private readonly served$ = new Subject<ProfileServed>();
   private readonly policy: RefreshPolicy | undefined;
 
   constructor(
@@ -56,59 +53,81 @@ export class ProfileService {
       ? new RefreshPolicy({
           cache,
           players,
-          onRefreshed: (src, entry) =>
-            this.refreshed$.next({ src, view: { payload: payloadOf(entry, this.messages), entry } }),
+          onRefreshed: (src, entry) => this.serveEntry(src, entry, 'fresh'),
         })
       : undefined;
+    this.profiles$ = cache ? merge(cache.changes$, this.served$) : this.served$;
+  }
+
+  /** One chat account's updates: its profile held, dropped, and served to each of its sessions. */
+  profile$(chatId: string): Observable<ProfileUpdate> {
+    return this.profiles$.pipe(filter((update) => update.chatId === chatId));
+  }
+
+  /**
+   * The profile the game sees, sent to the player's client (while they are connected) through `profiles$`.
+   * `checksDuty`: their duty is reconciled with it too (/dutyrefresh).
+   */
+  async serve(src: number, { force = false, checksDuty = false }: ServeOptions = {}): Promise<ProfileView> {
+    const chatId = this.players.chatId(src);
+    const { view, status } = await this.lookup(src, { force });
+    this.served$.next({ kind: 'served', src, chatId, status, view, checksDuty });
+    return view;
   }
 
   /**
    * The profile the game sees. A fresh one from the cache; a stale one at once, refreshed in the background; none:
-   * fetched at `priority`, the stale one (if any) when the panel cannot be asked.
+   * fetched at `priority`, the stale one (if any) when the panel cannot be asked. Served to nobody: for the lookups no
+   * client waits for (a join warming the cache, the duty check); what it fetches is still held on `profiles$`.
    */
-  async view(src: number, { force = false, priority = 'waiting' }: ViewOptions = {}): Promise<ProfileView> {
+  async view(src: number, options: ViewOptions = {}): Promise<ProfileView> {
+    return (await this.lookup(src, options)).view;
+  }
+
+  private async lookup(
+    src: number,
+    { force = false, priority = 'waiting' }: ViewOptions,
+  ): Promise<{ view: ProfileView; status: ProfileStatus }> {
     const session = this.players.get(src);
     if (!this.cache) {
-      return {
-        payload: { ok: false, error: 'not_configured', message: this.messages.not_configured },
-        entry: undefined,
-      };
+      const payload: ProfilePayload = { ok: false, error: 'not_configured', message: this.messages.not_configured };
+      return { view: { payload, entry: undefined }, status: 'none' };
     }
     if (!session?.chat.ok) {
       const malformed = session?.chat.ok === false && session.chat.reason === 'malformed';
-      return {
-        payload: {
-          ok: false,
-          error: malformed ? 'malformed_identifier' : 'no_identifier',
-          message: malformed ? this.messages.malformed_identifier : this.messages.no_identifier,
-        },
-        entry: undefined,
+      const payload: ProfilePayload = {
+        ok: false,
+        error: malformed ? 'malformed_identifier' : 'no_identifier',
+        message: malformed ? this.messages.malformed_identifier : this.messages.no_identifier,
       };
+      return { view: { payload, entry: undefined }, status: 'none' };
     }
     const { chatId } = session.chat;
     const known = force ? undefined : this.cache.peek(chatId);
     if (known && !this.cache.isFresh(chatId)) {
       this.policy?.revalidate(chatId, known);
-      return { payload: payloadOf(known, this.messages), entry: known, revalidating: true };
+      const view = { payload: payloadOf(known, this.messages), entry: known, revalidating: true };
+      return { view, status: 'revalidating' };
     }
     const lookup = await this.cache.get(chatId, { force, priority });
     if (lookup.ok) {
       this.logger.forget('panel-unreachable');
-      return { payload: payloadOf(lookup.entry, this.messages), entry: lookup.entry };
+      // Held and within its TTL, the cache answered without asking the panel.
+      const status = known ? 'cached' : 'fresh';
+      return { view: { payload: payloadOf(lookup.entry, this.messages), entry: lookup.entry }, status };
     }
     this.report(lookup.failure);
     if (lookup.stale && lookup.failure.kind !== 'unauthorized') {
-      return { payload: payloadOf(lookup.stale, this.messages), entry: lookup.stale, stale: true };
+      const view = { payload: payloadOf(lookup.stale, this.messages), entry: lookup.stale, stale: true };
+      return { view, status: 'stale' };
     }
     const unauthorized = lookup.failure.kind === 'unauthorized';
-    return {
-      payload: {
-        ok: false,
-        error: unauthorized ? 'unauthorized' : 'panel_unavailable',
-        message: unauthorized ? this.messages.unauthorized : this.messages.panel_unavailable_profile,
-      },
-      entry: undefined,
+    const payload: ProfilePayload = {
+      ok: false,
+      error: unauthorized ? 'unauthorized' : 'panel_unavailable',
+      message: unauthorized ? this.messages.unauthorized : this.messages.panel_unavailable_profile,
     };
+    return { view: { payload, entry: undefined }, status: 'none' };
   }
 
   /**
@@ -127,7 +146,7 @@ export class ProfileService {
 
   /**
    * A player's menu read a profile older than the refresh interval on their client (stale-while-revalidate): it is
-   * fetched again in the class of a waiting player and arrives on `refreshed$`, like a background refresh, so it
+   * fetched again in the class of a waiting player and arrives on `profiles$`, like a background refresh, so it
    * reaches the client and reconciles the duty the same way. A profile still fresh here is sent again as it is,
    * without a request: the client's copy is old, the bridge's is not. An unreadable answer within its TTL is not
    * asked again: the same answer would come back.
@@ -137,14 +156,14 @@ export class ProfileService {
     if (!this.cache || !this.policy || chatId === undefined) return;
     const known = this.cache.peek(chatId);
     if (this.cache.isFresh(chatId)) {
-      if (known) this.refreshed$.next({ src, view: { payload: payloadOf(known, this.messages), entry: known } });
+      if (known) this.serveEntry(src, known, 'cached');
       return;
     }
     this.policy.revalidate(chatId, known, 'waiting');
   }
 
   /**
-   * Fetches a chat account's profile in the background at `priority`; its online players get it on `refreshed$`.
+   * Fetches a chat account's profile in the background at `priority`; its online players get it on `profiles$`.
    * Shares a refresh already on its way. Resolves once done, whatever the panel answered.
    */
   refreshInBackground(chatId: string, priority: ProfileRequestClass): Promise<void> {
@@ -159,6 +178,11 @@ export class ProfileService {
   /** The panel answers again: every online player without a profile gets one, stale ones are refreshed. */
   recover(): void {
     this.policy?.recover();
+  }
+
+  private serveEntry(src: number, entry: ProfileEntry, status: ProfileStatus): void {
+    const view = { payload: payloadOf(entry, this.messages), entry };
+    this.served$.next({ kind: 'served', src, chatId: entry.chatId, status, view, checksDuty: true });
   }
 
   // Owners need to hear about a broken token or a dead panel once, not once per player.

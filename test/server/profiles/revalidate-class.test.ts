@@ -4,7 +4,8 @@ import type { PanelResult } from '../../../server/panel/panel-result.js';
 import type { ProfileRequestClass } from '../../../server/panel/scheduling/request-classes.js';
 import { PlayerRegistry } from '../../../server/players/player-registry.js';
 import { ProfileCache } from '../../../server/profiles/profile-cache.js';
-import { ProfileService, type RefreshedProfile } from '../../../server/profiles/profile-service.js';
+import { ProfileService } from '../../../server/profiles/profile-service.js';
+import type { ProfileServed } from '../../../server/profiles/profile-updates.js';
 
 const CHAT_ID = '284619375016482817';
 const TTL = 300_000;
@@ -24,8 +25,10 @@ function service() {
   const players = new PlayerRegistry();
   players.add(7, 'Alex', [`chat:${CHAT_ID}`]);
   const profiles = new ProfileService(cache, players, createLogger({ print: () => {} }));
-  const refreshed: RefreshedProfile[] = [];
-  profiles.refreshed$.subscribe((value) => refreshed.push(value));
+  const refreshed: ProfileServed[] = [];
+  profiles.profiles$.subscribe((update) => {
+    if (update.kind === 'served') refreshed.push(update);
+  });
   return {
     profiles,
     asked,
@@ -41,7 +44,7 @@ function service() {
 }
 
 describe('a revalidation a client asked for', () => {
-  it('waits in the class of a waiting player, not a background class, and arrives on refreshed$', async () => {
+  it('waits in the class of a waiting player, not a background class, and arrives on profiles$', async () => {
     const s = service();
     const first = s.profiles.view(7, { priority: 'join' });
     await s.answerAll();
@@ -51,7 +54,11 @@ describe('a revalidation a client asked for', () => {
     expect(s.asked.at(-1)).toEqual({ priority: 'waiting', fresh: true });
     await s.answerAll();
     expect(s.refreshed).toEqual([
-      { src: 7, view: expect.objectContaining({ payload: expect.objectContaining({ ok: true }) }) },
+      expect.objectContaining({
+        src: 7,
+        checksDuty: true,
+        view: expect.objectContaining({ payload: expect.objectContaining({ ok: true }) }),
+      }),
     ]);
   });
 
