@@ -11,7 +11,14 @@ import { parseRef, type Runtime } from './runtime.js';
 import { StateBagStore } from './statebags.js';
 import type { World } from './world.js';
 
-interface QueuedEvent {
+/** How an event travels: `local` unless it crossed the network, who sent it and, for server→client, the target. */
+interface EventRoute {
+  kind?: 'local' | 'net';
+  sender?: string | null;
+  target?: number | null;
+}
+
+interface RoutedEvent {
   readonly name: string;
   readonly payload: Uint8Array;
   readonly source: string;
@@ -20,7 +27,18 @@ interface QueuedEvent {
   readonly target: number | null;
 }
 
-type QueueItem = { event: QueuedEvent } | { task: () => void };
+function routedEvent(name: string, payload: Uint8Array, source: string, route: EventRoute): RoutedEvent {
+  return {
+    name,
+    payload,
+    source,
+    kind: route.kind ?? 'local',
+    sender: route.sender ?? null,
+    target: route.target ?? null,
+  };
+}
+
+type QueueItem = { event: RoutedEvent } | { task: () => void };
 
 export class Host {
   readonly resources = new Map<string, ResourceInstance>();
@@ -134,22 +152,22 @@ export class Host {
   // --- events --------------------------------------------------------------------------------------------------
 
   /** A local event: every subscribed resource's runtimes run it before this returns. */
-  triggerEvent(
-    name: string,
-    payload: Uint8Array,
-    source: string,
-    meta: { kind?: 'local' | 'net'; sender?: string | null; target?: number | null } = {},
-  ): void {
+  triggerEvent(name: string, payload: Uint8Array, source: string, route: EventRoute = {}): void {
     if (!this.alive) return;
+    this.dispatch(routedEvent(name, payload, source, route));
+  }
+
+  private dispatch(event: RoutedEvent): void {
+    const { name, payload, source } = event;
     this.world.log.event(
       {
         side: this.side,
         player: this.playerId,
-        kind: meta.kind ?? 'local',
+        kind: event.kind,
         name,
         source,
-        sender: meta.sender ?? null,
-        target: meta.target ?? null,
+        sender: event.sender,
+        target: event.target,
       },
       payload,
     );
@@ -174,23 +192,9 @@ export class Host {
   }
 
   /** Queued (net and built-in) events: dispatched in order at the start of this host's next frame. */
-  queueEvent(
-    name: string,
-    payload: Uint8Array,
-    source: string,
-    meta: { kind?: 'local' | 'net'; sender?: string | null; target?: number | null } = {},
-  ): void {
+  queueEvent(name: string, payload: Uint8Array, source: string, route: EventRoute = {}): void {
     if (!this.alive) return;
-    this.queue.push({
-      event: {
-        name,
-        payload,
-        source,
-        kind: meta.kind ?? 'local',
-        sender: meta.sender ?? null,
-        target: meta.target ?? null,
-      },
-    });
+    this.queue.push({ event: routedEvent(name, payload, source, route) });
     this.poke(this.world.clock.now());
   }
 
@@ -276,10 +280,7 @@ export class Host {
       for (const item of items) {
         if (!this.alive) return;
         if ('task' in item) item.task();
-        else {
-          const e = item.event;
-          this.triggerEvent(e.name, e.payload, e.source, { kind: e.kind, sender: e.sender, target: e.target });
-        }
+        else this.dispatch(item.event);
       }
       for (const runtime of [...this.runtimes.values()]) {
         if (runtime.alive) this.into(runtime, () => runtime.tick(now));
