@@ -5,7 +5,7 @@ import { HostRuntime } from '../js/host-runtime.js';
 import { KvpStore } from '../server/kvp.js';
 import { ClientData } from './client-data.js';
 import { CommandRegistry } from './commands.js';
-import type { Side } from './log.js';
+import type { ScriptErrorKind, Side } from './log.js';
 import { ResourceInstance } from './resource.js';
 import { parseRef, type Runtime } from './runtime.js';
 import { StateBagStore } from './statebags.js';
@@ -87,6 +87,17 @@ export class Host {
 
   get label(): string {
     return this.side === 'server' ? 'server' : `client ${this.playerId}`;
+  }
+
+  /** An error of `resource`'s scripts on this side, printed and kept in the log. */
+  scriptError(resource: string, kind: ScriptErrorKind, text: string): void {
+    this.world.log.error(this.side, this.playerId, resource, kind, text);
+  }
+
+  /** FXServer's line for a script file that does not compile (`parse`) or throws while it first runs (`load`). */
+  scriptLoadError(resource: string, file: string, kind: 'parse' | 'load', reason: string): void {
+    const doing = kind === 'parse' ? 'parsing' : 'loading';
+    this.scriptError(resource, kind, `Error ${doing} script ${file} in resource ${resource}: ${reason}`);
   }
 
   // --- resources and runtimes --------------------------------------------------------------------------------
