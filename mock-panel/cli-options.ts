@@ -22,8 +22,8 @@ export interface CliOptions {
   rateLimit: { limit: number; windowMs: number; standardHeaders: StandardHeadersDraft };
 }
 
-export type CliParse =
-  | { kind: 'run'; options: CliOptions }
+export type CliParse<Options extends CliOptions = CliOptions> =
+  | { kind: 'run'; options: Options }
   | { kind: 'help' }
   | { kind: 'usage-error'; message: string };
 

@@ -20,7 +20,7 @@
  * await running.close();
  * ```
  */
-export { type CliOptions, parseCliOptions, USAGE } from './cli-options';
+export { type CliOptions, type CliParse, parseCliOptions, USAGE } from './cli-options';
 export type { PanelControls, RolesChange } from './controls/panel-controls';
 export * from './controls/schemas';
 export { createMockPanel, type MockPanel, type MockPanelOptions } from './create-mock-panel';
@@ -32,6 +32,7 @@ export { hasBearerToken } from './http/bearer-auth';
 export { IN_PROCESS_CLIENT_IP } from './http/client-address';
 export { MAX_BODY_BYTES } from './http/json-body';
 export type { StandardHeadersDraft } from './http/rate-limit-headers';
+export { type PanelCli, runPanelCli } from './run-panel-cli';
 export {
   MOCK_PANEL_DEFAULT_HOST,
   MOCK_PANEL_DEFAULT_PORT,

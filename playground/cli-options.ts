@@ -1,4 +1,4 @@
-import { type CliOptions, parseCliOptions, USAGE } from '../mock-panel/index.js';
+import { type CliOptions, type CliParse, parseCliOptions, USAGE } from '../mock-panel/index.js';
 import { REFRESH_INTERVAL_RANGE_MS } from '../shared/config/refresh-interval.js';
 
 const FLAG = '--refresh-interval';
@@ -10,10 +10,7 @@ export const PLAYGROUND_USAGE = USAGE.replace('npm run mock-panel', 'npm start')
   --help`,
 );
 
-export type PlaygroundCliParse =
-  | { kind: 'run'; options: CliOptions & { refreshIntervalMs?: number } }
-  | { kind: 'help' }
-  | { kind: 'usage-error'; message: string };
+export type PlaygroundCliParse = CliParse<CliOptions & { refreshIntervalMs?: number }>;
 
 const UNIT_MS: Record<string, number> = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000 };
 

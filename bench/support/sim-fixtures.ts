@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createSim, type Sim, type SimOptions } from '../../sim/index.js';
+import { createSim, type Sim, type SimOptions, type SimPlayer } from '../../sim/index.js';
 
 export const fixturesDir = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures');
 export const coreDir = path.join(fixturesDir, 'sim_core');
@@ -29,6 +29,20 @@ add_principal identifier.chat:${adminChatId} group.admin
 /** The fixture pair (sim_core, sim_consumer) on a virtual clock unless told otherwise. */
 export function startFixtures(options: Partial<SimOptions> = {}): Promise<Sim> {
   return createSim({ resources: [coreDir, consumerDir], convars: serverCfg, clock: 'virtual', ...options });
+}
+
+/** `count` players joined one after another, each with a chat id and a license (test/sim/scenario.test.ts). */
+export async function joinOfficers(sim: Sim, count: number): Promise<SimPlayer[]> {
+  const players: SimPlayer[] = [];
+  for (let i = 0; i < count; i++) {
+    players.push(
+      await sim.join({
+        name: `Officer ${i}`,
+        identifiers: [`chat:${100000000000000000n + BigInt(i)}`, `license:${i}`],
+      }),
+    );
+  }
+  return players;
 }
 
 // Every temporary folder lives under one root per test process; roots of processes that are gone are removed.

@@ -2,7 +2,7 @@
 // bench prints time), and the heap it keeps per player, which the micro figures take off the bridge's.
 import { createSim } from '../../sim/index.js';
 import { retainedPerCycle, settledHeapBytes } from './settled-heap.js';
-import { manifest, startFixtures, tempDir, tempResource } from './sim-fixtures.js';
+import { joinOfficers, manifest, startFixtures, tempDir, tempResource } from './sim-fixtures.js';
 
 export interface SimulatorCost {
   /** test/sim/scenario.test.ts: 50 players through events, exports, state bags and a restart with KVP intact. */
@@ -18,15 +18,7 @@ async function fiftyPlayerScenario(): Promise<void> {
   const core = () => sim.exports.sim_core;
   const consumer = () => sim.exports.sim_consumer;
   core().Kvp();
-  const players = [];
-  for (let i = 0; i < 50; i++) {
-    players.push(
-      await sim.join({
-        name: `Officer ${i}`,
-        identifiers: [`chat:${100000000000000000n + BigInt(i)}`, `license:${i}`],
-      }),
-    );
-  }
+  const players = await joinOfficers(sim, 50);
   for (const p of players) {
     p.emitNet('core:ping', p.id);
     p.emitNet('consumer:ping', p.id * 10);

@@ -39,11 +39,19 @@ function buildRegistry(): OpenAPIRegistry {
   const rateLimitHeaders = registerHeaders(registry, RateLimitHeadersSchema);
   const tooManyHeaders = { ...rateLimitHeaders, ...registerHeaders(registry, RetryAfterHeaderSchema) };
 
+  const json = (schema: z.ZodType) => ({ 'application/json': { schema } });
+  const jsonRequest = (schema: z.ZodType) => ({ body: { required: true, content: json(schema) } });
+  const okResponse = (description: string, schema: z.ZodType): ResponseConfig => ({
+    description,
+    headers: rateLimitHeaders,
+    content: json(schema),
+  });
+  const dutyStateResponse = okResponse('The duty state now in effect.', asFullZod(DutyResponseSchema));
   /** An error response whose `error` is narrowed to the codes this endpoint can answer with that status. */
   const errorResponse = (codes: [ErrorCode, ...ErrorCode[]], headers = rateLimitHeaders): ResponseConfig => ({
     description: codes.map((code) => `\`${code}\`: ${ERROR_CATALOGUE[code].when}.`).join(' '),
     headers,
-    content: { 'application/json': { schema: asFullZod(ErrorBodySchema).extend({ error: z.enum(codes) }) } },
+    content: json(asFullZod(ErrorBodySchema).extend({ error: z.enum(codes) })),
   });
   const commonErrors = {
     401: errorResponse(['unauthorized']),
@@ -73,11 +81,10 @@ function buildRegistry(): OpenAPIRegistry {
     security,
     request: { params: asFullZod(DepartmentsParamsSchema) },
     responses: {
-      200: {
-        description: "The user and their departments (empty when they have none), each with the user's rank.",
-        headers: rateLimitHeaders,
-        content: { 'application/json': { schema: asFullZod(DepartmentsResponseSchema) } },
-      },
+      200: okResponse(
+        "The user and their departments (empty when they have none), each with the user's rank.",
+        asFullZod(DepartmentsResponseSchema),
+      ),
       ...commonErrors,
       404: errorResponse(['malformed_chat_id', 'user_not_found']),
     },
@@ -93,13 +100,9 @@ function buildRegistry(): OpenAPIRegistry {
       'department (or with a new rank) ends the current session and starts a new one. Any action other than ' +
       '`on` or `off` answers 400 `invalid_action`.',
     security,
-    request: { body: { required: true, content: { 'application/json': { schema: asFullZod(DutyOnBodySchema) } } } },
+    request: jsonRequest(asFullZod(DutyOnBodySchema)),
     responses: {
-      200: {
-        description: 'The duty state now in effect.',
-        headers: rateLimitHeaders,
-        content: { 'application/json': { schema: asFullZod(DutyResponseSchema) } },
-      },
+      200: dutyStateResponse,
       ...dutyErrors(
         [
           'invalid_action',
@@ -126,13 +129,9 @@ function buildRegistry(): OpenAPIRegistry {
       'Idempotent: a player already off duty answers 200 with `changed: false`. With `departmentId`, only a ' +
       'session in that department is ended.',
     security,
-    request: { body: { required: true, content: { 'application/json': { schema: asFullZod(DutyOffBodySchema) } } } },
+    request: jsonRequest(asFullZod(DutyOffBodySchema)),
     responses: {
-      200: {
-        description: 'The duty state now in effect.',
-        headers: rateLimitHeaders,
-        content: { 'application/json': { schema: asFullZod(DutyResponseSchema) } },
-      },
+      200: dutyStateResponse,
       ...dutyErrors(['invalid_action', 'invalid_json', 'invalid_chat_id', 'invalid_department_id'], ['user_not_found']),
     },
   });

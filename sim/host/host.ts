@@ -5,13 +5,20 @@ import { HostRuntime } from '../js/host-runtime.js';
 import { KvpStore } from '../server/kvp.js';
 import { ClientData } from './client-data.js';
 import { CommandRegistry } from './commands.js';
-import type { Side } from './log.js';
+import type { ScriptErrorKind, Side } from './log.js';
 import { ResourceInstance } from './resource.js';
 import { parseRef, type Runtime } from './runtime.js';
 import { StateBagStore } from './statebags.js';
 import type { World } from './world.js';
 
-interface QueuedEvent {
+/** How an event travels: `local` unless it crossed the network, who sent it and, for server→client, the target. */
+interface EventRoute {
+  kind?: 'local' | 'net';
+  sender?: string | null;
+  target?: number | null;
+}
+
+interface RoutedEvent {
   readonly name: string;
   readonly payload: Uint8Array;
   readonly source: string;
@@ -20,7 +27,18 @@ interface QueuedEvent {
   readonly target: number | null;
 }
 
-type QueueItem = { event: QueuedEvent } | { task: () => void };
+function routedEvent(name: string, payload: Uint8Array, source: string, route: EventRoute): RoutedEvent {
+  return {
+    name,
+    payload,
+    source,
+    kind: route.kind ?? 'local',
+    sender: route.sender ?? null,
+    target: route.target ?? null,
+  };
+}
+
+type QueueItem = { event: RoutedEvent } | { task: () => void };
 
 export class Host {
   readonly resources = new Map<string, ResourceInstance>();
@@ -69,6 +87,17 @@ export class Host {
 
   get label(): string {
     return this.side === 'server' ? 'server' : `client ${this.playerId}`;
+  }
+
+  /** An error of `resource`'s scripts on this side, printed and kept in the log. */
+  scriptError(resource: string, kind: ScriptErrorKind, text: string): void {
+    this.world.log.error(this.side, this.playerId, resource, kind, text);
+  }
+
+  /** FXServer's line for a script file that does not compile (`parse`) or throws while it first runs (`load`). */
+  scriptLoadError(resource: string, file: string, kind: 'parse' | 'load', reason: string): void {
+    const doing = kind === 'parse' ? 'parsing' : 'loading';
+    this.scriptError(resource, kind, `Error ${doing} script ${file} in resource ${resource}: ${reason}`);
   }
 
   // --- resources and runtimes --------------------------------------------------------------------------------
@@ -134,22 +163,22 @@ export class Host {
   // --- events --------------------------------------------------------------------------------------------------
 
   /** A local event: every subscribed resource's runtimes run it before this returns. */
-  triggerEvent(
-    name: string,
-    payload: Uint8Array,
-    source: string,
-    meta: { kind?: 'local' | 'net'; sender?: string | null; target?: number | null } = {},
-  ): void {
+  triggerEvent(name: string, payload: Uint8Array, source: string, route: EventRoute = {}): void {
     if (!this.alive) return;
+    this.dispatch(routedEvent(name, payload, source, route));
+  }
+
+  private dispatch(event: RoutedEvent): void {
+    const { name, payload, source } = event;
     this.world.log.event(
       {
         side: this.side,
         player: this.playerId,
-        kind: meta.kind ?? 'local',
+        kind: event.kind,
         name,
         source,
-        sender: meta.sender ?? null,
-        target: meta.target ?? null,
+        sender: event.sender,
+        target: event.target,
       },
       payload,
     );
@@ -174,23 +203,9 @@ export class Host {
   }
 
   /** Queued (net and built-in) events: dispatched in order at the start of this host's next frame. */
-  queueEvent(
-    name: string,
-    payload: Uint8Array,
-    source: string,
-    meta: { kind?: 'local' | 'net'; sender?: string | null; target?: number | null } = {},
-  ): void {
+  queueEvent(name: string, payload: Uint8Array, source: string, route: EventRoute = {}): void {
     if (!this.alive) return;
-    this.queue.push({
-      event: {
-        name,
-        payload,
-        source,
-        kind: meta.kind ?? 'local',
-        sender: meta.sender ?? null,
-        target: meta.target ?? null,
-      },
-    });
+    this.queue.push({ event: routedEvent(name, payload, source, route) });
     this.poke(this.world.clock.now());
   }
 
@@ -276,10 +291,7 @@ export class Host {
       for (const item of items) {
         if (!this.alive) return;
         if ('task' in item) item.task();
-        else {
-          const e = item.event;
-          this.triggerEvent(e.name, e.payload, e.source, { kind: e.kind, sender: e.sender, target: e.target });
-        }
+        else this.dispatch(item.event);
       }
       for (const runtime of [...this.runtimes.values()]) {
         if (runtime.alive) this.into(runtime, () => runtime.tick(now));

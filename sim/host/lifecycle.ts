@@ -101,13 +101,7 @@ export function startResource(world: World, host: Host, name: string, chain: Rea
     const runtime = script.relative.endsWith('.js') ? js : script.relative.endsWith('.lua') ? lua : null;
     if (!runtime) continue;
     if (code === null) {
-      world.log.error(
-        host.side,
-        host.playerId,
-        name,
-        'load',
-        `Error loading script ${script.file} in resource ${name}: could not open file`,
-      );
+      host.scriptLoadError(name, script.file, 'load', 'could not open file');
       continue;
     }
     if (runtime instanceof JsRuntime) runtime.loadScript(script.file, code.toString('utf8'));

@@ -60,7 +60,7 @@ export abstract class JsCore implements Runtime {
       kind === 'unhandled promise failure'
         ? `Unhandled promise failure: ${errorText(e)}`
         : `SCRIPT ERROR in ${where}: ${errorText(e)}`;
-    this.host.world.log.error(this.host.side, this.host.playerId, this.name, kind, text);
+    this.host.scriptError(this.name, kind, text);
   }
 
   /** An error thrown into script code is of the script's realm (`e instanceof Error` holds there). */

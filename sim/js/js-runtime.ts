@@ -269,25 +269,13 @@ export class JsRuntime extends JsCore {
     try {
       script = compile(filename, code);
     } catch (e) {
-      this.host.world.log.error(
-        this.host.side,
-        this.host.playerId,
-        this.name,
-        'parse',
-        `Error parsing script ${file} in resource ${this.name}: ${syntaxErrorText(e)}`,
-      );
+      this.host.scriptLoadError(this.name, file, 'parse', syntaxErrorText(e));
       return;
     }
     try {
       this.host.enter(this, () => script.runInContext(this.context, { displayErrors: false }));
     } catch (e) {
-      this.host.world.log.error(
-        this.host.side,
-        this.host.playerId,
-        this.name,
-        'load',
-        `Error loading script ${file} in resource ${this.name}: ${errorText(e)}`,
-      );
+      this.host.scriptLoadError(this.name, file, 'load', errorText(e));
     }
   }
 

@@ -81,7 +81,7 @@ export function hostFunctions(lua: LuaModule): Fns {
     },
     scriptError: (L) => {
       const r = rt(L);
-      r.host.world.log.error(r.host.side, r.host.playerId, r.resource.name, 'lua', lua.toString(L, 1));
+      r.host.scriptError(r.resource.name, 'lua', lua.toString(L, 1));
       return 0;
     },
     now: (L) => {

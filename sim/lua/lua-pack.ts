@@ -77,25 +77,22 @@ export class LuaPacker {
   }
 
   private arrayHead(n: number): void {
-    const w = this.w;
-    if (n < 16) w.u8(0x90 | n);
-    else if (n <= 0xffff) {
-      w.u8(0xdc);
-      w.u16(n);
-    } else {
-      w.u8(0xdd);
-      w.u32(n);
-    }
+    this.collectionHead(n, 0x90, 0xdc);
   }
 
   private mapHead(n: number): void {
+    this.collectionHead(n, 0x80, 0xde);
+  }
+
+  /** The fix form below 16 entries, else the 16-bit form or, one code on, the 32-bit one. */
+  private collectionHead(n: number, fix: number, code16: number): void {
     const w = this.w;
-    if (n < 16) w.u8(0x80 | n);
+    if (n < 16) w.u8(fix | n);
     else if (n <= 0xffff) {
-      w.u8(0xde);
+      w.u8(code16);
       w.u16(n);
     } else {
-      w.u8(0xdf);
+      w.u8(code16 + 1);
       w.u32(n);
     }
   }

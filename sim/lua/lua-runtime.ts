@@ -313,36 +313,23 @@ export class LuaRuntime implements Runtime, LuaHostSide {
 
   loadScript(file: string, code: Uint8Array): void {
     if (!this.alive) return;
-    const log = this.host.world.log;
     this.call((T) => {
       const lua = this.lua;
       lua.ensure(T, 4);
       if (lua.load(T, code, `@@${this.resource.name}/${file}`) !== 0) {
-        log.error(
-          this.host.side,
-          this.host.playerId,
-          this.resource.name,
-          'parse',
-          `Error parsing script ${file} in resource ${this.resource.name}: ${lua.toString(T, -1)}`,
-        );
+        this.host.scriptLoadError(this.resource.name, file, 'parse', lua.toString(T, -1));
         return;
       }
       lua.pushRef(T, this.entries.run);
       lua.insert(T, -2);
       if (lua.pcall(T, 1, 2) !== 0 || !lua.toBoolean(T, -2)) {
-        log.error(
-          this.host.side,
-          this.host.playerId,
-          this.resource.name,
-          'load',
-          `Error loading script ${file} in resource ${this.resource.name}: ${lua.toString(T, -1)}`,
-        );
+        this.host.scriptLoadError(this.resource.name, file, 'load', lua.toString(T, -1));
       }
     });
   }
 
   private internalError(where: string, message: string): void {
-    this.host.world.log.error(this.host.side, this.host.playerId, this.resource.name, 'lua', `${where}: ${message}`);
+    this.host.scriptError(this.resource.name, 'lua', `${where}: ${message}`);
   }
 
   destroy(): void {

@@ -342,28 +342,25 @@ if isServer then
     triggerLatentClient(eventName, playerId, bps, ...)
   end
 
-  function GetPlayerIdentifiers(player)
+  -- The natives hand these lists out as a count and an entry per index from 0; scripts get a Lua list.
+  local function listOf(count, entryAt)
     local t = {}
-    for i = 0, GetNumPlayerIdentifiers(player) - 1 do
-      t[#t + 1] = GetPlayerIdentifier(player, i)
+    for i = 0, count - 1 do
+      t[#t + 1] = entryAt(i)
     end
     return t
+  end
+
+  function GetPlayerIdentifiers(player)
+    return listOf(GetNumPlayerIdentifiers(player), function(i) return GetPlayerIdentifier(player, i) end)
   end
 
   function GetPlayerTokens(player)
-    local t = {}
-    for i = 0, GetNumPlayerTokens(player) - 1 do
-      t[#t + 1] = GetPlayerToken(player, i)
-    end
-    return t
+    return listOf(GetNumPlayerTokens(player), function(i) return GetPlayerToken(player, i) end)
   end
 
   function GetPlayers()
-    local t = {}
-    for i = 0, GetNumPlayerIndices() - 1 do
-      t[#t + 1] = GetPlayerFromIndex(i)
-    end
-    return t
+    return listOf(GetNumPlayerIndices(), GetPlayerFromIndex)
   end
 else
   local triggerServer, triggerLatentServer = cfx.triggerServer, cfx.triggerLatentServer

@@ -16,30 +16,26 @@ function read(ctx: NativeContext, key: string, type: KvpValue['t'], native: stri
   return value;
 }
 
-const setString =
-  (sync: boolean) =>
+const stringValue = (a: readonly unknown[]): KvpValue => ({ t: 's', v: str(a, 1) });
+const intValue = (a: readonly unknown[]): KvpValue => ({ t: 'i', v: int(a, 1) });
+const floatValue = (a: readonly unknown[]): KvpValue => ({ t: 'f', v: float(a, 1) });
+
+const set =
+  (value: (a: readonly unknown[]) => KvpValue, sync: boolean) =>
   (ctx: NativeContext, ...a: unknown[]) =>
-    store(ctx).set(ctx.resource, str(a, 0), { t: 's', v: str(a, 1) }, { sync });
-const setInt =
-  (sync: boolean) =>
-  (ctx: NativeContext, ...a: unknown[]) =>
-    store(ctx).set(ctx.resource, str(a, 0), { t: 'i', v: int(a, 1) }, { sync });
-const setFloat =
-  (sync: boolean) =>
-  (ctx: NativeContext, ...a: unknown[]) =>
-    store(ctx).set(ctx.resource, str(a, 0), { t: 'f', v: float(a, 1) }, { sync });
+    store(ctx).set(ctx.resource, str(a, 0), value(a), { sync });
 const remove =
   (sync: boolean) =>
   (ctx: NativeContext, ...a: unknown[]) =>
     store(ctx).delete(ctx.resource, str(a, 0), { sync });
 
 defineNatives('shared', {
-  SetResourceKvp: setString(true),
-  SetResourceKvpNoSync: setString(false),
-  SetResourceKvpInt: setInt(true),
-  SetResourceKvpIntNoSync: setInt(false),
-  SetResourceKvpFloat: setFloat(true),
-  SetResourceKvpFloatNoSync: setFloat(false),
+  SetResourceKvp: set(stringValue, true),
+  SetResourceKvpNoSync: set(stringValue, false),
+  SetResourceKvpInt: set(intValue, true),
+  SetResourceKvpIntNoSync: set(intValue, false),
+  SetResourceKvpFloat: set(floatValue, true),
+  SetResourceKvpFloatNoSync: set(floatValue, false),
   DeleteResourceKvp: remove(true),
   DeleteResourceKvpNoSync: remove(false),
   GetResourceKvpString: (ctx, ...a) => read(ctx, str(a, 0), 's', 'GetResourceKvpString')?.v ?? null,

@@ -23,26 +23,26 @@ class Bucket {
   }
 }
 
-export type RateVerdict = 'ok' | 'drop-event' | 'drop-player';
+/** Each player's buckets, full on their first packet and forgotten when they leave. */
+abstract class PerPlayerLimiter<Buckets> {
+  private readonly perPlayer = new Map<number, Buckets>();
 
-export class NetRateLimiter {
-  private readonly perPlayer = new Map<number, { event: Bucket; size: Bucket; flood: Bucket }>();
+  constructor(protected readonly now: () => number) {}
 
-  constructor(private readonly now: () => number) {}
+  protected abstract fullBuckets(now: number): Buckets;
 
-  take(playerId: number, bytes: number): RateVerdict {
-    const now = this.now();
+  protected bucketsOf(playerId: number, now: number): Buckets {
     let buckets = this.perPlayer.get(playerId);
     if (!buckets) {
-      buckets = {
-        event: new Bucket(50, 200, now),
-        size: new Bucket(128 * 1024, 384 * 1024, now),
-        flood: new Bucket(75, 300, now),
-      };
+      buckets = this.fullBuckets(now);
       this.perPlayer.set(playerId, buckets);
     }
-    if (buckets.event.take(now) && buckets.size.take(now, bytes)) return 'ok';
-    return buckets.flood.take(now) ? 'drop-event' : 'drop-player';
+    return buckets;
+  }
+
+  /** A player's buckets if they sent anything yet. */
+  protected existingBucketsOf(playerId: number): Buckets | undefined {
+    return this.perPlayer.get(playerId);
   }
 
   forget(playerId: number): void {
@@ -55,28 +55,48 @@ export class NetRateLimiter {
   }
 }
 
+export type RateVerdict = 'ok' | 'drop-event' | 'drop-player';
+
+export class NetRateLimiter extends PerPlayerLimiter<{ event: Bucket; size: Bucket; flood: Bucket }> {
+  protected fullBuckets(now: number) {
+    return {
+      event: new Bucket(50, 200, now),
+      size: new Bucket(128 * 1024, 384 * 1024, now),
+      flood: new Bucket(75, 300, now),
+    };
+  }
+
+  take(playerId: number, bytes: number): RateVerdict {
+    const now = this.now();
+    const buckets = this.bucketsOf(playerId, now);
+    if (buckets.event.take(now) && buckets.size.take(now, bytes)) return 'ok';
+    return buckets.flood.take(now) ? 'drop-event' : 'drop-player';
+  }
+}
+
 export type StateBagVerdict = 'ok' | 'drop-update' | 'drop-player-flood' | 'drop-player-size';
 
 // FXServer's per-client limits on client→server state bag packets (StateBagPacketHandler, fivem-runtime.md §7.2):
 // every packet spends from `stateBag` (75/s, burst 125) and `stateBagFlood` (150/s, burst 175) alike; past the
 // first the update is dropped, past both the player is. `stateBagSize` (128 KiB/s, burst 256 KiB) drops the player.
-export class StateBagRateLimiter {
-  private readonly perPlayer = new Map<number, { update: Bucket; flood: Bucket; size: Bucket; warn: Bucket }>();
-
-  constructor(private readonly now: () => number) {}
+export class StateBagRateLimiter extends PerPlayerLimiter<{
+  update: Bucket;
+  flood: Bucket;
+  size: Bucket;
+  warn: Bucket;
+}> {
+  protected fullBuckets(now: number) {
+    return {
+      update: new Bucket(75, 125, now),
+      flood: new Bucket(150, 175, now),
+      size: new Bucket(128 * 1024, 256 * 1024, now),
+      warn: new Bucket(1, 1, now),
+    };
+  }
 
   take(playerId: number, bytes: number): StateBagVerdict {
     const now = this.now();
-    let buckets = this.perPlayer.get(playerId);
-    if (!buckets) {
-      buckets = {
-        update: new Bucket(75, 125, now),
-        flood: new Bucket(150, 175, now),
-        size: new Bucket(128 * 1024, 256 * 1024, now),
-        warn: new Bucket(1, 1, now),
-      };
-      this.perPlayer.set(playerId, buckets);
-    }
+    const buckets = this.bucketsOf(playerId, now);
     const withinRate = buckets.update.take(now);
     const withinFlood = buckets.flood.take(now);
     if (!withinRate) return withinFlood ? 'drop-update' : 'drop-player-flood';
@@ -85,15 +105,6 @@ export class StateBagRateLimiter {
 
   /** FXServer warns about dropped updates at most once a second per client. */
   mayWarn(playerId: number): boolean {
-    return this.perPlayer.get(playerId)?.warn.take(this.now()) ?? false;
-  }
-
-  forget(playerId: number): void {
-    this.perPlayer.delete(playerId);
-  }
-
-  /** Players with buckets. */
-  get size(): number {
-    return this.perPlayer.size;
+    return this.existingBucketsOf(playerId)?.warn.take(this.now()) ?? false;
   }
 }

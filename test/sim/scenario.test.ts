@@ -2,7 +2,7 @@
 // sides, a shutdown, and a new server on the same KVP directory. How long it takes is the bench's business
 // (`npm run bench -- --only micro`): a wall-clock bound here fails on a loaded machine.
 import { expect, it } from 'vitest';
-import { entries, logOf, startFixtures, tempDir } from '../../bench/support/sim-fixtures.js';
+import { entries, joinOfficers, logOf, startFixtures, tempDir } from '../../bench/support/sim-fixtures.js';
 
 it('runs 50 players through events, exports, state bags and a restart with KVP intact', async () => {
   const kvpDir = tempDir('sim-scenario-');
@@ -11,15 +11,7 @@ it('runs 50 players through events, exports, state bags and a restart with KVP i
   const consumer = () => sim.exports.sim_consumer;
   core().Kvp();
 
-  const players = [];
-  for (let i = 0; i < 50; i++) {
-    players.push(
-      await sim.join({
-        name: `Officer ${i}`,
-        identifiers: [`chat:${100000000000000000n + BigInt(i)}`, `license:${i}`],
-      }),
-    );
-  }
+  const players = await joinOfficers(sim, 50);
   expect(players.map((p) => p.id)).toEqual(Array.from({ length: 50 }, (_, i) => i + 1));
   expect((core().Players() as string[]).length).toBe(50);
 

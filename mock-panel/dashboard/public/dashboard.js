@@ -542,11 +542,17 @@ function describeDuty(player) {
   return `On duty: ${department} · ${player.rankName ?? '?'} since ${clockTime(player.since)}`;
 }
 
+/** A playground log (events, console lines): each item shows its time, then what `update` writes. */
+function renderLog(list, emptyNode, entries, create, update) {
+  showEmptyState(emptyNode, list, entries.length === 0);
+  syncChildren(list, entries, byIndex, create, (item, entry) => {
+    setText($('.time', item), clockTime(entry.at));
+    update(item, entry);
+  });
+}
+
 function renderEvents(events) {
-  const list = $('#events');
-  showEmptyState($('.events-empty'), list, events.length === 0);
-  syncChildren(list, events, byIndex, createEventItem, (item, event) => {
-    setText($('.time', item), clockTime(event.at));
+  renderLog($('#events'), $('.events-empty'), events, createEventItem, (item, event) => {
     setText($('.side', item), event.side);
     setClass($('.side', item), `side side-${event.side}`);
     setText($('.player', item), event.player == null ? '—' : `#${event.player}`);
@@ -560,10 +566,7 @@ function renderEvents(events) {
 const createEventItem = () => el('li', {}, span('time'), span('side'), span('player'), span('name'), span('args mono'));
 
 function renderConsole(lines) {
-  const list = $('#console');
-  showEmptyState($('.console-empty'), list, lines.length === 0);
-  syncChildren(list, lines, byIndex, createConsoleLine, (item, line) => {
-    setText($('.time', item), clockTime(line.at));
+  renderLog($('#console'), $('.console-empty'), lines, createConsoleLine, (item, line) => {
     setText($('.text', item), line.text);
   });
 }
