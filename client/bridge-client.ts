@@ -51,7 +51,7 @@ function readSettings(port: ClientPort): ClientSettings {
   try {
     return clientSettings(port.readConfig());
   } catch (error) {
-    port.log(`[bridge] config.lua could not be read on the client (${String(error)}); using English messages`);
+    port.log(`config.lua could not be read on the client (${String(error)}); using English messages`);
     return clientSettings(undefined);
   }
 }
@@ -92,7 +92,7 @@ export function startBridgeClient(port: ClientPort) {
       callback(outcome);
     } catch (error) {
       // A Lua callback of a resource that restarted is a dead reference; the outcome was shown anyway.
-      port.log(`[bridge] the UpdatePlayerDuty callback failed: ${String(error)}`);
+      port.log(`the UpdatePlayerDuty callback failed: ${String(error)}`);
     }
   };
 

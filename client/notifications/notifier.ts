@@ -25,7 +25,7 @@ export function createNotifier(port: ClientPort, style: NotificationStyle): (not
         port.callExport(OX_LIB, 'notify', { title, description: text, type });
         return;
       } catch (error) {
-        if (!oxLibFailed) port.log(`[bridge] ox_lib's notify failed, using the feed instead: ${String(error)}`);
+        if (!oxLibFailed) port.log(`ox_lib's notify failed, using the feed instead: ${String(error)}`);
         oxLibFailed = true;
       }
     }

@@ -36,7 +36,8 @@ export function createLogger({ print, level = 'info', secrets = () => [] }: Logg
 
   const log = (at: LogLevel, message: string): void => {
     if (SEVERITY[at] > threshold) return;
-    print(`[bridge] ${LABEL[at]}: ${redact(message)}`);
+    // FXServer names the resource on each line a script prints (`[script:bridge]`): the line need not repeat it.
+    print(`${LABEL[at]}: ${redact(message)}`);
   };
 
   return {

@@ -127,7 +127,7 @@ describe('the client half', () => {
       throw new Error('reference was not valid');
     });
     expect(() => fake.fromServer(INTERNAL_EVENTS.dutyResult, 1, { ok: false, error: 'x', message: 'y' })).not.toThrow();
-    expect(fake.logs).toEqual(['[bridge] the UpdatePlayerDuty callback failed: Error: reference was not valid']);
+    expect(fake.logs).toEqual(['the UpdatePlayerDuty callback failed: Error: reference was not valid']);
   });
 });
 

@@ -72,7 +72,7 @@ describe('notifications', () => {
       'Your departments and ranks were refreshed.',
     ]);
     expect(fake.logs).toEqual([
-      "[bridge] ox_lib's notify failed, using the feed instead: Error: No such export notify in resource ox_lib",
+      "ox_lib's notify failed, using the feed instead: Error: No such export notify in resource ox_lib",
     ]);
   });
 });
@@ -138,7 +138,7 @@ describe("the owner's messages from config.lua", () => {
     goOnDuty(fake);
     expect(fake.notifications).toEqual(['You are now on duty: Los Santos Police Department, Sergeant.']);
     expect(fake.logs).toEqual([
-      '[bridge] config.lua could not be read on the client (Error: No such export GetConfig in resource bridge); using English messages',
+      'config.lua could not be read on the client (Error: No such export GetConfig in resource bridge); using English messages',
     ]);
   });
 });

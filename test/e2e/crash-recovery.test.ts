@@ -56,7 +56,7 @@ describe('a server that dies without stopping the bridge', () => {
       `duties ended after a crash: ${OFFICERS} of ${OFFICERS}`,
     );
     expect(crashLines().map((line) => line.text)).toEqual([
-      `[bridge] INFO: the last run ended without stopping (a crash?) and left ${OFFICERS} duty(ies) open at the panel; they are ended now`,
+      `INFO: the last run ended without stopping (a crash?) and left ${OFFICERS} duty(ies) open at the panel; they are ended now`,
     ]);
   });
 

@@ -181,7 +181,7 @@ describe('the job framework integration against stub resources in the simulator'
     world.bridge.change(onDuty(3, LSPD, LSPD.officer));
     world.bridge.change(onDuty(4, LSPD, LSPD.officer));
     expect(world.warnings()).toEqual([
-      "[bridge] WARN: Config.Integrations.JobFramework is 'esx', but es_extended is missing: jobs are not changed until it is started",
+      "WARN: Config.Integrations.JobFramework is 'esx', but es_extended is missing: jobs are not changed until it is started",
     ]);
     expect(world.stub('qb-core').calls()).toEqual([]);
   });

@@ -12,7 +12,7 @@ describe('the job framework integration', () => {
         jobs.dutyChanged(offDuty(src));
       }
       expect(warnings()).toEqual([
-        "[bridge] WARN: Config.Integrations.JobFramework is 'esx', but es_extended is missing: jobs are not changed until it is started",
+        "WARN: Config.Integrations.JobFramework is 'esx', but es_extended is missing: jobs are not changed until it is started",
       ]);
       expect(resources.exportCalls).toEqual([]);
     });
@@ -24,7 +24,7 @@ describe('the job framework integration', () => {
       esx.load(2);
       jobs.dutyChanged(onDuty(2, LSPD, LSPD.officer));
       expect(esx.job(2)?.name).toBe('lspd');
-      expect(lines).toContain('[bridge] INFO: job framework integration: using ESX (es_extended)');
+      expect(lines).toContain('INFO: job framework integration: using ESX (es_extended)');
 
       resources.stop('es_extended');
       jobs.dutyChanged(onDuty(3, LSPD, LSPD.officer));
@@ -59,7 +59,7 @@ describe('the job framework integration', () => {
       jobs.dutyChanged(onDuty(3, LSPD, LSPD.officer));
       jobs.dutyChanged(onDuty(4, LSPD, LSPD.officer));
       expect(warnings()).toEqual([
-        "[bridge] WARN: Config.Integrations.JobFramework is 'auto', but none of qbx_core, qb-core, es_extended, ox_core is started: jobs are not changed until one is",
+        "WARN: Config.Integrations.JobFramework is 'auto', but none of qbx_core, qb-core, es_extended, ox_core is started: jobs are not changed until one is",
       ]);
     });
   });
@@ -118,7 +118,7 @@ describe('the job framework integration', () => {
     jobs.dutyChanged(offDuty(4, 'dropped'));
     expect(warnings()).toEqual([]);
     expect(lines).toContain(
-      '[bridge] DEBUG: ESX could not give player 4 the job unemployed (grade 0) back: ESX has no player with this id',
+      'DEBUG: ESX could not give player 4 the job unemployed (grade 0) back: ESX has no player with this id',
     );
   });
 

@@ -64,7 +64,7 @@ describe('the rcore_police integration against a stub rcore_police in the simula
     bridge.change(onDuty(4, LSPD, LSPD.officer));
     bridge.change(onDuty(5, LSPD, LSPD.officer));
     expect(world?.warnings()).toEqual([
-      '[bridge] WARN: Config.Integrations.RcorePolice is on, but rcore_police is stopped: duty is not passed on until it is started',
+      'WARN: Config.Integrations.RcorePolice is on, but rcore_police is stopped: duty is not passed on until it is started',
     ]);
 
     await sim.startResource('rcore_police');

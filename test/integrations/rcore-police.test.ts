@@ -72,7 +72,7 @@ describe('rcore_police', () => {
       bridge.change(onDuty(3, LSPD, LSPD.officer));
       bridge.change(onDuty(4, LSPD, LSPD.officer));
       expect(log.at('WARN')).toEqual([
-        '[bridge] WARN: Config.Integrations.RcorePolice is on, but rcore_police is missing: duty is not passed on until it is started',
+        'WARN: Config.Integrations.RcorePolice is on, but rcore_police is missing: duty is not passed on until it is started',
       ]);
       expect(resources.emitted).toEqual([]);
 
@@ -94,7 +94,7 @@ describe('rcore_police', () => {
       expect(bridge.onDuty.has(3)).toBe(false);
       expect(rcore.inService(3)).toBe(false);
       expect(resources.eventsNamed(SET)).toEqual([[3, true]]);
-      expect(log.lines).toContain('[bridge] INFO: player 3 went off duty in rcore_police: taking them off duty');
+      expect(log.lines).toContain('INFO: player 3 went off duty in rcore_police: taking them off duty');
     });
 
     it('sets rcore_police back off for a player who goes on duty there while off duty in the bridge, once', () => {

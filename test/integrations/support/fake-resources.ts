@@ -101,5 +101,5 @@ export class FakeResources implements ResourcePort {
 export function recordingLogger(): { logger: Logger; lines: string[]; at: (label: string) => string[] } {
   const lines: string[] = [];
   const logger = createLogger({ print: (line) => lines.push(line), level: 'debug' });
-  return { logger, lines, at: (label) => lines.filter((line) => line.startsWith(`[bridge] ${label}:`)) };
+  return { logger, lines, at: (label) => lines.filter((line) => line.startsWith(`${label}:`)) };
 }

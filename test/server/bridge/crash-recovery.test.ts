@@ -42,7 +42,7 @@ describe('a run that died without onResourceStop', () => {
       expect.objectContaining({ chatId: ONE_DEPARTMENT, departmentId: SAFR.id, endedBy: 'off' }),
     ]);
     expect(second.port.linesWith(CRASH_LINE)).toEqual([
-      '[bridge] INFO: the last run ended without stopping (a crash?) and left 2 duty(ies) open at the panel; they are ended now',
+      'INFO: the last run ended without stopping (a crash?) and left 2 duty(ies) open at the panel; they are ended now',
     ]);
     expect(keysWith(store, 'open-duty')).toEqual([]);
     expect(keysWith(store, 'outbox:')).toEqual([]);

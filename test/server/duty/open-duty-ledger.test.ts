@@ -140,7 +140,7 @@ describe('ending the duties a crashed run left open', () => {
       { action: 'off', body: { chatId: ALEX, departmentId: 2 } },
     ]);
     expect(next.lines.filter((line) => line.includes('INFO'))).toEqual([
-      '[bridge] INFO: the last run ended without stopping (a crash?) and left 2 duty(ies) open at the panel; they are ended now',
+      'INFO: the last run ended without stopping (a crash?) and left 2 duty(ies) open at the panel; they are ended now',
     ]);
 
     next.outbox.resume();
@@ -161,7 +161,7 @@ describe('ending the duties a crashed run left open', () => {
     endDutiesLeftOpen(again.ledger, again.outbox, again.logger);
 
     expect([...next.lines, ...again.lines].filter((line) => line.includes('could not be read'))).toEqual([
-      `[bridge] ERROR: the open duty record open-duty:${ALEX} could not be read (not JSON); it is set aside as open-duty-set-aside:${ALEX}`,
+      `ERROR: the open duty record open-duty:${ALEX} could not be read (not JSON); it is set aside as open-duty-set-aside:${ALEX}`,
     ]);
     expect(store.get(`open-duty-set-aside:${ALEX}`)).toBe('garbage');
   });

@@ -50,7 +50,7 @@ describe('redaction in log lines', () => {
     expect(leaking).toEqual([]);
     expect(lines).toHaveLength(cuts().length * 3);
     // The rest of the line survives: the owner still reads what went wrong.
-    expect(lines[0]).toBe('[bridge] WARN: the body is not JSON: "x***"');
+    expect(lines[0]).toBe('WARN: the body is not JSON: "x***"');
   });
 
   it('removes any Authorization or Bearer value, as header text or echoed JSON, however short', () => {
@@ -61,11 +61,11 @@ describe('redaction in log lines', () => {
     logger.warn('escaped "{\\"Authorization\\":\\"Bearer q1w2\\"}"');
     logger.warn('curl -H "BEARER tok9"');
     expect(lines).toEqual([
-      '[bridge] WARN: upstream said: Authorization: ***',
-      '[bridge] WARN: upstream said: authorization: ***',
-      '[bridge] WARN: echo {"headers":{"authorization":"***","host":"panel"}}',
-      '[bridge] WARN: escaped "{\\"Authorization\\":\\"***\\"}"',
-      '[bridge] WARN: curl -H "BEARER ***"',
+      'WARN: upstream said: Authorization: ***',
+      'WARN: upstream said: authorization: ***',
+      'WARN: echo {"headers":{"authorization":"***","host":"panel"}}',
+      'WARN: escaped "{\\"Authorization\\":\\"***\\"}"',
+      'WARN: curl -H "BEARER ***"',
     ]);
   });
 
@@ -73,7 +73,7 @@ describe('redaction in log lines', () => {
     const { lines, logger } = capture();
     const plain = 'player 7 is on duty in department lspd as rank 3 (chat id 284619375016482817)';
     logger.info(plain);
-    expect(lines).toEqual([`[bridge] INFO: ${plain}`]);
+    expect(lines).toEqual([`INFO: ${plain}`]);
   });
 
   it('masks a token at the end of a long line of near misses', () => {
