@@ -6,6 +6,7 @@ import { isRefusalOfTheCall, type PanelFailure } from '../panel/panel-result.js'
 import { reportTokenRefused } from '../panel/token-refused.js';
 import type { KeyValueStore } from '../storage/key-value-store.js';
 import { concatMapPerKey } from '../streams/concat-map-per-key.js';
+import { backoffMs } from '../time/backoff.js';
 import { LONGEST_WAIT_MS } from '../time/longest-wait.js';
 import { sleepUntilWoken } from '../time/sleep-until-woken.js';
 import { KEY_PREFIX, readKeptRecords, readSequence, recordKey, SEQUENCE_KEY } from './kept-outbox-records.js';
@@ -228,13 +229,11 @@ export class Outbox {
     item.settle(result);
   }
 
-  private backoffMs(attempt: number, failure: PanelFailure): number {
-    const { baseMs, maxMs } = this.options.backoff ?? { baseMs: 1_000, maxMs: LONGEST_WAIT_MS };
+  private retryDelayMs(attempt: number, failure: PanelFailure): number {
+    const policy = this.options.backoff ?? { baseMs: 1_000, maxMs: LONGEST_WAIT_MS };
     // The server's word wins, up to the cap (the scheduler tells the owner about a longer one).
-    if (failure.retryAfterMs !== undefined) return Math.min(failure.retryAfterMs, maxMs);
-    const ceiling = Math.min(maxMs, baseMs * 2 ** (attempt - 1));
-    const random = this.options.random ?? Math.random;
-    return Math.round(ceiling / 2 + (random() * ceiling) / 2);
+    if (failure.retryAfterMs !== undefined) return Math.min(failure.retryAfterMs, policy.maxMs);
+    return backoffMs(policy, attempt, this.options.random ?? Math.random);
   }
 
   private async deliver(item: Pending): Promise<void> {
@@ -265,7 +264,7 @@ export class Outbox {
       if (failure.kind === 'unavailable') {
         // Not sent: the panel is known to be down. No attempt is spent; the call waits until it answers again.
         this.waitingForPanel += 1;
-        await (availability?.untilReachable() ?? this.options.sleep(this.backoffMs(++attempt, failure)));
+        await (availability?.untilReachable() ?? this.options.sleep(this.retryDelayMs(++attempt, failure)));
         this.waitingForPanel -= 1;
         continue;
       }
@@ -277,7 +276,7 @@ export class Outbox {
         return;
       }
       this.report(failure);
-      const wait = this.backoffMs(++attempt, failure);
+      const wait = this.retryDelayMs(++attempt, failure);
       logger.debug(
         `duty ${call.action} for chat id ${call.body.chatId} failed (${failure.kind}); retrying in ${wait} ms`,
       );

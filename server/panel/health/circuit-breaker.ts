@@ -1,5 +1,6 @@
 import { Subject } from 'rxjs';
 import type { Logger } from '../../log/logger.js';
+import { backoffMs } from '../../time/backoff.js';
 import type { PanelResponseInfo } from '../panel-client.js';
 
 /** What one exchange says about the panel: an HTTP answer below 500 means it is up, whatever the status. */
@@ -117,9 +118,7 @@ export class CircuitBreaker {
   private scheduleProbe(): void {
     if (this.stopped || this.state !== 'open') return;
     this.probeAttempt += 1;
-    const { baseMs, maxMs } = this.options.probeBackoff ?? PROBE_BACKOFF;
-    const ceiling = Math.min(maxMs, baseMs * 2 ** (this.probeAttempt - 1));
-    const delay = Math.round(ceiling / 2 + (this.options.random() * ceiling) / 2);
+    const delay = backoffMs(this.options.probeBackoff ?? PROBE_BACKOFF, this.probeAttempt, this.options.random);
     this.nextProbeAt = this.options.now() + delay;
     void this.options
       .sleep(delay)
