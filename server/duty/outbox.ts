@@ -1,4 +1,4 @@
-import { defer, type Observable, Subject, type Subscription } from 'rxjs';
+import { defer, firstValueFrom, type Observable, Subject, type Subscription } from 'rxjs';
 import type { DutyAnswer, DutyOffBody, DutyOnBody } from '../../shared/contract/index.js';
 import type { Logger } from '../log/logger.js';
 import type { PanelClient } from '../panel/panel-client.js';
@@ -281,7 +281,7 @@ export class Outbox {
         `duty ${call.action} for chat id ${call.body.chatId} failed (${failure.kind}); retrying in ${wait} ms`,
       );
       // The panel answering again (the circuit closing) cuts the wait short.
-      await sleepUntilWoken(this.options.sleep, wait, availability?.recovered$);
+      await firstValueFrom(sleepUntilWoken(this.options.sleep, wait, availability?.recovered$));
     }
   }
 
