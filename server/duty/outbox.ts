@@ -1,11 +1,13 @@
-import { defer, type Observable, Subject, type Subscription } from 'rxjs';
+import { defer, finalize, from, map, type Observable, of, retry, Subject, type Subscription } from 'rxjs';
 import type { DutyAnswer, DutyOffBody, DutyOnBody } from '../../shared/contract/index.js';
 import type { Logger } from '../log/logger.js';
 import type { PanelClient } from '../panel/panel-client.js';
-import { isRefusalOfTheCall, type PanelFailure } from '../panel/panel-result.js';
+import { isRefusalOfTheCall, type PanelFailure, type PanelResult } from '../panel/panel-result.js';
 import { reportTokenRefused } from '../panel/token-refused.js';
 import type { KeyValueStore } from '../storage/key-value-store.js';
 import { concatMapPerKey } from '../streams/concat-map-per-key.js';
+import { abandonableWait } from '../time/abandonable-wait.js';
+import { backoffMs } from '../time/backoff.js';
 import { LONGEST_WAIT_MS } from '../time/longest-wait.js';
 import { sleepUntilWoken } from '../time/sleep-until-woken.js';
 import { KEY_PREFIX, readKeptRecords, readSequence, recordKey, SEQUENCE_KEY } from './kept-outbox-records.js';
@@ -57,6 +59,15 @@ const TOLD_ELSEWHERE: ReadonlySet<PanelFailure['kind']> = new Set([
   'rate_limited',
 ]);
 
+const WITHDRAWN: DeliveryResult = { kind: 'withdrawn' };
+
+/** An attempt that was neither taken nor refused by the panel: `retry` waits and tries again. */
+class NotYetDelivered extends Error {
+  constructor(readonly failure: PanelFailure) {
+    super(failure.message);
+  }
+}
+
 interface Pending {
   record: OutboxRecord;
   settle: (result: DeliveryResult) => void;
@@ -100,7 +111,7 @@ export class Outbox {
       .pipe(
         concatMapPerKey(
           (item) => item.record.call.body.chatId,
-          (item) => defer(() => this.deliver(item)),
+          (item) => this.delivery(item),
           this.lanes,
         ),
       )
@@ -222,68 +233,101 @@ export class Outbox {
     });
   }
 
-  private finish(item: Pending, result: DeliveryResult): void {
+  private finish(item: Pending, result: DeliveryResult): DeliveryResult {
     this.pending.delete(item.record.id);
     this.options.store.delete(recordKey(item.record.id));
     item.settle(result);
+    return result;
   }
 
-  private backoffMs(attempt: number, failure: PanelFailure): number {
-    const { baseMs, maxMs } = this.options.backoff ?? { baseMs: 1_000, maxMs: LONGEST_WAIT_MS };
+  private retryDelayMs(attempt: number, failure: PanelFailure): number {
+    const policy = this.options.backoff ?? { baseMs: 1_000, maxMs: LONGEST_WAIT_MS };
     // The server's word wins, up to the cap (the scheduler tells the owner about a longer one).
-    if (failure.retryAfterMs !== undefined) return Math.min(failure.retryAfterMs, maxMs);
-    const ceiling = Math.min(maxMs, baseMs * 2 ** (attempt - 1));
-    const random = this.options.random ?? Math.random;
-    return Math.round(ceiling / 2 + (random() * ceiling) / 2);
+    if (failure.retryAfterMs !== undefined) return Math.min(failure.retryAfterMs, policy.maxMs);
+    return backoffMs(policy, attempt, this.options.random ?? Math.random);
   }
 
-  private async deliver(item: Pending): Promise<void> {
+  /**
+   * One call's way to the panel: attempts until one is final (delivered, refused by the panel, withdrawn). An attempt
+   * that is not final fails the stream with `NotYetDelivered`, and `retry` waits before the next: for the panel to
+   * answer again while it is known to be down, else a backoff that the panel answering again cuts short.
+   */
+  private delivery(item: Pending): Observable<DeliveryResult> {
+    let backoffsSpent = 0;
+    return defer(() => this.attempt(item)).pipe(
+      retry({
+        delay: (error: unknown) => {
+          if (!(error instanceof NotYetDelivered)) throw error;
+          const { failure } = error;
+          return failure.kind === 'unavailable'
+            ? this.untilPanelAnswers(() => this.retryDelayMs(++backoffsSpent, failure))
+            : this.backOff(item, failure, ++backoffsSpent);
+        },
+      }),
+    );
+  }
+
+  private attempt(item: Pending): Observable<DeliveryResult> {
+    if (item.withdrawn) return of(this.finish(item, WITHDRAWN));
     const { call } = item.record;
-    const { logger, availability } = this.options;
     const options = { signal: item.abort.signal, onSent: () => (item.mayHaveReachedPanel = true) };
-    let attempt = 0;
-    for (;;) {
-      if (item.withdrawn) {
-        this.withdrawCall(item);
-        return;
-      }
-      const result =
-        call.action === 'on'
-          ? await this.options.panel.setDuty('on', call.body, options)
-          : await this.options.panel.setDuty('off', call.body, options);
-      if (result.ok) {
-        this.recovered();
-        this.finish(item, { kind: 'delivered', response: result.value });
-        return;
-      }
-      const { failure } = result;
-      if (failure.kind === 'cancelled') {
-        // Only a withdrawal cancels: the attempt never left, so nothing is to be undone.
-        this.withdrawCall(item);
-        return;
-      }
-      if (failure.kind === 'unavailable') {
-        // Not sent: the panel is known to be down. No attempt is spent; the call waits until it answers again.
-        this.waitingForPanel += 1;
-        await (availability?.untilReachable() ?? this.options.sleep(this.backoffMs(++attempt, failure)));
-        this.waitingForPanel -= 1;
-        continue;
-      }
-      if (isRefusalOfTheCall(failure)) {
-        logger.warn(
-          `the panel refused duty ${call.action} for chat id ${call.body.chatId}: ${failure.code ?? failure.kind} (${failure.message}); the call is dropped`,
-        );
-        this.finish(item, { kind: 'refused', failure });
-        return;
-      }
-      this.report(failure);
-      const wait = this.backoffMs(++attempt, failure);
-      logger.debug(
-        `duty ${call.action} for chat id ${call.body.chatId} failed (${failure.kind}); retrying in ${wait} ms`,
-      );
-      // The panel answering again (the circuit closing) cuts the wait short.
-      await sleepUntilWoken(this.options.sleep, wait, availability?.recovered$);
+    const sent =
+      call.action === 'on'
+        ? this.options.panel.setDuty('on', call.body, options)
+        : this.options.panel.setDuty('off', call.body, options);
+    // Settled in the answer's promise, not in the stream: an answer that comes after stop() still removes its record.
+    const outcome = sent.then((result) => this.outcomeOf(item, result));
+    return from(outcome).pipe(
+      map((result) => {
+        if (result instanceof NotYetDelivered) throw result;
+        return result;
+      }),
+    );
+  }
+
+  private outcomeOf(item: Pending, result: PanelResult<DutyAnswer>): DeliveryResult | NotYetDelivered {
+    if (result.ok) {
+      this.recovered();
+      return this.finish(item, { kind: 'delivered', response: result.value });
     }
+    const { failure } = result;
+    // Only a withdrawal cancels: the attempt never left, so nothing is to be undone.
+    if (failure.kind === 'cancelled') return this.finish(item, WITHDRAWN);
+    if (failure.kind !== 'unavailable' && isRefusalOfTheCall(failure)) {
+      const { call } = item.record;
+      this.options.logger.warn(
+        `the panel refused duty ${call.action} for chat id ${call.body.chatId}: ${failure.code ?? failure.kind} (${failure.message}); the call is dropped`,
+      );
+      return this.finish(item, { kind: 'refused', failure });
+    }
+    return new NotYetDelivered(failure);
+  }
+
+  /**
+   * Not sent: the panel is known to be down. With the breaker to tell when it answers again, no backoff is spent;
+   * without it, a backoff is all the outbox can do.
+   */
+  private untilPanelAnswers(nextBackoffMs: () => number): Observable<unknown> {
+    const { availability, sleep } = this.options;
+    return defer(() => {
+      this.waitingForPanel += 1;
+      return availability ? availability.untilReachable() : abandonableWait(sleep, nextBackoffMs());
+    }).pipe(
+      finalize(() => {
+        this.waitingForPanel -= 1;
+      }),
+    );
+  }
+
+  private backOff(item: Pending, failure: PanelFailure, attempt: number): Observable<unknown> {
+    this.report(failure);
+    const wait = this.retryDelayMs(attempt, failure);
+    const { call } = item.record;
+    this.options.logger.debug(
+      `duty ${call.action} for chat id ${call.body.chatId} failed (${failure.kind}); retrying in ${wait} ms`,
+    );
+    // The panel answering again (the circuit closing) cuts the wait short.
+    return sleepUntilWoken(this.options.sleep, wait, this.options.availability?.recovered$);
   }
 
   private report(failure: PanelFailure): void {
@@ -305,9 +349,5 @@ export class Outbox {
     if (this.faultsTold.size === 0) return;
     this.faultsTold.clear();
     this.options.logger.info('duty calls get through to the panel again');
-  }
-
-  private withdrawCall(item: Pending): void {
-    this.finish(item, { kind: 'withdrawn' });
   }
 }

@@ -1,19 +1,22 @@
-import { type Observable, take } from 'rxjs';
+import { map, type Observable, race, take } from 'rxjs';
+import { abandonableWait } from './abandonable-wait.js';
 
 /**
  * Sleeps `ms`, or less when `wake$` emits first (the panel answers again, so a backoff need not be waited out).
- * Resolves with what ended the wait.
+ * Emits once what ended the wait, then completes; unsubscribing lets go of both the sleep and `wake$`.
  */
 export function sleepUntilWoken(
   sleep: (ms: number) => Promise<void>,
   ms: number,
   wake$: Observable<unknown> | undefined,
-): Promise<'slept' | 'woken'> {
-  return new Promise((resolve) => {
-    const woken = wake$?.pipe(take(1)).subscribe(() => resolve('woken'));
-    void sleep(ms).then(() => {
-      woken?.unsubscribe();
-      resolve('slept');
-    });
-  });
+): Observable<'slept' | 'woken'> {
+  const slept$ = abandonableWait(sleep, ms).pipe(map(() => 'slept' as const));
+  if (!wake$) return slept$;
+  return race(
+    slept$,
+    wake$.pipe(
+      take(1),
+      map(() => 'woken' as const),
+    ),
+  );
 }

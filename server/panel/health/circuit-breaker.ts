@@ -1,5 +1,22 @@
-import { Subject } from 'rxjs';
+import {
+  BehaviorSubject,
+  catchError,
+  concatMap,
+  defer,
+  distinctUntilChanged,
+  EMPTY,
+  filter,
+  firstValueFrom,
+  map,
+  type Observable,
+  repeat,
+  type Subscription,
+  skip,
+  switchMap,
+} from 'rxjs';
 import type { Logger } from '../../log/logger.js';
+import { abandonableWait } from '../../time/abandonable-wait.js';
+import { backoffMs } from '../../time/backoff.js';
 import type { PanelResponseInfo } from '../panel-client.js';
 
 /** What one exchange says about the panel: an HTTP answer below 500 means it is up, whatever the status. */
@@ -24,14 +41,20 @@ export interface CircuitBreakerOptions {
 /** Probes while open: 1 s, 2 s, 4 s ... up to 15 s apart (jittered), so a returning panel is noticed soon. */
 export const PROBE_BACKOFF = { baseMs: 1_000, maxMs: 15_000 } as const;
 
-export interface CircuitSnapshot {
+/** What the breaker knows of the panel, as `circuit$` emits it on every change. */
+export interface CircuitState {
   state: 'closed' | 'open';
   /** When the circuit opened (the panel stopped answering), while it is open. */
   openedAt: number | undefined;
   consecutiveFailures: number;
   lastFailure: string | undefined;
+}
+
+export interface CircuitSnapshot extends CircuitState {
   nextProbeAt: number | undefined;
 }
+
+const CLOSED: CircuitState = { state: 'closed', openedAt: undefined, consecutiveFailures: 0, lastFailure: undefined };
 
 /**
  * Whether the panel answers at all. After a few failures in a row the circuit opens: requests are answered at once
@@ -39,95 +62,109 @@ export interface CircuitSnapshot {
  * Any answer closes the circuit again and `recovered$` wakes whatever waits for the panel.
  */
 export class CircuitBreaker {
+  private readonly circuit = new BehaviorSubject<CircuitState>(CLOSED);
+  /** The circuit's state: the current one at once, then every change (a failure counted, the circuit opening or closing). */
+  readonly circuit$: Observable<CircuitState> = this.circuit.asObservable();
   /** Emits when the circuit opens: the panel stopped answering. */
-  readonly unreachable$ = new Subject<void>();
+  readonly unreachable$: Observable<void> = this.becomes('open');
   /** Emits when the circuit closes: the panel answers again. */
-  readonly recovered$ = new Subject<void>();
-  private state: 'closed' | 'open' = 'closed';
-  private failures = 0;
-  private openedAt: number | undefined;
-  private lastFailure: string | undefined;
+  readonly recovered$: Observable<void> = this.becomes('closed');
+  /** When the probe loop asks the panel next; it is the loop's schedule, not the circuit's state. */
   private nextProbeAt: number | undefined;
-  private probeAttempt = 0;
-  private stopped = false;
+  private readonly probing: Subscription;
 
-  constructor(private readonly options: CircuitBreakerOptions) {}
+  constructor(private readonly options: CircuitBreakerOptions) {
+    this.probing = this.circuit
+      .pipe(
+        map(({ state }) => state),
+        distinctUntilChanged(),
+        switchMap((state) => (state === 'open' ? this.probes() : EMPTY)),
+      )
+      .subscribe();
+  }
 
   get isOpen(): boolean {
-    return this.state === 'open';
+    return this.circuit.value.state === 'open';
   }
 
   record(reachability: Reachability, failure?: string): void {
+    const current = this.circuit.value;
     if (reachability === 'reachable') {
-      this.failures = 0;
-      if (this.state === 'open') this.close();
+      if (current.state === 'open') this.close(current);
+      else if (current.consecutiveFailures > 0) this.circuit.next({ ...current, consecutiveFailures: 0 });
       return;
     }
-    this.failures += 1;
-    this.lastFailure = failure;
-    if (this.state === 'closed' && this.failures >= (this.options.failureThreshold ?? 3)) this.open();
+    const next: CircuitState = {
+      ...current,
+      consecutiveFailures: current.consecutiveFailures + 1,
+      lastFailure: failure,
+    };
+    if (next.state === 'closed' && next.consecutiveFailures >= (this.options.failureThreshold ?? 3)) this.open(next);
+    else this.circuit.next(next);
   }
 
   /** Resolves at once while the panel is taken to answer, else when it answers again. */
   untilReachable(): Promise<void> {
-    if (this.state === 'closed') return Promise.resolve();
-    return new Promise((resolve) => {
-      const subscription = this.recovered$.subscribe(() => {
-        subscription.unsubscribe();
-        resolve();
-      });
-    });
+    return firstValueFrom(
+      this.circuit.pipe(
+        filter(({ state }) => state === 'closed'),
+        map(() => undefined),
+      ),
+    );
   }
 
   snapshot(): CircuitSnapshot {
-    return {
-      state: this.state,
-      openedAt: this.openedAt,
-      consecutiveFailures: this.failures,
-      lastFailure: this.lastFailure,
-      nextProbeAt: this.nextProbeAt,
-    };
+    const current = this.circuit.value;
+    return { ...current, nextProbeAt: current.state === 'open' ? this.nextProbeAt : undefined };
   }
 
   stop(): void {
-    this.stopped = true;
+    this.probing.unsubscribe();
   }
 
-  private open(): void {
-    this.state = 'open';
-    this.openedAt = this.options.now();
-    this.probeAttempt = 0;
+  private becomes(state: CircuitState['state']): Observable<void> {
+    // skip(1): the state a subscriber finds is not a change.
+    return this.circuit.pipe(
+      map((circuit) => circuit.state),
+      distinctUntilChanged(),
+      skip(1),
+      filter((reached) => reached === state),
+      map(() => undefined),
+    );
+  }
+
+  private open(failing: CircuitState): void {
     this.options.logger.warn(
-      `the panel is unreachable (${this.failures} failures in a row, the last: ${this.lastFailure ?? 'no answer'}); ` +
+      `the panel is unreachable (${failing.consecutiveFailures} failures in a row, the last: ${failing.lastFailure ?? 'no answer'}); ` +
         'profiles come from the cache and duty changes wait until it answers again',
     );
-    this.unreachable$.next();
-    this.scheduleProbe();
+    this.circuit.next({ ...failing, state: 'open', openedAt: this.options.now() });
   }
 
-  private close(): void {
-    const downMs = this.options.now() - (this.openedAt ?? this.options.now());
-    this.state = 'closed';
-    this.openedAt = undefined;
-    this.nextProbeAt = undefined;
+  private close(open: CircuitState): void {
+    const downMs = this.options.now() - (open.openedAt ?? this.options.now());
     this.options.logger.info(`the panel answers again after ${Math.round(downMs / 1000)} s`);
-    this.recovered$.next();
+    this.circuit.next({ ...open, state: 'closed', openedAt: undefined, consecutiveFailures: 0 });
   }
 
-  private scheduleProbe(): void {
-    if (this.stopped || this.state !== 'open') return;
-    this.probeAttempt += 1;
-    const { baseMs, maxMs } = this.options.probeBackoff ?? PROBE_BACKOFF;
-    const ceiling = Math.min(maxMs, baseMs * 2 ** (this.probeAttempt - 1));
-    const delay = Math.round(ceiling / 2 + (this.options.random() * ceiling) / 2);
-    this.nextProbeAt = this.options.now() + delay;
-    void this.options
-      .sleep(delay)
-      .then(async () => {
-        if (this.stopped || this.state !== 'open') return;
-        await this.options.probe();
-        this.scheduleProbe();
-      })
-      .catch((error: unknown) => this.options.logger.error(`the panel probe failed: ${String(error)}`));
+  /**
+   * While the circuit is open: wait, probe, and again, the waits backing off. The circuit closing (the probe's answer,
+   * or any other request's) ends the loop wherever it is.
+   */
+  private probes(): Observable<unknown> {
+    let attempt = 0;
+    return defer(() => {
+      attempt += 1;
+      const delay = backoffMs(this.options.probeBackoff ?? PROBE_BACKOFF, attempt, this.options.random);
+      this.nextProbeAt = this.options.now() + delay;
+      return abandonableWait(this.options.sleep, delay);
+    }).pipe(
+      concatMap(() => this.options.probe()),
+      repeat(),
+      catchError((error: unknown) => {
+        this.options.logger.error(`the panel probe failed: ${String(error)}`);
+        return EMPTY;
+      }),
+    );
   }
 }

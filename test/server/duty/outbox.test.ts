@@ -284,6 +284,38 @@ describe('the outbox', () => {
   });
 });
 
+describe('stopping the outbox', () => {
+  it('sends no retry after stop(), and keeps the call in KVP for the next run', async () => {
+    const { panel, attempts } = scriptedPanel(() => failed(NETWORK));
+    const { outbox, store } = outboxWith(panel);
+
+    outbox.enqueue(off(ALEX));
+    await elapse(1_000);
+    expect(attempts).toHaveLength(2);
+    outbox.stop();
+    await elapse(600_000);
+
+    expect(attempts).toHaveLength(2);
+    expect(recordsIn(store)).toEqual([{ id: 1, call: off(ALEX), createdAt: START_TIME }]);
+  });
+
+  it('settles a call whose answer comes after stop(): the attempt had reached the panel', async () => {
+    const { panel, attempts, calls } = handAnsweredPanel();
+    const { outbox, store } = outboxWith(panel);
+
+    const { result } = outbox.enqueue(on(ALEX));
+    outbox.enqueue(off(ALEX));
+    await settle();
+    outbox.stop();
+    attempts[0]?.answer(delivered(ALEX));
+
+    expect(await result).toMatchObject({ kind: 'delivered' });
+    await settle();
+    expect(calls()).toEqual([`on ${ALEX} 1`]);
+    expect(recordsIn(store)).toEqual([{ id: 2, call: off(ALEX), createdAt: START_TIME }]);
+  });
+});
+
 describe('the outbox and the circuit breaker', () => {
   const UNAVAILABLE: PanelFailure = { kind: 'unavailable', message: 'the panel is unreachable' };
 
