@@ -2,7 +2,7 @@ import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } fr
 import { dirname, join, posix, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { zip } from './zip';
+import { deflateSync, type Zippable, zipSync } from 'fflate';
 
 // npm run package [-- --out <dir>] [--no-build]: the drop-in resource folder <dir>/bridge and <dir>/bridge.zip
 // (default <dir>: package/), holding only what FXServer loads, the bundles' source maps, the README and the licence.
@@ -45,6 +45,32 @@ export function sourceMapsOf(root: string, files: readonly string[]): string[] {
       const url = SOURCE_MAP_URL.exec(readFileSync(join(root, file), 'utf8'))?.[1];
       return url && !url.startsWith('data:') ? [posix.join(posix.dirname(file), url)] : [];
     });
+}
+
+export interface ZipEntry {
+  /** Path inside the archive, with forward slashes. */
+  path: string;
+  data: Uint8Array;
+}
+
+// Every entry is dated 1980-01-01 00:00 (fflate writes local time; this is the first DOS date), so the same files
+// always give the same archive.
+const FIRST_DOS_DATE = new Date(1980, 0, 1);
+// Unix with mode -rw-r--r--: extracted files are readable by the server's user, not only the owner.
+const UNIX = 3;
+const REGULAR_FILE_0644 = (0o100644 << 16) >>> 0;
+const BEST = 9;
+const STORE = 0;
+
+/** A zip archive of the entries, in their order, as unzip, Windows Explorer and txAdmin read it. */
+export function zip(entries: readonly ZipEntry[]): Uint8Array {
+  const files: Zippable = {};
+  for (const { path, data } of entries) {
+    // Stored as is when deflate would not shrink it, as zip tools do.
+    const level = deflateSync(data, { level: BEST }).length < data.length ? BEST : STORE;
+    files[path] = [data, { level, mtime: FIRST_DOS_DATE, os: UNIX, attrs: REGULAR_FILE_0644 }];
+  }
+  return zipSync(files);
 }
 
 export interface PackageOptions {
