@@ -5,11 +5,14 @@ import { parseArgs } from 'node:util';
 import { deflateSync, type Zippable, zipSync } from 'fflate';
 
 // npm run package [-- --out <dir>] [--no-build]: the drop-in resource folder <dir>/bridge and <dir>/bridge.zip
-// (default <dir>: package/), holding only what FXServer loads, the bundles' source maps, the README and the licence.
+// (default <dir>: package/), holding only what FXServer loads, the bundles' source maps, the README, the licence and
+// the types for resources written in TypeScript.
 
 export const RESOURCE_NAME = 'bridge';
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const DOCUMENTS = ['README.md', 'LICENSE'];
+// For resources written in TypeScript (types/README.md); index.d.ts is built with the bundles.
+const TYPES = ['types/README.md', 'types/client.d.ts', 'types/index.d.ts', 'types/server.d.ts', 'types/state-bag.d.ts'];
 const MANIFEST = 'fxmanifest.lua';
 
 // A manifest entry that names files: `client_script 'x'`, `server_scripts { 'a', 'b' }`, `files { ... }`, ...
@@ -96,7 +99,7 @@ export async function packageResource({ outDir, build, root = ROOT }: PackageOpt
     await buildBundles({ silent: true });
   }
   const loaded = manifestFiles(root);
-  const files = [...new Set([...loaded, ...sourceMapsOf(root, loaded), ...DOCUMENTS])].sort();
+  const files = [...new Set([...loaded, ...sourceMapsOf(root, loaded), ...DOCUMENTS, ...TYPES])].sort();
   const missing = files.filter((file) => !existsSync(join(root, file)));
   if (missing.length > 0) throw new Error(`missing ${missing.join(', ')}; run npm run build first`);
 

@@ -19,6 +19,11 @@ const EXPECTED_FILES = [
   'dist/server.js',
   'dist/server.js.map',
   'fxmanifest.lua',
+  'types/README.md',
+  'types/client.d.ts',
+  'types/index.d.ts',
+  'types/server.d.ts',
+  'types/state-bag.d.ts',
 ];
 
 const filesUnder = (dir: string): string[] =>
@@ -40,7 +45,7 @@ describe('npm run package', () => {
   });
   afterAll(() => rmSync(outDir, { recursive: true, force: true }));
 
-  it('writes a bridge folder with exactly the manifest, the scripts it loads, the README and the licence', () => {
+  it('writes a bridge folder with exactly the manifest, the scripts it loads, the README, the licence and the types', () => {
     expect(filesUnder(join(outDir, 'bridge'))).toEqual(EXPECTED_FILES);
     for (const file of EXPECTED_FILES) {
       expect(readFileSync(join(outDir, 'bridge', file)).equals(readFileSync(join(REPO_ROOT, file))), file).toBe(true);
