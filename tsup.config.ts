@@ -61,4 +61,19 @@ export default defineConfig([
     target: 'es2020',
     tsconfig: 'client/tsconfig.json',
   },
+  {
+    // types/index.d.ts, for resources written in TypeScript: one self-contained declaration file (no imports, doc
+    // comments kept) bundled from the types the bridge itself uses, so it cannot say anything the bridge does not.
+    entry: { index: 'shared/public-types.ts' },
+    outDir: 'types',
+    format: 'esm',
+    clean: false,
+    tsconfig: 'tsconfig.json',
+    dts: {
+      only: true,
+      banner: `// Built by \`npm run build\` from shared/public-types.ts: change the source, not this file.
+// Types of the bridge's exports, events and state bag, for resources written in TypeScript. Self-contained (no
+// imports): copy it, or point a tsconfig path at it. How: types/README.md.`,
+    },
+  },
 ]);

@@ -4,7 +4,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Metafile } from 'esbuild';
 import { build, type Options } from 'tsup';
-import configs from '../tsup.config';
+import tsupConfigs from '../tsup.config';
 
 // npm run bundle-report: what each bundle is made of, by package, from esbuild's metafile. The build is the one of
 // tsup.config.ts, written to a temporary folder so dist/ is left alone; each metafile stays there for a closer look
@@ -46,11 +46,17 @@ async function reportOf(config: Options): Promise<BundleReport> {
   return summarise(file.split('/').at(-1) as string, output, metafile);
 }
 
+/** The builds of tsup.config.ts that write a JavaScript bundle. */
+export function javaScriptBundles(configs: typeof tsupConfigs): Options[] {
+  const all = (Array.isArray(configs) ? configs : [configs]) as Options[];
+  // The types/index.d.ts build writes declarations only: there is no JavaScript to report on.
+  return all.filter((config) => !(typeof config.dts === 'object' && config.dts.only));
+}
+
 const kilobytes = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
 
 async function main() {
-  const all = Array.isArray(configs) ? configs : [configs];
-  for (const config of all as Options[]) {
+  for (const config of javaScriptBundles(tsupConfigs)) {
     const report = await reportOf(config);
     console.log(`dist/${report.bundle}: ${kilobytes(report.bytes)} (${report.metafile})`);
     for (const { name, bytes } of report.packages) console.log(`  ${name.padEnd(16)} ${kilobytes(bytes).padStart(9)}`);

@@ -2,14 +2,17 @@ import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } fr
 import { dirname, join, posix, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { zip } from './zip';
+import { deflateSync, type Zippable, zipSync } from 'fflate';
 
 // npm run package [-- --out <dir>] [--no-build]: the drop-in resource folder <dir>/bridge and <dir>/bridge.zip
-// (default <dir>: package/), holding only what FXServer loads, the bundles' source maps, the README and the licence.
+// (default <dir>: package/), holding only what FXServer loads, the bundles' source maps, the README, the licence and
+// the types for resources written in TypeScript.
 
 export const RESOURCE_NAME = 'bridge';
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const DOCUMENTS = ['README.md', 'LICENSE'];
+// For resources written in TypeScript (types/README.md); index.d.ts is built with the bundles.
+const TYPES = ['types/README.md', 'types/client.d.ts', 'types/index.d.ts', 'types/server.d.ts', 'types/state-bag.d.ts'];
 const MANIFEST = 'fxmanifest.lua';
 
 // A manifest entry that names files: `client_script 'x'`, `server_scripts { 'a', 'b' }`, `files { ... }`, ...
@@ -47,6 +50,32 @@ export function sourceMapsOf(root: string, files: readonly string[]): string[] {
     });
 }
 
+export interface ZipEntry {
+  /** Path inside the archive, with forward slashes. */
+  path: string;
+  data: Uint8Array;
+}
+
+// Every entry is dated 1980-01-01 00:00 (fflate writes local time; this is the first DOS date), so the same files
+// always give the same archive.
+const FIRST_DOS_DATE = new Date(1980, 0, 1);
+// Unix with mode -rw-r--r--: extracted files are readable by the server's user, not only the owner.
+const UNIX = 3;
+const REGULAR_FILE_0644 = (0o100644 << 16) >>> 0;
+const BEST = 9;
+const STORE = 0;
+
+/** A zip archive of the entries, in their order, as unzip, Windows Explorer and txAdmin read it. */
+export function zip(entries: readonly ZipEntry[]): Uint8Array {
+  const files: Zippable = {};
+  for (const { path, data } of entries) {
+    // Stored as is when deflate would not shrink it, as zip tools do.
+    const level = deflateSync(data, { level: BEST }).length < data.length ? BEST : STORE;
+    files[path] = [data, { level, mtime: FIRST_DOS_DATE, os: UNIX, attrs: REGULAR_FILE_0644 }];
+  }
+  return zipSync(files);
+}
+
 export interface PackageOptions {
   /** Where `bridge/` and `bridge.zip` go. */
   outDir: string;
@@ -70,7 +99,7 @@ export async function packageResource({ outDir, build, root = ROOT }: PackageOpt
     await buildBundles({ silent: true });
   }
   const loaded = manifestFiles(root);
-  const files = [...new Set([...loaded, ...sourceMapsOf(root, loaded), ...DOCUMENTS])].sort();
+  const files = [...new Set([...loaded, ...sourceMapsOf(root, loaded), ...DOCUMENTS, ...TYPES])].sort();
   const missing = files.filter((file) => !existsSync(join(root, file)));
   if (missing.length > 0) throw new Error(`missing ${missing.join(', ')}; run npm run build first`);
 

@@ -1,4 +1,4 @@
-import type { DepartmentData, Rank } from './contract/index.js';
+import type { DepartmentData, Rank } from './contract/department-types.js';
 
 /** A department as the game sees it: the panel's department without its data, which comes with deptData. */
 export interface DepartmentSummary {
@@ -17,10 +17,12 @@ export type ProfileErrorCode =
   | 'unauthorized'
   | 'panel_unavailable';
 
+/** `bridge:client:profile`: the player's departments, sent when they load or are refreshed. */
 export type ProfilePayload =
   | { ok: true; chatId: string; departments: DepartmentSummary[]; fetchedAt: number }
   | { ok: false; error: ProfileErrorCode; message: string };
 
+/** `bridge:client:deptData`: the department the player went on duty for (again when their rank changes). */
 export interface DeptDataPayload {
   departmentId: number;
   slug: string;
@@ -32,6 +34,7 @@ export interface DeptDataPayload {
 /** `replaced`: the same chat account went on duty in another session (one duty per account). */
 export type OffDutyReason = 'request' | 'department_removed' | 'dropped' | 'resource_stop' | 'admin' | 'replaced';
 
+/** `bridge:client:offDuty`. */
 export interface OffDutyPayload {
   departmentId: number;
   reason: OffDutyReason;
@@ -56,18 +59,24 @@ export type DutyErrorCode =
   | 'too_many_requests'
   | 'invalid_request';
 
+/** What a duty change ended in: the new state, or why it was refused. */
 export type DutyOutcome =
   | ({ ok: true; changed: boolean } & DutySnapshot)
   | { ok: false; error: DutyErrorCode; message: string };
 
-/** Public events of the bridge with the arguments a listener receives, for TS consumers. */
+/** Server events (local: listen with `on`), each with the arguments a listener receives. */
 export interface BridgeServerEvents {
   'bridge:server:playerOnDuty': [source: number, departmentId: number, rankId: number];
+  /** Also fired when a player on duty disconnects or the bridge stops. */
   'bridge:server:playerOffDuty': [source: number];
-  /** A player on duty got another rank in the panel; they stay on duty with it. */
+  /**
+   * A player on duty got another rank in the panel (found by the background revalidation or /dutyrefresh); they
+   * stay on duty with it.
+   */
   'bridge:server:playerRankChanged': [source: number, departmentId: number, rankId: number];
 }
 
+/** Client events (from the server: listen with `onNet`), each with the arguments a listener receives. */
 export interface BridgeClientEvents {
   'bridge:client:profile': [profile: ProfilePayload];
   'bridge:client:deptData': [department: DeptDataPayload];
@@ -157,5 +166,8 @@ export interface BridgeServerExports {
 
 /** Key of the replicated duty state on `Player(src).state` (server) and `LocalPlayer.state` (client). */
 export const DUTY_STATE_BAG_KEY = 'bridge:duty';
+
+/** Key of the replicated duty state, as a type. */
+export type DutyStateBagKey = typeof DUTY_STATE_BAG_KEY;
 
 export type DutyStateBag = PlayerDuty;

@@ -1,6 +1,7 @@
+/// <reference path="./state-bag.d.ts" />
 // Types the bridge's side of a client script's globals: `exports.bridge`, `onNet` for its client events and the
 // `bridge:duty` state bag on `LocalPlayer.state`. Include it in a client tsconfig beside @citizenfx/client.
-import type { BridgeClientEvents, BridgeClientExports, DutyStateBag } from './index';
+import type { BridgeClientEvents, BridgeClientExports } from './index';
 
 declare global {
   interface CitizenExports {
@@ -12,9 +13,4 @@ declare global {
     eventName: E,
     callback: (...args: BridgeClientEvents[E]) => void,
   ): void;
-
-  interface StateBagInterface {
-    /** Set by the bridge (replicated); absent until the player's first duty state. */
-    'bridge:duty'?: DutyStateBag;
-  }
 }

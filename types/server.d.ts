@@ -1,6 +1,7 @@
+/// <reference path="./state-bag.d.ts" />
 // Types the bridge's side of a server script's globals: `exports.bridge`, `on` for its server events and the
 // `bridge:duty` state bag on `Player(src).state`. Include it in a server tsconfig beside @citizenfx/server.
-import type { BridgeServerEvents, BridgeServerExports, DutyStateBag } from './index';
+import type { BridgeServerEvents, BridgeServerExports } from './index';
 
 declare global {
   interface CitizenExports {
@@ -12,9 +13,4 @@ declare global {
     eventName: E,
     callback: (...args: BridgeServerEvents[E]) => void,
   ): void;
-
-  interface StateBagInterface {
-    /** Set by the bridge (replicated); absent until the player's first duty state. */
-    'bridge:duty'?: DutyStateBag;
-  }
 }

@@ -1,9 +1,14 @@
 import { withMeta } from '../with-meta.js';
 import * as z from '../zod-mini.js';
 import { ChatIdSchema } from './chat-id';
+import type { MockDepartmentData, Rank } from './department-types';
 
 /** A chatId that fails this answers 404 `malformed_chat_id`, the same status as an unknown user. */
 export const DepartmentsParamsSchema = z.object({ chatId: ChatIdSchema });
+
+// The plain types in department-types.ts are what types/index.d.ts ships; each schema below is checked against its
+// type, so the two cannot drift.
+type Agree<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 
 const text = () => z.string().check(z.minLength(1));
 const count = (min: number) => z.int().check(z.gte(min));
@@ -62,6 +67,9 @@ export const DepartmentDataSchema = withMeta(
   },
 );
 
+// Compiles only while the plain type and the mock panel's schema say the same, field for field.
+true satisfies Agree<MockDepartmentData, z.infer<typeof DepartmentDataSchema>>;
+
 // ---- What the bridge reads: the tolerant reader. The spec promises `ok` in every body and implies the department
 // and rank ids; the bridge checks those and the two strings the game shows, and nothing else. ----
 
@@ -77,7 +85,7 @@ export const rankNameOr = (id: number, name: unknown): string =>
 /** A rank as the bridge reads it: the id is required, the name is filled in when missing. */
 export const RankReadSchema = z.pipe(
   z.object({ id: rankId, name: z.optional(z.unknown()) }),
-  z.transform(({ id, name }) => ({ id, name: rankNameOr(id, name) })),
+  z.transform(({ id, name }): Rank => ({ id, name: rankNameOr(id, name) })),
 );
 
 /**
@@ -137,13 +145,6 @@ export const DepartmentsResponseSchema = withMeta(
   },
 );
 
-/**
- * `bridge:client:deptData`'s `data`: whatever the panel sent, unchecked (`{}` when it sent none). The mock panel
- * sends DepartmentDataSchema's shape; another panel may send anything.
- */
-export type DepartmentData = unknown;
-export type MockDepartmentData = z.infer<typeof DepartmentDataSchema>;
-export type Rank = z.output<typeof RankReadSchema>;
 /** A department as the bridge keeps it. */
 export type Department = z.output<typeof DepartmentSchema>;
 /** A department as the mock panel sends it. */

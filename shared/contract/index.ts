@@ -1,4 +1,5 @@
 export * from './chat-id';
+export * from './department-types';
 export * from './departments';
 export * from './duty';
 export * from './errors';

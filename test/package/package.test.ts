@@ -3,8 +3,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { manifestFiles } from '../../scripts/package.js';
-import { zip } from '../../scripts/zip.js';
+import { manifestFiles, zip } from '../../scripts/package.js';
 import type { DutyOutcome } from '../../shared/events.js';
 import { bridgeOf } from '../e2e/support/bridge-exports.js';
 import { REPO_ROOT, startWorld, type World } from '../e2e/support/world.js';
@@ -20,6 +19,11 @@ const EXPECTED_FILES = [
   'dist/server.js',
   'dist/server.js.map',
   'fxmanifest.lua',
+  'types/README.md',
+  'types/client.d.ts',
+  'types/index.d.ts',
+  'types/server.d.ts',
+  'types/state-bag.d.ts',
 ];
 
 const filesUnder = (dir: string): string[] =>
@@ -41,7 +45,7 @@ describe('npm run package', () => {
   });
   afterAll(() => rmSync(outDir, { recursive: true, force: true }));
 
-  it('writes a bridge folder with exactly the manifest, the scripts it loads, the README and the licence', () => {
+  it('writes a bridge folder with exactly the manifest, the scripts it loads, the README, the licence and the types', () => {
     expect(filesUnder(join(outDir, 'bridge'))).toEqual(EXPECTED_FILES);
     for (const file of EXPECTED_FILES) {
       expect(readFileSync(join(outDir, 'bridge', file)).equals(readFileSync(join(REPO_ROOT, file))), file).toBe(true);
@@ -120,6 +124,9 @@ describe('what packaging takes from the manifest', () => {
   });
 });
 
+const STORED = 0;
+const DEFLATED = 8;
+
 describe('the zip writer', () => {
   it('stores what deflate cannot shrink and compresses the rest, both read back intact', () => {
     const random = Buffer.from(Array.from({ length: 64 }, (_, i) => (i * 97 + 13) % 256));
@@ -131,10 +138,10 @@ describe('the zip writer', () => {
         { path: 'a/empty', data: Buffer.alloc(0) },
       ]),
     );
-    expect(entries.map((entry) => [entry.path, entry.data.length])).toEqual([
-      ['a/random.bin', 64],
-      ['a/text.txt', 1000],
-      ['a/empty', 0],
+    expect(entries.map((entry) => [entry.path, entry.data.length, entry.compression])).toEqual([
+      ['a/random.bin', 64, STORED],
+      ['a/text.txt', 1000, DEFLATED],
+      ['a/empty', 0, STORED],
     ]);
     expect(entries[1]?.data.equals(text)).toBe(true);
   });
@@ -143,9 +150,9 @@ describe('the zip writer', () => {
     const files = [{ path: 'bridge/x.lua', data: Buffer.from('print(1)') }];
     vi.useFakeTimers({ now: new Date('2024-03-01T10:00:00Z') });
     try {
-      const first = zip(files);
+      const first = Buffer.from(zip(files));
       vi.setSystemTime(new Date('2031-12-31T23:59:58Z'));
-      expect(zip(files).equals(first)).toBe(true);
+      expect(Buffer.from(zip(files)).equals(first)).toBe(true);
     } finally {
       vi.useRealTimers();
     }

@@ -1,5 +1,6 @@
+import { type BareItem, type Item, type List, parseDictionary, parseList, Token } from 'structured-headers';
+import { nonNegativeNumber } from './non-negative-number.js';
 import { panelNow, resetDelayMs, retryAfterMs } from './reset-time.js';
-import { type FieldMember, nonNegativeNumber, parseFieldDictionary, parseFieldList } from './structured-fields.js';
 
 /** Which header set an answer used; `none` when it carried no rate-limit headers at all. */
 export type RateLimitHeaderForm = 'draft-8' | 'draft-7' | 'draft-6' | 'legacy' | 'none';
@@ -19,18 +20,49 @@ export interface RateLimitObservation {
   retryAfterMs?: number;
 }
 
-const seconds = (value: string | undefined) => {
-  const number = nonNegativeNumber(value);
+// RFC 8941 parsing is strict: a header that does not parse is ignored as a whole, as if the panel had not sent it,
+// and a parameter that is not a non-negative number is ignored on its own.
+function listOf(value: string | null): Item[] {
+  if (!value) return [];
+  let list: List;
+  try {
+    list = parseList(value);
+  } catch {
+    return [];
+  }
+  // Inner lists `(a b)` carry no limit in any draft.
+  return list.filter((member): member is Item => !Array.isArray(member[0]));
+}
+
+function dictionaryOf(value: string): Map<string, BareItem> {
+  const entries = new Map<string, BareItem>();
+  try {
+    for (const [key, member] of parseDictionary(value)) if (!Array.isArray(member[0])) entries.set(key, member[0]);
+  } catch {
+    // Not a dictionary: not draft 7.
+  }
+  return entries;
+}
+
+const count = (value: BareItem | undefined): number | undefined =>
+  typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : undefined;
+
+const seconds = (value: BareItem | undefined) => {
+  const number = count(value);
   return number === undefined ? undefined : number * 1000;
 };
 
+/** A draft-8 limit's name: `"200-in-1min"` or the token `minute`. */
+const nameOf = ([item]: Item): string | undefined =>
+  typeof item === 'string' ? item : item instanceof Token ? item.toString() : undefined;
+
 /** Of several draft-8 limits in one header, the one closest to running out is the one that binds. */
-function bindingMember(members: FieldMember[]): FieldMember | undefined {
-  let binding: FieldMember | undefined;
+function bindingMember(members: Item[]): Item | undefined {
+  let binding: Item | undefined;
   for (const member of members) {
-    const remaining = nonNegativeNumber(member.params.get('r'));
+    const remaining = count(member[1].get('r'));
     if (remaining === undefined) continue;
-    const best = nonNegativeNumber(binding?.params.get('r'));
+    const best = count(binding?.[1].get('r'));
     if (best === undefined || remaining < best) binding = member;
   }
   return binding;
@@ -38,40 +70,37 @@ function bindingMember(members: FieldMember[]): FieldMember | undefined {
 
 /** Draft 8: `RateLimit: "name"; r=199; t=60` with `RateLimit-Policy: "name"; q=200; w=60`. */
 function readDraft8(rateLimit: string, policy: string | null): Omit<RateLimitObservation, 'form'> | undefined {
-  const member = bindingMember(parseFieldList(rateLimit));
+  const member = bindingMember(listOf(rateLimit));
   if (!member) return undefined;
-  const named = policy ? parseFieldList(policy).find((entry) => entry.item === member.item) : undefined;
+  const name = nameOf(member);
+  const named = name === undefined ? undefined : listOf(policy).find((entry) => nameOf(entry) === name);
   return definedOnly({
-    remaining: nonNegativeNumber(member.params.get('r')),
-    resetInMs: seconds(member.params.get('t')),
-    limit: nonNegativeNumber(named?.params.get('q')),
-    windowMs: seconds(named?.params.get('w')),
+    remaining: count(member[1].get('r')),
+    resetInMs: seconds(member[1].get('t')),
+    limit: count(named?.[1].get('q')),
+    windowMs: seconds(named?.[1].get('w')),
   });
 }
 
 /** Draft 7: `RateLimit: limit=200, remaining=199, reset=60`. */
 function readDraft7(rateLimit: string): Omit<RateLimitObservation, 'form'> | undefined {
-  const fields = parseFieldDictionary(rateLimit);
+  const fields = dictionaryOf(rateLimit);
   if (!fields.has('remaining') && !fields.has('limit')) return undefined;
   return definedOnly({
-    limit: nonNegativeNumber(fields.get('limit')),
-    remaining: nonNegativeNumber(fields.get('remaining')),
+    limit: count(fields.get('limit')),
+    remaining: count(fields.get('remaining')),
     resetInMs: seconds(fields.get('reset')),
   });
 }
 
 /** Drafts 6 and 7: `RateLimit-Policy: 200;w=60` (possibly several: the one matching the limit). */
 function policyWindowMs(policy: string | null, limit: number | undefined): number | undefined {
-  if (!policy) return undefined;
-  const members = parseFieldList(policy);
-  const matching = members.find((member) => nonNegativeNumber(member.item) === limit) ?? members[0];
-  return seconds(matching?.params.get('w'));
+  const members = listOf(policy);
+  const matching = members.find(([item]) => count(item) === limit) ?? members[0];
+  return seconds(matching?.[1].get('w'));
 }
 
-function policyLimit(policy: string | null): number | undefined {
-  if (!policy) return undefined;
-  return nonNegativeNumber(parseFieldList(policy)[0]?.item);
-}
+const policyLimit = (policy: string | null): number | undefined => count(listOf(policy)[0]?.[0]);
 
 const definedOnly = <T extends object>(value: T): T =>
   Object.fromEntries(Object.entries(value).filter(([, entry]) => entry !== undefined)) as T;

@@ -1,4 +1,4 @@
-import { nonNegativeNumber } from './structured-fields.js';
+import { nonNegativeNumber } from './non-negative-number.js';
 
 // ky's rule: a reset number is a timestamp only when it is clearly one, i.e. after 2024-01-01. A delta of that
 // many seconds would be 54 years, so nothing real is mistaken either way; a fixed threshold also keeps working

@@ -1,44 +1,44 @@
-import { crc32, inflateRawSync } from 'node:zlib';
+import { unzipSync } from 'fflate';
 
 export interface ZipFileEntry {
   path: string;
   data: Buffer;
+  /** 0 stored, 8 deflated. */
+  compression: number;
   /** Unix mode from the central directory (0 when the archive gave none). */
   mode: number;
 }
 
-/**
- * Reads a zip through its central directory, as unzip does, checking each entry's local header and CRC, so a
- * writer's offset or size error fails here instead of on a server owner's machine.
- */
-export function readZip(archive: Buffer): ZipFileEntry[] {
+const CENTRAL_DIRECTORY_RECORD = 0x02014b50;
+const END_OF_CENTRAL_DIRECTORY = 0x06054b50;
+
+/** Each entry's Unix mode, in central directory order: fflate's unzip does not report the external attributes. */
+function unixModes(archive: Buffer): number[] {
   const end = archive.length - 22;
-  if (archive.readUInt32LE(end) !== 0x06054b50) throw new Error('no end of central directory record');
-  const count = archive.readUInt16LE(end + 10);
-  let at = archive.readUInt32LE(end + 16);
-  const entries: ZipFileEntry[] = [];
-  for (let index = 0; index < count; index++) {
-    if (archive.readUInt32LE(at) !== 0x02014b50) throw new Error(`entry ${index}: bad central directory record`);
-    const method = archive.readUInt16LE(at + 10);
-    const crc = archive.readUInt32LE(at + 16);
-    const compressedSize = archive.readUInt32LE(at + 20);
-    const size = archive.readUInt32LE(at + 24);
-    const nameLength = archive.readUInt16LE(at + 28);
-    const extraLength = archive.readUInt16LE(at + 30);
-    const commentLength = archive.readUInt16LE(at + 32);
-    const mode = archive.readUInt32LE(at + 38) >>> 16;
-    const localAt = archive.readUInt32LE(at + 42);
-    const path = archive.toString('utf8', at + 46, at + 46 + nameLength);
-    if (archive.readUInt32LE(localAt) !== 0x04034b50) throw new Error(`${path}: bad local header`);
-    if (archive.toString('utf8', localAt + 30, localAt + 30 + archive.readUInt16LE(localAt + 26)) !== path) {
-      throw new Error(`${path}: the local header names another file`);
-    }
-    const bodyAt = localAt + 30 + archive.readUInt16LE(localAt + 26) + archive.readUInt16LE(localAt + 28);
-    const body = archive.subarray(bodyAt, bodyAt + compressedSize);
-    const data = method === 8 ? inflateRawSync(body) : Buffer.from(body);
-    if (data.length !== size || crc32(data) !== crc) throw new Error(`${path}: size or CRC does not match`);
-    entries.push({ path, data, mode });
-    at += 46 + nameLength + extraLength + commentLength;
+  if (archive.readUInt32LE(end) !== END_OF_CENTRAL_DIRECTORY) throw new Error('no end of central directory record');
+  const modes: number[] = [];
+  for (let index = 0, at = archive.readUInt32LE(end + 16); index < archive.readUInt16LE(end + 10); index++) {
+    if (archive.readUInt32LE(at) !== CENTRAL_DIRECTORY_RECORD) throw new Error(`entry ${index}: bad record`);
+    modes.push(archive.readUInt32LE(at + 38) >>> 16);
+    at += 46 + archive.readUInt16LE(at + 28) + archive.readUInt16LE(at + 30) + archive.readUInt16LE(at + 32);
   }
-  return entries;
+  return modes;
+}
+
+/** Reads a zip through its central directory, as unzip does. */
+export function readZip(archive: Uint8Array): ZipFileEntry[] {
+  const compression = new Map<string, number>();
+  const files = unzipSync(archive, {
+    filter: (file) => {
+      compression.set(file.name, file.compression);
+      return true;
+    },
+  });
+  const modes = unixModes(Buffer.from(archive.buffer, archive.byteOffset, archive.byteLength));
+  return Object.entries(files).map(([path, data], index) => ({
+    path,
+    data: Buffer.from(data),
+    compression: compression.get(path) ?? -1,
+    mode: modes[index] ?? 0,
+  }));
 }

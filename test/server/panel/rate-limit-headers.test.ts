@@ -105,6 +105,29 @@ describe('reading the rate-limit headers of an answer', () => {
     ).toEqual({ form: 'none' });
   });
 
+  it('ignores a RateLimit header that is no structured field, keeping what the other headers say', () => {
+    expect(read({ RateLimit: '%%% 200 %%%', 'X-RateLimit-Limit': '200', 'X-RateLimit-Remaining': '12' })).toEqual({
+      form: 'legacy',
+      limit: 200,
+      remaining: 12,
+    });
+  });
+
+  it('reads draft 8 without its limit when the policy header does not parse', () => {
+    expect(read({ 'RateLimit-Policy': '{burst}', RateLimit: '"burst"; r=9; t=1' })).toEqual({
+      form: 'draft-8',
+      remaining: 9,
+      resetInMs: 1_000,
+    });
+  });
+
+  it('ignores a draft-8 limit whose remaining count is negative', () => {
+    expect(read({ RateLimit: '"burst"; r=-1; t=1', 'X-RateLimit-Remaining': '4' })).toEqual({
+      form: 'legacy',
+      remaining: 4,
+    });
+  });
+
   it('says none when an answer carries no rate-limit headers', () => {
     expect(read({ 'Content-Type': 'application/json' })).toEqual({ form: 'none' });
   });

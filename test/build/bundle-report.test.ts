@@ -1,0 +1,12 @@
+import { describe, expect, it } from 'vitest';
+import { javaScriptBundles } from '../../scripts/bundle-report.js';
+import tsupConfigs from '../../tsup.config.js';
+
+describe('npm run bundle-report', () => {
+  it('reports the server and client bundles, and not the declaration-only build of types/index.d.ts', () => {
+    expect(javaScriptBundles(tsupConfigs).map((config) => config.entry)).toEqual([
+      { server: 'server/main.ts' },
+      { client: 'client/main.ts' },
+    ]);
+  });
+});

@@ -1,0 +1,7 @@
+// The `bridge:duty` state bag on `Player(src).state` (server) and `LocalPlayer.state` (client), the same on both
+// sides: client.d.ts and server.d.ts reference it.
+
+interface StateBagInterface {
+  /** Set by the bridge (replicated); absent until the player's first duty state. */
+  'bridge:duty'?: import('./index').DutyStateBag;
+}
