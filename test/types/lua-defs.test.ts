@@ -1,94 +1,93 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { startBridgeClient } from '../../client/bridge-client.js';
 import { OFF_DUTY } from '../../server/duty/duty-state.js';
-import { registerServerExports } from '../../server/exports/register-exports.js';
 import { createServerExports } from '../../server/exports/server-exports.js';
 import { playerDutyOf } from '../../server/state/duty-state-bag.js';
-import { DUTY_STATE_BAG_KEY, PUBLIC_EVENTS } from '../../shared/events.js';
+import {
+  type DeptDataPayload,
+  DUTY_STATE_BAG_KEY,
+  type DutyErrorCode,
+  type DutyOutcome,
+  type OffDutyPayload,
+  type OffDutyReason,
+  type PlayerDepartments,
+  type ProfileErrorCode,
+  type ProfilePayload,
+  PUBLIC_EVENTS,
+} from '../../shared/events.js';
 import { LuaModule } from '../../sim/index.js';
 import { createFakeClientPort } from '../client/fake-client-port.js';
+import { clientExportRegistry, serverExportRegistry } from './support/export-registries.js';
+import { aliasValues, classFields, declaredExports, metaFiles, runInLua, source } from './support/lua-meta.js';
 
-// The LuaLS definitions Lua resources add to their workspace.library. The names they must cover come from the
-// bridge's code: the export registries of both sides, PUBLIC_EVENTS and what the state bag holds.
-const LUA_TYPES = join(import.meta.dirname, '..', '..', 'types', 'lua');
-const metaFiles = readdirSync(LUA_TYPES).filter((name) => name.endsWith('.lua'));
-const source = (name: string) => readFileSync(join(LUA_TYPES, name), 'utf8');
+// The LuaLS definitions Lua resources add to their workspace.library (types/lua). The names they must cover come
+// from the bridge's code: the export registries of both sides, PUBLIC_EVENTS, shared/events.ts and what the state
+// bag holds.
 
-type JsExport = (...args: never[]) => unknown;
+// Every key of every member of a union type: the payloads are unions of an ok and a failed shape.
+type KeysOf<T> = T extends unknown ? keyof T : never;
+// The names a TS type has, as a list the compiler holds to it: `satisfies` refuses a missing or an extra one.
+const keysOf = <T extends string>(names: Record<T, true>): string[] => Object.keys(names).sort();
 
-function serverExportRegistry(): Map<string, JsExport> {
-  const registered = new Map<string, JsExport>();
-  registerServerExports({
-    port: { registerExport: (name, fn) => registered.set(name, fn) },
-    // The exports reach these only when called; registering them touches none.
-    duty: {} as never,
-    players: {} as never,
-    profiles: {} as never,
-    messages: {} as never,
-  });
-  return registered;
-}
+const PAYLOAD_CLASSES = {
+  BridgeProfilePayload: keysOf<KeysOf<ProfilePayload>>({
+    ok: true,
+    chatId: true,
+    departments: true,
+    fetchedAt: true,
+    error: true,
+    message: true,
+  }),
+  BridgeDeptDataPayload: keysOf<keyof DeptDataPayload>({
+    departmentId: true,
+    slug: true,
+    name: true,
+    rank: true,
+    data: true,
+  }),
+  BridgeOffDutyPayload: keysOf<keyof OffDutyPayload>({ departmentId: true, reason: true }),
+  BridgeDutyOutcome: keysOf<KeysOf<DutyOutcome>>({
+    ok: true,
+    changed: true,
+    onDuty: true,
+    departmentId: true,
+    rankId: true,
+    since: true,
+    error: true,
+    message: true,
+  }),
+  BridgePlayerDepartments: keysOf<keyof PlayerDepartments>({ ok: true, departments: true, error: true }),
+};
 
-function clientExportRegistry(): Map<string, JsExport> {
-  const registered = new Map<string, JsExport>();
-  const { port } = createFakeClientPort();
-  startBridgeClient({ ...port, registerExport: (name, fn) => registered.set(name, fn) });
-  return registered;
-}
-
-/** Runs the meta files in a fresh Lua state with `exports` as a plain table, then returns what `probe` returns. */
-function runInLua(lua: LuaModule, files: string[], probe: string): string {
-  const L = lua.newState();
-  try {
-    for (const chunk of ['exports = {}', ...files.map(source), probe]) {
-      const loaded = lua.load(L, new TextEncoder().encode(chunk), chunk.slice(0, 40));
-      if (loaded !== 0 || lua.pcall(L, 0, 1) !== 0) throw new Error(lua.toString(L, -1));
-    }
-    return lua.toString(L, -1);
-  } finally {
-    lua.closeState(L);
-  }
-}
-
-// Each export of exports.bridge as `name(param, ...)`: the Lua declaration's own parameter list.
-const DECLARED_EXPORTS = `
-  local declared = {}
-  for name, fn in pairs(exports.bridge) do
-    local params = {}
-    for i = 1, debug.getinfo(fn, 'u').nparams do params[i] = debug.getlocal(fn, i) end
-    declared[#declared + 1] = name .. '(' .. table.concat(params, ',') .. ')'
-  end
-  table.sort(declared)
-  return table.concat(declared, ';')
-`;
-
-/** The exports the Lua files declare, each with its parameters. */
-function declaredExports(lua: LuaModule, files: string[]): Map<string, string[]> {
-  const declared = runInLua(lua, files, DECLARED_EXPORTS);
-  return new Map(
-    declared.split(';').map((entry) => {
-      const [, name = '', params = ''] = /^(\w+)\((.*)\)$/.exec(entry) ?? [];
-      return [name, params.split(',')];
-    }),
-  );
-}
-
-/** The fields of a `---@class`, with those of the classes it extends. */
-function classFields(text: string, className: string): string[] {
-  const lines = text.split('\n');
-  const start = lines.findIndex((line) => new RegExp(`^---@class ${className}(:|$|\\s)`).test(line));
-  if (start < 0) throw new Error(`no ---@class ${className}`);
-  const parents = /:\s*(.+)$/.exec(lines[start] ?? '')?.[1]?.split(',') ?? [];
-  const fields: string[] = [];
-  for (const line of lines.slice(start + 1)) {
-    if (!line.startsWith('---') || /^---@(class|alias)\b/.test(line)) break;
-    const field = /^---@field (\w+)/.exec(line)?.[1];
-    if (field) fields.push(field);
-  }
-  return [...parents.flatMap((parent) => classFields(text, parent.trim())), ...fields].sort();
-}
+const UNIONS = {
+  BridgeProfileErrorCode: keysOf<ProfileErrorCode>({
+    not_configured: true,
+    no_identifier: true,
+    malformed_identifier: true,
+    not_registered: true,
+    unauthorized: true,
+    panel_unavailable: true,
+  }),
+  BridgeOffDutyReason: keysOf<OffDutyReason>({
+    request: true,
+    department_removed: true,
+    dropped: true,
+    resource_stop: true,
+    admin: true,
+    replaced: true,
+  }),
+  BridgeDutyErrorCode: keysOf<DutyErrorCode>({
+    not_configured: true,
+    no_departments: true,
+    no_department_selected: true,
+    not_member: true,
+    profile_unavailable: true,
+    panel_refused: true,
+    panel_unavailable: true,
+    too_many_requests: true,
+    invalid_request: true,
+  }),
+};
 
 describe('the LuaLS definitions in types/lua', () => {
   let lua: LuaModule;
@@ -170,5 +169,37 @@ describe('the LuaLS definitions in types/lua', () => {
     const [entry] = serverExports.GetOnDutyPlayers();
     const both = `${source('shared.lua')}\n${source('server.lua')}`;
     expect(classFields(both, 'BridgeOnDutyPlayer')).toEqual(Object.keys(entry ?? {}).sort());
+  });
+
+  it('describe the event payloads and export results with the fields shared/events.ts gives them', () => {
+    const all = metaFiles.map(source).join('\n');
+    for (const [className, fields] of Object.entries(PAYLOAD_CLASSES)) {
+      expect(classFields(all, className), className).toEqual(fields);
+    }
+  });
+
+  it('list every reason and error code shared/events.ts has', () => {
+    const all = metaFiles.map(source).join('\n');
+    for (const [aliasName, values] of Object.entries(UNIONS)) {
+      expect(aliasValues(all, aliasName), aliasName).toEqual(values);
+    }
+  });
+
+  it('describe GetDutyOptions() and its departments with the fields the client export returns', () => {
+    const fake = createFakeClientPort();
+    startBridgeClient(fake.port);
+    const loading = fake.call<object>('GetDutyOptions');
+    fake.fromServer(PUBLIC_EVENTS.profile, {
+      ok: true,
+      chatId: '284619375016482817',
+      fetchedAt: 1,
+      departments: [{ id: 1, slug: 'lspd', name: 'Los Santos Police Department', rank: { id: 2, name: 'Sergeant' } }],
+    } satisfies ProfilePayload);
+    const loaded = fake.call<{ departments: object[] }>('GetDutyOptions');
+    const client = `${source('shared.lua')}\n${source('client.lua')}`;
+    expect(classFields(client, 'BridgeDutyOptions')).toEqual(
+      [...new Set([...Object.keys(loading), ...Object.keys(loaded)])].sort(),
+    );
+    expect(classFields(client, 'BridgeDutyOptionDepartment')).toEqual(Object.keys(loaded.departments[0] ?? {}).sort());
   });
 });
