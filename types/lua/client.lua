@@ -12,10 +12,10 @@
 ---@field message? string
 
 ---A department in GetDutyOptions(), with how a menu selects it.
+---`setActive` marks this department as the one UpdatePlayerDuty(true) goes on duty for. It arrives as a function
+---reference (a callable table): call it with a dot, `department.setActive()`.
 ---@class BridgeDutyOptionDepartment: BridgeDepartment
----Marks this department as the one UpdatePlayerDuty(true) goes on duty for. It arrives as a function reference
----(a callable table): call it with a dot, `department.setActive()`.
----@field setActive fun(): boolean
+---@field setActive fun(): boolean Marks this department for UpdatePlayerDuty(true); call it with a dot.
 
 ---**client** Whether the player is on duty.
 ---@return boolean
