@@ -1,0 +1,143 @@
+---@meta
+-- LuaLS (sumneko) definitions of the bridge, for resources written in Lua: the payloads and values both sides see.
+-- client.lua and server.lua add each side's exports and events. Nothing here runs: add the folder to
+-- `workspace.library` (see the bridge's README).
+--
+-- Every value reaches Lua through msgpack, so a JS `null` arrives as nil: fields the TypeScript types give as
+-- `T | null` are optional (`T?`) here.
+
+---A player's rank within a department.
+---@class BridgeRank
+---@field id integer
+---@field name string
+
+---A department as the game sees it, with the player's rank there.
+---@class BridgeDepartment
+---@field id integer
+---@field slug string
+---@field name string
+---@field rank BridgeRank
+
+---Why a player has no usable profile.
+---@alias BridgeProfileErrorCode
+---| 'not_configured' # the bridge has no panel URL or token
+---| 'no_identifier' # the player has no chat identifier (or is not connected)
+---| 'malformed_identifier' # the chat identifier is not 18-19 digits
+---| 'not_registered' # the panel does not know the player
+---| 'unauthorized' # the panel refused the bridge's token
+---| 'panel_unavailable' # the panel could not be reached
+
+---Why a player went off duty.
+---@alias BridgeOffDutyReason
+---| 'request' # the player (or a menu for them) asked
+---| 'department_removed' # the player lost the department in the panel
+---| 'dropped' # the player disconnected
+---| 'resource_stop' # the bridge stopped
+---| 'admin' # an admin or a server export took them off duty
+---| 'replaced' # the same chat account went on duty in another session (one duty per account)
+
+---Why a duty change was refused.
+---@alias BridgeDutyErrorCode
+---| 'not_configured'
+---| 'no_departments'
+---| 'no_department_selected'
+---| 'not_member'
+---| 'profile_unavailable'
+---| 'panel_refused'
+---| 'panel_unavailable'
+---| 'too_many_requests'
+---| 'invalid_request'
+
+---The player's departments, or why there are none. When `ok` is true, `chatId`, `departments` and `fetchedAt` are
+---set; when false, `error` and `message`.
+---@class BridgeProfilePayload
+---@field ok boolean
+---@field chatId? string
+---@field departments? BridgeDepartment[]
+---@field fetchedAt? integer Unix epoch milliseconds of the panel's answer.
+---@field error? BridgeProfileErrorCode
+---@field message? string The text to show the player.
+
+---The department the player went on duty for, with what the panel holds for it.
+---@class BridgeDeptDataPayload
+---@field departmentId integer
+---@field slug string
+---@field name string
+---@field rank BridgeRank
+---@field data any The department's data exactly as the panel sent it, unchecked (`{}` when it sent none); the mock panel sends a BridgeMockDepartmentData. Check what you read.
+
+---@class BridgeOffDutyPayload
+---@field departmentId integer The department the player left.
+---@field reason BridgeOffDutyReason
+
+---What a duty change ended in. When `ok` is true, the new duty (`changed` is false when it was already so);
+---when false, `error` and `message`.
+---@class BridgeDutyOutcome
+---@field ok boolean
+---@field changed? boolean
+---@field onDuty? boolean
+---@field departmentId? integer
+---@field rankId? integer
+---@field since? integer Unix epoch milliseconds when the current duty began.
+---@field error? BridgeDutyErrorCode
+---@field message? string The text to show the player.
+
+---A player's duty as the server exports and the `bridge:duty` state bag show it. Off duty: only `onDuty` (false).
+---@class BridgePlayerDuty
+---@field onDuty boolean
+---@field departmentId? integer
+---@field departmentSlug? string
+---@field rankId? integer
+---@field since? integer Unix epoch milliseconds when the current duty began.
+
+---The replicated state bag value `bridge:duty`, written by the bridge only (a client's own write is put back).
+---Absent until the player's first duty state. Read it on either side without an export:
+---```lua
+----- server
+---local duty = Player(source).state['bridge:duty'] --[[@as BridgeDutyStateBag?]]
+----- client
+---local duty = LocalPlayer.state['bridge:duty'] --[[@as BridgeDutyStateBag?]]
+---```
+---@class BridgeDutyStateBag: BridgePlayerDuty
+
+---A handler for changes of the `bridge:duty` state bag:
+---```lua
+---AddStateBagChangeHandler('bridge:duty', nil, function(bagName, key, value) end)
+---```
+---@alias BridgeDutyStateBagHandler fun(bagName: string, key: 'bridge:duty', value: BridgeDutyStateBag?, reserved: integer, replicated: boolean)
+
+---@class BridgeDepartmentVehicle
+---@field model string
+---@field label string
+
+---A clothing component (slot = component id) or prop (slot = anchor id).
+---@class BridgeClothingPiece
+---@field slot integer
+---@field drawable integer
+---@field texture integer
+
+---@class BridgeDepartmentUniform
+---@field name string
+---@field pedModel? 'mp_m_freemode_01'|'mp_f_freemode_01' The freemode ped the uniform is made for; absent when it fits both.
+---@field components BridgeClothingPiece[]
+---@field props BridgeClothingPiece[]
+
+---@class BridgeDepartmentEquipment
+---@field item string
+---@field label string
+---@field count integer
+
+---Department data as the mock panel sends it. A real panel may send anything: check fields before use.
+---@class BridgeMockDepartmentData
+---@field callsignPrefix? string
+---@field vehicles BridgeDepartmentVehicle[]
+---@field uniforms BridgeDepartmentUniform[]
+---@field equipment BridgeDepartmentEquipment[]
+---@field [string] any
+
+---`exports.bridge` on either side; client.lua and server.lua declare each side's exports on it.
+---Call them with a colon, `exports.bridge:Name(...)`: FiveM's Lua export proxy drops the first argument, which the
+---colon fills with the proxy itself (`exports.bridge.Name(a)` would lose `a`). Each export is declared as a method,
+---so LuaLS completes the colon form and flags a dot call that misses `self`.
+---@class BridgeExports
+exports.bridge = {}
