@@ -86,6 +86,10 @@ export const RequestLogEntrySchema = z.object({
   latencyMs: z.number(),
   clientIp: z.string(),
   faults: z.array(z.enum(['latency', 'reset', 'hang', 'error', 'malformed'])),
+  startupCheck: z
+    .literal(true)
+    .optional()
+    .meta({ description: "Present on the bridge's start-up check, whose expected answer is a 404." }),
 });
 export const RequestLogResponseSchema = z.object({ ok: z.literal(true), requests: z.array(RequestLogEntrySchema) });
 

@@ -11,6 +11,7 @@ import {
 } from '../../http/panel-exchange';
 import { rateLimitHeaders, retryAfterHeader } from '../../http/rate-limit-headers';
 import { apiErrorAnswer } from '../../http/responses';
+import { isStartupCheck } from '../../http/startup-check';
 import type { PanelContext } from '../../panel-context';
 import type { FaultApplied } from '../../store';
 
@@ -50,6 +51,7 @@ export function apiRoute(context: PanelContext, route: ApiRoute, access: RouteAc
       latencyMs: Math.round(performance.now() - startedAt),
       clientIp: request.clientIp,
       faults,
+      ...(isStartupCheck(request) ? { startupCheck: true as const } : {}),
     });
     return answer;
   };
