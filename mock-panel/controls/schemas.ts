@@ -75,6 +75,10 @@ export const DutySessionSchema = z.object({
   endedAt: z.iso.datetime().nullable(),
   durationMs: z.int().nullable(),
   endedBy: z.enum(['off', 'switch']).nullable(),
+  reportedReason: z
+    .string()
+    .optional()
+    .meta({ description: 'Why the game server ended the session, when a host that sees it reported it.' }),
 });
 export const SessionsResponseSchema = z.object({ ok: z.literal(true), sessions: z.array(DutySessionSchema) });
 

@@ -126,7 +126,7 @@ describe.skipIf(!hasChromium)('the dashboard in chromium', () => {
   it('says in the session history why each session ended', async () => {
     const ended = page.locator('#sessions tbody tr', { hasText: ALEX.name }).first();
     await ended.waitFor();
-    expect(await ended.locator('td').nth(6).textContent()).toBe('off duty call');
+    expect(await ended.locator('td').nth(6).textContent()).toBe('off duty call · player request');
   });
 
   it('runs /dutyrefresh and drops a player from the page', async () => {

@@ -416,6 +416,22 @@ function renderRoster(roster) {
 // department, not why), or a new `on` for another department or rank, which ends the session it replaces.
 const ENDED_BY = { off: 'off duty call', switch: 'replaced by a new on' };
 
+// Why the bridge ended it, when the playground saw the game side (shared/events.ts OffDutyReason).
+const BRIDGE_REASONS = {
+  request: 'player request',
+  department_removed: 'department removed',
+  dropped: 'disconnect',
+  resource_stop: 'resource stop',
+  admin: 'admin',
+  replaced: 'another session',
+};
+
+function endedBecause(session) {
+  const panelSide = ENDED_BY[session.endedBy] ?? session.endedBy ?? '—';
+  if (!session.reportedReason) return panelSide;
+  return `${panelSide} · ${BRIDGE_REASONS[session.reportedReason] ?? session.reportedReason}`;
+}
+
 function renderSessions(sessions) {
   const now = panelNow();
   renderTable($('#sessions'), sessions, byId, (session) => [
@@ -426,7 +442,7 @@ function renderSessions(sessions) {
     session.endedAt ? clockTime(session.endedAt) : 'on duty',
     // An open session's duration is still growing.
     formatDuration(session.durationMs ?? now - Date.parse(session.startedAt)),
-    ENDED_BY[session.endedBy] ?? session.endedBy ?? '—',
+    endedBecause(session),
   ]);
 }
 
