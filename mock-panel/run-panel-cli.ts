@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { CliOptions, CliParse } from './cli-options';
 import type { MockPanelOptions } from './create-mock-panel';
 import { loadMockPanelData } from './data/load';
+import { startFailureMessage } from './start-failure';
 import { stopSignal } from './stop-signal';
 
 /** A command that serves the mock panel from the mock panel's flags: `npm run mock-panel`, `npm start`. */
@@ -53,7 +54,7 @@ async function serveUntilStopped<Options extends CliOptions>(cli: PanelCli<Optio
     };
     running = await cli.serve(options, panel, Boolean(givenToken));
   } catch (error) {
-    console.error(`${cli.name}: ${(error as Error).message}`);
+    console.error(`${cli.name}: ${startFailureMessage(error)}`);
     return 1;
   }
 

@@ -3,7 +3,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { DutyOptionDepartment, DutyOptions } from '../client/bridge-client.js';
-import { DUTY_STATE_BAG_KEY, type DutyOutcome, type PlayerDuty, type ProfilePayload } from '../shared/events.js';
+import {
+  DUTY_STATE_BAG_KEY,
+  type DutyOutcome,
+  type OffDutyPayload,
+  type OffDutyReason,
+  type PlayerDuty,
+  type ProfilePayload,
+} from '../shared/events.js';
 import { createSim, type Sim, type SimEvent, type SimPlayer } from '../sim/index.js';
 import { bridgeResource } from './bridge-resource.js';
 
@@ -28,6 +35,11 @@ export interface PlaygroundOptions {
   refreshIntervalMs?: number;
   /** More lines for the bridge's config.lua (a test's `Config.RefreshCooldownMs = 0`). */
   config?: readonly string[];
+  /**
+   * Called with why the bridge took a player off duty, as the game side shows it: the reason of
+   * `bridge:client:offDuty`, or `dropped` for a player the playground drops while on duty (their client is gone).
+   */
+  onOffDuty?: (chatId: string, departmentId: number, reason: OffDutyReason) => void;
 }
 
 export interface PlaygroundPlayer {
@@ -131,6 +143,9 @@ export class Playground {
   }
 
   drop(id: number): void {
+    // The bridge's off call for a dropped player reaches the panel after this: the reason waits for it there.
+    const { chatId, onDuty, departmentId } = this.describe(this.player(id));
+    if (onDuty && chatId !== null && departmentId !== null) this.options.onOffDuty?.(chatId, departmentId, 'dropped');
     this.player(id).drop('left the playground');
     this.selected.delete(id);
     this.profiles.delete(id);
@@ -185,6 +200,12 @@ export class Playground {
     } catch {
       throw new PlaygroundError('no_answer', `the bridge did not send ${what} within ${OUTCOME_WAIT_MS / 1000} s`);
     }
+  }
+
+  private chatIdOf(playerId: number): string | null {
+    const player = this.sim.players.find((candidate) => candidate.id === playerId);
+    const chat = player?.identifiers.find((identifier) => identifier.startsWith('chat:'));
+    return chat?.slice('chat:'.length) ?? null;
   }
 
   private describe(player: SimPlayer): PlaygroundPlayer {
@@ -254,6 +275,11 @@ export class Playground {
   private take(event: SimEvent): void {
     if (event.name === 'bridge:client:profile' && event.side === 'client' && event.player !== null) {
       this.profiles.set(event.player, event.args[0] as ProfilePayload);
+    }
+    if (event.name === 'bridge:client:offDuty' && event.side === 'client' && event.player !== null) {
+      const chatId = this.chatIdOf(event.player);
+      const { departmentId, reason } = event.args[0] as OffDutyPayload;
+      if (chatId !== null) this.options.onOffDuty?.(chatId, departmentId, reason);
     }
     if (!isPublicEvent(event.name)) return;
     this.events.push({

@@ -47,6 +47,8 @@ export async function startPlaygroundWithPanel(
       users,
       refreshIntervalMs,
       config: bridgeConfig,
+      // The panel's off call does not say why; the playground sees the game side and tells the dashboard.
+      onOffDuty: (chatId, departmentId, reason) => panel.store.duty.noteEndReason(chatId, departmentId, reason),
     });
     for (const chatId of demoPlayers) await playground.join(chatId);
   } catch (error) {

@@ -75,6 +75,10 @@ export const DutySessionSchema = z.object({
   endedAt: z.iso.datetime().nullable(),
   durationMs: z.int().nullable(),
   endedBy: z.enum(['off', 'switch']).nullable(),
+  reportedReason: z
+    .string()
+    .optional()
+    .meta({ description: 'Why the game server ended the session, when a host that sees it reported it.' }),
 });
 export const SessionsResponseSchema = z.object({ ok: z.literal(true), sessions: z.array(DutySessionSchema) });
 
@@ -86,6 +90,10 @@ export const RequestLogEntrySchema = z.object({
   latencyMs: z.number(),
   clientIp: z.string(),
   faults: z.array(z.enum(['latency', 'reset', 'hang', 'error', 'malformed'])),
+  startupCheck: z
+    .literal(true)
+    .optional()
+    .meta({ description: "Present on the bridge's start-up check, whose expected answer is a 404." }),
 });
 export const RequestLogResponseSchema = z.object({ ok: z.literal(true), requests: z.array(RequestLogEntrySchema) });
 

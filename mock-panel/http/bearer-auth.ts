@@ -1,4 +1,5 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
+import { BEARER_REALM } from '../../shared/contract/http-headers';
 
 function digest(value: string): Buffer {
   return createHash('sha256').update(value, 'utf8').digest();
@@ -35,4 +36,15 @@ export function isBearerToken(authorization: string | null, token: string): bool
 /** Whether the request carries `Authorization: Bearer <token>` (isBearerToken). */
 export function hasBearerToken(request: Request, token: string): boolean {
   return isBearerToken(request.headers.get('authorization'), token);
+}
+
+const BEARER_SCHEME = /^Bearer(?:[ \t]|$)/i;
+
+/**
+ * The `WWW-Authenticate` value of a 401 (RFC 6750, section 3): a request that presented no bearer token gets the bare
+ * challenge, one that presented a token it does not hold is told the token is invalid.
+ */
+export function bearerChallenge(authorization: string | null): string {
+  const challenge = `Bearer realm="${BEARER_REALM}"`;
+  return BEARER_SCHEME.test(authorization ?? '') ? `${challenge}, error="invalid_token"` : challenge;
 }

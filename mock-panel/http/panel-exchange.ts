@@ -29,6 +29,8 @@ export interface HttpAnswer {
    * page or a broken body had it.
    */
   readonly plain?: true;
+  /** The answer to a HEAD: the headers (the length of the body included) are sent, the body is not. */
+  readonly headOnly?: true;
 }
 
 /** The connection fails without an answer (`HttpResponse.error()` under msw, a reset socket over HTTP). */

@@ -1,7 +1,8 @@
 import { HttpResponse } from 'msw';
 import { z } from 'zod';
 import { ErrorBodySchema, type ErrorCode, errorStatus } from '../../shared/contract';
-import { type HttpAnswer, isNetworkError, type PanelAnswer } from './panel-exchange';
+import { bearerChallenge } from './bearer-auth';
+import { type HttpAnswer, isNetworkError, type PanelAnswer, withHeaders } from './panel-exchange';
 
 /** A JSON body as sent, with its bytes: built once, it answers any number of requests. */
 export interface JsonBody {
@@ -39,13 +40,17 @@ export function contractAnswer<Schema extends z.core.$ZodType>(
   return jsonAnswer(contractJson(schema, body), status);
 }
 
-/** An error answer with the status that belongs to its code. */
+/**
+ * An error answer with the status that belongs to its code. A 401 carries the bearer challenge every HTTP client
+ * expects with it (RFC 9110, section 11.6.1); the pipeline tells a client that sent a token that it is invalid.
+ */
 export function apiErrorAnswer(code: ErrorCode, message: string, field?: string): HttpAnswer {
-  return contractAnswer(
+  const answer = contractAnswer(
     ErrorBodySchema,
     { ok: false, error: code, message, ...(field === undefined ? {} : { field }) },
     errorStatus(code),
   );
+  return answer.status === 401 ? withHeaders(answer, [['WWW-Authenticate', bearerChallenge(null)]]) : answer;
 }
 
 const bodiesOf = new WeakMap<Response, Buffer>();
@@ -55,9 +60,9 @@ export function responseOf(answer: PanelAnswer): Response {
   if (isNetworkError(answer)) return HttpResponse.error();
   const { status, headers, body } = answer;
   const init = { status, headers: headers as [string, string][] };
-  const text = typeof body === 'string' ? body : body.text;
+  const text = answer.headOnly ? null : typeof body === 'string' ? body : body.text;
   const response = answer.plain ? new Response(text, init) : new HttpResponse(text, init);
-  if (typeof body !== 'string') bodiesOf.set(response, body.bytes);
+  if (typeof body !== 'string' && !answer.headOnly) bodiesOf.set(response, body.bytes);
   return response;
 }
 

@@ -41,8 +41,7 @@ export function handlerDispatch(
         if (response) return response;
         continue;
       }
-      const { method, match, serve } = step.endpoint;
-      if (method !== undefined && method !== message.method) continue;
+      const { match, serve } = step.endpoint;
       const matched = match(url);
       if (!matched) continue;
       // Once msw was asked, the body belongs to the Request it was given (msw tees its stream): read it there.

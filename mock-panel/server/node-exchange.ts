@@ -58,7 +58,8 @@ const byName = (left: readonly [string, string], right: readonly [string, string
 
 /**
  * Writes an answer as the Fetch adapter wrote a Response before (sendFetchResponse): lower-case names in `Headers`
- * order, the body's length, and `Connection: close` with `close`. A network error resets the connection.
+ * order, the body's length (a HEAD's too, without the body), and `Connection: close` with `close`. A network error
+ * resets the connection.
  */
 export function sendAnswer(answer: PanelAnswer, target: ServerResponse, close = false): void {
   if (isNetworkError(answer)) {
@@ -78,5 +79,6 @@ export function sendAnswer(answer: PanelAnswer, target: ServerResponse, close = 
   if (!lengthSent) headers.push('content-length', length);
   if (close) headers.push('connection', 'close');
   target.writeHead(answer.status, headers);
-  target.end(body);
+  if (answer.headOnly) target.end();
+  else target.end(body);
 }

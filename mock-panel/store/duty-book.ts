@@ -13,6 +13,11 @@ export interface DutySession {
   durationMs: number | null;
   /** `off`: the player went off duty; `switch`: they went on duty elsewhere or with another rank. */
   endedBy: 'off' | 'switch' | null;
+  /**
+   * Why the game server ended it, when a host that sees the game side reported it (noteEndReason: the playground).
+   * The `off` call itself does not say: the contract's off body names only the player and the department.
+   */
+  reportedReason?: string;
 }
 
 export interface DutyOnRequest {
@@ -38,6 +43,8 @@ export class DutyBook {
   private open = new Map<string, OpenSession>();
   private history: DutySession[] = [];
   private nextId = 1;
+  /** Reasons reported for an open session before its `off` call arrived, by chat id. */
+  private pendingReasons = new Map<string, { departmentId: number; reason: string }>();
 
   constructor(private readonly now: () => number) {}
 
@@ -94,7 +101,29 @@ export class DutyBook {
       .map((session) => ({ ...session }));
   }
 
+  /**
+   * Records why the game server ended (or is ending) the user's session in a department. The `off` call and the game's
+   * own report arrive in either order: an open session keeps the reason until its `off`, an ended one takes it at once.
+   * A session a new `on` replaced keeps no reported reason: the panel's own `switch` says why.
+   */
+  noteEndReason(chatId: string, departmentId: number, reason: string): void {
+    const open = this.open.get(chatId)?.session;
+    if (open?.departmentId === departmentId) {
+      this.pendingReasons.set(chatId, { departmentId, reason });
+      return;
+    }
+    const ended = this.history.findLast(
+      (session) =>
+        session.chatId === chatId &&
+        session.departmentId === departmentId &&
+        session.endedBy === 'off' &&
+        session.reportedReason === undefined,
+    );
+    if (ended) ended.reportedReason = reason;
+  }
+
   reset(): void {
+    this.pendingReasons.clear();
     this.open.clear();
     this.history = [];
     this.nextId = 1;
@@ -107,6 +136,11 @@ export class DutyBook {
     open.session.endedAt = new Date(nowMs).toISOString();
     open.session.durationMs = nowMs - open.startedAtMs;
     open.session.endedBy = endedBy;
+    const pending = this.pendingReasons.get(chatId);
+    this.pendingReasons.delete(chatId);
+    if (endedBy === 'off' && pending?.departmentId === open.session.departmentId) {
+      open.session.reportedReason = pending.reason;
+    }
     this.open.delete(chatId);
   }
 }

@@ -9,6 +9,8 @@ export interface RequestLogEntry {
   latencyMs: number;
   clientIp: string;
   faults: FaultApplied[];
+  /** Present on the bridge's start-up check (GET or HEAD of the departments of STARTUP_CHECK_CHAT_ID). */
+  startupCheck?: true;
 }
 
 /** The `/api/leo` requests the panel saw, oldest first, capped so a long-running mock does not grow forever. */

@@ -1,9 +1,10 @@
+import { STARTUP_CHECK_CHAT_ID } from '../../shared/contract/paths.js';
 import type { Logger } from '../log/logger.js';
 import type { PanelClient } from './panel-client.js';
 import { reportTokenRefused } from './token-refused.js';
 
 // A well-formed id no user has: the answer tells whether the panel is up and takes the token, and costs one request.
-export const PROBE_CHAT_ID = '0'.repeat(18);
+export const PROBE_CHAT_ID = STARTUP_CHECK_CHAT_ID;
 
 export type ProbeResult = 'ok' | 'unauthorized' | 'unreachable';
 

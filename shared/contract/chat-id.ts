@@ -9,7 +9,7 @@ export const ChatIdSchema = withMeta(
   z.string().check(z.regex(/^[0-9]{18,19}$/, 'a chat user id is 18 to 19 ASCII digits')),
   {
     id: 'ChatId',
-    description: 'Chat-platform user id: 18 to 19 ASCII digits.',
+    description: 'A chat-platform user id, 18 to 19 ASCII digits.',
     example: '284619375016482817',
   },
 );

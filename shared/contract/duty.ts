@@ -15,6 +15,9 @@ export const DutyParamsSchema = z.object({ action: DutyActionSchema });
 
 const positiveId = z.int().check(z.gte(1));
 
+// Every request-body field carries a description that reads after "<field> is required: ", since the mock panel's
+// 400 messages are made of it (mock-panel/http/field-error.ts): one text for the OpenAPI document and the refusal.
+
 /**
  * Going on duty names the department and the rank the bridge took from the profile it fetched; the panel checks
  * both against the user's roles. Unknown keys are ignored so an older panel accepts a newer bridge.
@@ -22,10 +25,16 @@ const positiveId = z.int().check(z.gte(1));
 export const DutyOnBodySchema = withMeta(
   z.object({
     chatId: ChatIdSchema,
-    departmentId: positiveId,
-    rankId: positiveId,
-    serverId: withMeta(z.optional(positiveId), { description: "The player's server id, for the panel's records." }),
-    playerName: z.optional(z.string().check(z.minLength(1), z.maxLength(255))),
+    departmentId: withMeta(positiveId, { description: 'The department to go on duty in, a positive integer.' }),
+    rankId: withMeta(positiveId, {
+      description: "The player's rank in that department as their profile has it, a positive integer.",
+    }),
+    serverId: withMeta(z.optional(positiveId), {
+      description: "The player's server id, a positive integer; for the panel's records.",
+    }),
+    playerName: withMeta(z.optional(z.string().check(z.minLength(1), z.maxLength(255))), {
+      description: "The player's name, 1 to 255 characters; for the panel's records.",
+    }),
   }),
   { id: 'DutyOnBody' },
 );
@@ -34,9 +43,15 @@ export const DutyOnBodySchema = withMeta(
  * Going off duty may name the department it ends: when the user is on duty elsewhere (a late retry after a
  * department switch), that current session is left alone.
  */
-export const DutyOffBodySchema = withMeta(z.object({ chatId: ChatIdSchema, departmentId: z.optional(positiveId) }), {
-  id: 'DutyOffBody',
-});
+export const DutyOffBodySchema = withMeta(
+  z.object({
+    chatId: ChatIdSchema,
+    departmentId: withMeta(z.optional(positiveId), {
+      description: 'The department whose session this call ends, a positive integer; a session elsewhere stays.',
+    }),
+  }),
+  { id: 'DutyOffBody' },
+);
 
 // ---- What the bridge reads. The spec shows no duty answer: `ok: true` on a 2xx is success. A `duty` state, when
 // the panel sends one, is compared with what was asked; fields of it the bridge cannot read count as not sent. ----

@@ -4,6 +4,7 @@ import { DepartmentsParamsSchema, DepartmentsResponseSchema } from './department
 import { DutyOffBodySchema, DutyOnBodySchema, DutyResponseSchema } from './duty';
 import { ERROR_CATALOGUE, ErrorBodySchema, type ErrorCode } from './errors';
 import { asFullZod } from './full-zod-schema';
+import { ChallengeHeaderSchema } from './http-headers';
 import { API_PREFIX, dutyPath, ROUTES } from './paths';
 import { PANEL_RATE_LIMIT, RateLimitHeadersSchema, RetryAfterHeaderSchema } from './rate-limit';
 
@@ -38,6 +39,7 @@ function buildRegistry(): OpenAPIRegistry {
   const registry = new OpenAPIRegistry();
   const rateLimitHeaders = registerHeaders(registry, RateLimitHeadersSchema);
   const tooManyHeaders = { ...rateLimitHeaders, ...registerHeaders(registry, RetryAfterHeaderSchema) };
+  const challengeHeaders = { ...rateLimitHeaders, ...registerHeaders(registry, ChallengeHeaderSchema) };
 
   const json = (schema: z.ZodType) => ({ 'application/json': { schema } });
   const jsonRequest = (schema: z.ZodType) => ({ body: { required: true, content: json(schema) } });
@@ -54,7 +56,7 @@ function buildRegistry(): OpenAPIRegistry {
     content: json(asFullZod(ErrorBodySchema).extend({ error: z.enum(codes) })),
   });
   const commonErrors = {
-    401: errorResponse(['unauthorized']),
+    401: errorResponse(['unauthorized'], challengeHeaders),
     429: errorResponse(['rate_limited'], tooManyHeaders),
     500: errorResponse(['internal_error']),
     503: errorResponse(['service_unavailable']),

@@ -16,3 +16,10 @@ export function departmentsPath(chatId: string): string {
 export function dutyPath(action: DutyAction): string {
   return `${API_PREFIX}/duty/${action}`;
 }
+
+/**
+ * The chat id of the bridge's start-up check: a well-formed id no user has, so the answer (a 404 `user_not_found`)
+ * tells whether the panel is up and takes the token, for one request. A panel that logs requests can tell the check
+ * from a real lookup by it.
+ */
+export const STARTUP_CHECK_CHAT_ID = '0'.repeat(18);

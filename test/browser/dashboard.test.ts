@@ -105,6 +105,30 @@ describe.skipIf(!hasChromium)('the dashboard in chromium', () => {
     if (SCREENSHOTS) await page.screenshot({ path: join(SCREENSHOTS, 'dashboard-off-duty.png'), fullPage: true });
   });
 
+  it("labels the bridge's start-up check in the request log and does not colour its expected 404 as an error", async () => {
+    const check = page.locator('#requests tbody tr', { hasText: '/api/leo/user/000000000000000000/departments' });
+    await check.first().waitFor();
+    const status = check.first().locator('td').nth(3);
+    expect(await status.textContent()).toBe('404 · start-up check');
+    expect(await status.getAttribute('class')).toContain('status-expected');
+    expect(await status.getAttribute('class')).not.toContain('status-warn');
+    // A real lookup of an unknown user is still a 404 in the warning colour.
+    const before = running.panel.controls.requests().length;
+    await fetch(`${running.url}/api/leo/user/999999999999999999/departments`, {
+      headers: { authorization: `Bearer ${TOKEN}` },
+    });
+    expect(running.panel.controls.requests().length).toBe(before + 1);
+    const unknown = page.locator('#requests tbody tr', { hasText: '/api/leo/user/999999999999999999/departments' });
+    await unknown.first().waitFor();
+    expect(await unknown.first().locator('td').nth(3).getAttribute('class')).toContain('status-warn');
+  });
+
+  it('says in the session history why each session ended', async () => {
+    const ended = page.locator('#sessions tbody tr', { hasText: ALEX.name }).first();
+    await ended.waitFor();
+    expect(await ended.locator('td').nth(6).textContent()).toBe('off duty call · player request');
+  });
+
   it('runs /dutyrefresh and drops a player from the page', async () => {
     const row = playerRow(1);
     const before = running.panel.controls.requests().length;

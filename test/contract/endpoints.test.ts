@@ -198,8 +198,10 @@ describe.each(TRANSPORTS)('the /api/leo contract, $name', (transport) => {
       );
     });
 
-    it('404: a GET on a duty path is no route', async () => {
-      await expectError(await running.client.get(dutyPath('on')), 'not_found');
+    it('405: a GET on a duty path names the methods the path takes', async () => {
+      const response = await running.client.get(dutyPath('on'));
+      await expectError(response, 'method_not_allowed');
+      expect(response.headers.get('allow')).toBe('POST, OPTIONS');
     });
 
     it('413: a body over the size limit', async () => {

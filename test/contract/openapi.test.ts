@@ -26,6 +26,8 @@ describe('the OpenAPI document', () => {
       );
     }
     expect(document.components?.securitySchemes?.bearerToken).toMatchObject({ type: 'http', scheme: 'bearer' });
+    const unauthorized = document.paths?.['/api/leo/user/{chatId}/departments']?.get?.responses?.['401'];
+    expect(Object.keys((unauthorized as { headers: object }).headers)).toContain('WWW-Authenticate');
     const tooMany = document.paths?.['/api/leo/duty/on']?.post?.responses?.['429'];
     expect(Object.keys((tooMany as { headers: object }).headers)).toEqual(
       expect.arrayContaining(['Retry-After', 'RateLimit-Policy', 'RateLimit-Remaining', 'X-RateLimit-Reset']),

@@ -39,6 +39,8 @@ interface Ask {
   fault?: (panel: MockPanel) => void;
   /** The request hangs until the client gives up. */
   hangs?: true;
+  /** Sends `Authorization: Basic ...` instead of a bearer token. */
+  basic?: true;
 }
 
 type Seen = 'network error' | { status: number; headers: [string, string][]; body: string };
@@ -56,6 +58,19 @@ const asks: Ask[] = [
   { name: 'departments with POST', method: 'POST', path: departments, body: { json: {} } },
   { name: 'an unknown /api/leo path', method: 'GET', path: '/api/leo/nothing' },
   { name: 'duty with DELETE', method: 'DELETE', path: dutyPath('on') },
+  { name: 'duty with GET', method: 'GET', path: dutyPath('off') },
+  { name: 'duty with HEAD', method: 'HEAD', path: dutyPath('on') },
+  { name: 'duty with OPTIONS and no token', method: 'OPTIONS', path: dutyPath('on'), token: null },
+  { name: 'departments with HEAD', method: 'HEAD', path: departments },
+  { name: 'departments with HEAD and no token', method: 'HEAD', path: departments, token: null },
+  { name: 'departments with OPTIONS', method: 'OPTIONS', path: departments },
+  { name: 'departments with Basic credentials', method: 'GET', path: departments, basic: true },
+  {
+    name: 'duty with a missing field',
+    method: 'POST',
+    path: dutyPath('on'),
+    body: { json: { chatId: TWO_DEPARTMENTS, departmentId: LSPD.id } },
+  },
   { name: 'duty with an unknown action', method: 'POST', path: '/api/leo/duty/maybe', body: { json: onDuty } },
   { name: 'duty on', method: 'POST', path: dutyPath('on'), body: { json: onDuty } },
   {
@@ -133,6 +148,12 @@ const asks: Ask[] = [
     fault: (panel: MockPanel) => panel.controls.setMalformed({ mode }),
   })),
   {
+    name: 'an injected 401',
+    method: 'GET',
+    path: departments,
+    fault: (panel) => panel.controls.injectErrors({ error: 'unauthorized' }),
+  },
+  {
     name: 'a malformed body on a refusal',
     method: 'GET',
     path: departments,
@@ -141,7 +162,8 @@ const asks: Ask[] = [
   },
 ];
 
-function authorizations(token: Ask['token']): [string, string][] {
+function authorizations({ token, basic }: Pick<Ask, 'token' | 'basic'>): [string, string][] {
+  if (basic) return [['authorization', `Basic ${Buffer.from(`panel:${TOKEN}`).toString('base64')}`]];
   if (token === null) return [];
   return (Array.isArray(token) ? token : [token ?? TOKEN]).map((value) => ['authorization', `Bearer ${value}`]);
 }
@@ -172,7 +194,7 @@ function oversizedChunks(): Buffer[] {
 }
 
 async function askMsw(panel: MockPanel, ask: Ask): Promise<Seen> {
-  const headers = new Headers([...authorizations(ask.token), ...contentHeaders(ask.body)]);
+  const headers = new Headers([...authorizations(ask), ...contentHeaders(ask.body)]);
   const gone = new AbortController();
   let body: BodyInit | undefined = fixedBody(ask.body);
   if (ask.body && ('declaredOversized' in ask.body || 'chunkedOversized' in ask.body)) {
@@ -205,7 +227,7 @@ const TRANSPORT_HEADERS = new Set(['connection', 'keep-alive']);
 function askNode(server: MockPanelServer, panel: MockPanel, ask: Ask): Promise<Seen> {
   return new Promise((resolve, reject) => {
     const headers: OutgoingHttpHeaders = {};
-    for (const [name, value] of [...authorizations(ask.token), ...contentHeaders(ask.body)]) {
+    for (const [name, value] of [...authorizations(ask), ...contentHeaders(ask.body)]) {
       const previous = headers[name];
       headers[name] = previous === undefined ? value : [previous as string, value].flat();
     }

@@ -135,3 +135,42 @@ describe('the playground’s duty menu after a role change', () => {
     expect(await (await api.post('players/1/duty', { json: { on: false } })).json()).toMatchObject({ ok: true });
   });
 });
+
+describe('the playground and the session history', () => {
+  let running: RunningPlayground;
+  let api: KyInstance;
+  beforeAll(async () => {
+    running = await startPlaygroundWithPanel({ token: TOKEN, port: 0, demoPlayers: [ALEX] });
+    api = playgroundApi(running);
+  }, 60_000);
+  afterAll(() => running?.close());
+
+  const endings = () =>
+    running.panel.controls
+      .sessions(ALEX)
+      .map(({ departmentId, endedBy, reportedReason }) => [departmentId, endedBy, reportedReason]);
+
+  it('tells the panel why the bridge ended each session: a request, a change of department, a disconnect', async () => {
+    const onDuty = async (departmentId: number) => {
+      await api.post('players/1/department', { json: { departmentId } });
+      await api.post('players/1/duty', { json: { on: true } });
+    };
+    await onDuty(1);
+    await api.post('players/1/duty', { json: { on: false } });
+    await onDuty(2);
+    await onDuty(1);
+    expect((await api.delete('players/1')).status).toBe(200);
+    // The reasons arrive as the playground sees the game side: each look at the state takes what happened since.
+    await expect
+      .poll(async () => {
+        await api.get('state');
+        return endings();
+      })
+      .toEqual([
+        [1, 'off', 'request'],
+        // The bridge ends a session in another department with an off call of its own before the new on.
+        [2, 'off', 'request'],
+        [1, 'off', 'dropped'],
+      ]);
+  });
+});

@@ -412,7 +412,25 @@ function renderRoster(roster) {
   ]);
 }
 
-const ENDED_BY = { off: 'went off duty', switch: 'switched department' };
+// What the panel knows of why a session ended: an `off` call (the contract's off body names only the player and the
+// department, not why), or a new `on` for another department or rank, which ends the session it replaces.
+const ENDED_BY = { off: 'off duty call', switch: 'replaced by a new on' };
+
+// Why the bridge ended it, when the playground saw the game side (shared/events.ts OffDutyReason).
+const BRIDGE_REASONS = {
+  request: 'player request',
+  department_removed: 'department removed',
+  dropped: 'disconnect',
+  resource_stop: 'resource stop',
+  admin: 'admin',
+  replaced: 'another session',
+};
+
+function endedBecause(session) {
+  const panelSide = ENDED_BY[session.endedBy] ?? session.endedBy ?? '—';
+  if (!session.reportedReason) return panelSide;
+  return `${panelSide} · ${BRIDGE_REASONS[session.reportedReason] ?? session.reportedReason}`;
+}
 
 function renderSessions(sessions) {
   const now = panelNow();
@@ -424,7 +442,7 @@ function renderSessions(sessions) {
     session.endedAt ? clockTime(session.endedAt) : 'on duty',
     // An open session's duration is still growing.
     formatDuration(session.durationMs ?? now - Date.parse(session.startedAt)),
-    ENDED_BY[session.endedBy] ?? session.endedBy ?? '—',
+    endedBecause(session),
   ]);
 }
 
@@ -432,15 +450,29 @@ function renderSessions(sessions) {
 function renderRequests(requests) {
   renderTable($('#requests'), requests, byIndex, requestCells, (row, request) => {
     setClass(row.cells[2], 'mono');
-    setClass(row.cells[3], `http-status ${statusClass(request.status)}`);
+    setClass(row.cells[3], `http-status ${requestStatusClass(request)}`);
+    row.title = request.startupCheck ? STARTUP_CHECK_TITLE : '';
   });
 }
+
+const STARTUP_CHECK_TITLE =
+  "The bridge's start-up check: it asks for a user nobody has, so a 404 means the panel is up and takes the token.";
+
+// The start-up check expects its 404: only another answer (a 401 for a wrong token, a 5xx) is a failure.
+const isExpectedStartupAnswer = (r) => r.startupCheck === true && r.status === 404;
+
+const requestStatusClass = (r) => (isExpectedStartupAnswer(r) ? 'status-expected' : statusClass(r.status));
+
+const requestStatus = (r) => {
+  const status = r.status ?? 'no answer';
+  return r.startupCheck ? `${status} · start-up check` : status;
+};
 
 const requestCells = (r) => [
   preciseTime(r.time),
   r.method,
   r.path,
-  r.status ?? 'no answer',
+  requestStatus(r),
   `${r.latencyMs} ms`,
   r.clientIp,
   r.faults.length > 0 ? r.faults.join(', ') : '—',

@@ -25,7 +25,7 @@ export function dutyRoute(store: PanelStore): ApiRoute {
 
 function dutyOn(store: PanelStore, body: Record<string, unknown>): HttpAnswer {
   const parsed = DutyOnBodySchema.safeParse(body);
-  if (!parsed.success) return fieldError(parsed.error);
+  if (!parsed.success) return fieldError(DutyOnBodySchema, body, parsed.error);
   const refusal = refuseDutyOn(store, parsed.data);
   if (refusal) return refusal;
   return contractAnswer(DutyResponseSchema, { ok: true, ...store.duty.goOn(parsed.data) });
@@ -51,7 +51,7 @@ function refuseDutyOn(store: PanelStore, body: DutyOnBody): HttpAnswer | undefin
 
 function dutyOff(store: PanelStore, body: Record<string, unknown>): HttpAnswer {
   const parsed = DutyOffBodySchema.safeParse(body);
-  if (!parsed.success) return fieldError(parsed.error);
+  if (!parsed.success) return fieldError(DutyOffBodySchema, body, parsed.error);
   if (!store.users.find(parsed.data.chatId)) return apiErrorAnswer('user_not_found', 'no panel user has this chat id');
   return contractAnswer(DutyResponseSchema, {
     ok: true,

@@ -5,11 +5,13 @@ import { routeMatcher } from '../route-predicate';
 import { apiHandler } from './api-handler';
 import { departmentsRoute } from './departments';
 import { dutyRoute } from './duty';
+import { pathRoute } from './path-methods';
 import { apiRoute } from './pipeline';
 
 /**
- * The `/api/leo` routes, then a catch-all so unknown paths under the prefix still count and answer 404. They are what
- * a load test hits, so the node:http server serves them without msw (api-handler.ts).
+ * The `/api/leo` paths, each with its methods (path-methods.ts), then a catch-all so unknown paths under the prefix
+ * still count and answer 404. They are what a load test hits, so the node:http server serves them without msw
+ * (api-handler.ts).
  */
 export function apiHandlers(context: PanelContext, origin: string) {
   const notFound = apiRoute(context, async (request) =>
@@ -18,11 +20,10 @@ export function apiHandlers(context: PanelContext, origin: string) {
   return [
     apiHandler(
       context,
-      'GET',
       routeMatcher(origin, ROUTES.departments),
-      apiRoute(context, departmentsRoute(context.store)),
+      pathRoute(context, { GET: departmentsRoute(context.store) }),
     ),
-    apiHandler(context, 'POST', routeMatcher(origin, ROUTES.duty), apiRoute(context, dutyRoute(context.store))),
-    apiHandler(context, 'ALL', routeMatcher(origin, `${API_PREFIX}/*`), notFound),
+    apiHandler(context, routeMatcher(origin, ROUTES.duty), pathRoute(context, { POST: dutyRoute(context.store) })),
+    apiHandler(context, routeMatcher(origin, `${API_PREFIX}/*`), notFound),
   ];
 }

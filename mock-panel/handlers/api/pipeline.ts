@@ -1,5 +1,5 @@
 import { sleepUnlessAborted } from '../../abortable-wait';
-import { isBearerToken } from '../../http/bearer-auth';
+import { bearerChallenge, isBearerToken } from '../../http/bearer-auth';
 import { malformedAnswer } from '../../http/malformed-body';
 import {
   type HttpAnswer,
@@ -11,6 +11,7 @@ import {
 } from '../../http/panel-exchange';
 import { rateLimitHeaders, retryAfterHeader } from '../../http/rate-limit-headers';
 import { apiErrorAnswer } from '../../http/responses';
+import { isStartupCheck } from '../../http/startup-check';
 import type { PanelContext } from '../../panel-context';
 import type { FaultApplied } from '../../store';
 
@@ -21,6 +22,12 @@ export type ApiRoute = (request: PanelRequest, params: RouteParams) => Promise<H
 /** An `/api/leo` route with the panel's pipeline around it, as both transports serve it. */
 export type ServedRoute = (request: PanelRequest, params: RouteParams) => Promise<PanelAnswer>;
 
+/**
+ * `token`: the route needs the bearer token. `open`: it answers without one, as what it says (the methods of a path)
+ * is what the published OpenAPI document says anyway, and a CORS preflight never carries credentials.
+ */
+export type RouteAccess = 'token' | 'open';
+
 /** Thrown for an injected `internal_error`, so it travels the same path as a real bug. */
 class InjectedFault extends Error {}
 
@@ -30,12 +37,12 @@ class InjectedFault extends Error {}
  * statuses, bearer auth, the route, malformed bodies, and a catch-all that turns any exception into a 500
  * without a stack trace. Every request lands in the request log.
  */
-export function apiRoute(context: PanelContext, route: ApiRoute): ServedRoute {
+export function apiRoute(context: PanelContext, route: ApiRoute, access: RouteAccess = 'token'): ServedRoute {
   return async (request, params) => {
     const startedAt = performance.now();
     const time = new Date(context.store.now()).toISOString();
     const faults: FaultApplied[] = [];
-    const answer = await answerOf(context, request, params, route, faults);
+    const answer = headless(await answerOf(context, request, params, route, access, faults), request);
     context.store.requests.record({
       time,
       method: request.method,
@@ -44,9 +51,15 @@ export function apiRoute(context: PanelContext, route: ApiRoute): ServedRoute {
       latencyMs: Math.round(performance.now() - startedAt),
       clientIp: request.clientIp,
       faults,
+      ...(isStartupCheck(request) ? { startupCheck: true as const } : {}),
     });
     return answer;
   };
+}
+
+/** The answer to a HEAD is the answer to its GET, headers and declared length included, without the body. */
+function headless(answer: PanelAnswer, request: PanelRequest): PanelAnswer {
+  return request.method === 'HEAD' && !isNetworkError(answer) ? { ...answer, headOnly: true } : answer;
 }
 
 async function answerOf(
@@ -54,6 +67,7 @@ async function answerOf(
   request: PanelRequest,
   params: RouteParams,
   route: ApiRoute,
+  access: RouteAccess,
   faults: FaultApplied[],
 ): Promise<PanelAnswer> {
   const { store } = context;
@@ -77,9 +91,15 @@ async function answerOf(
     if (style.legacyHeaders || style.standardHeaders) headers.push(retryAfterHeader(limit, nowMs));
     answer = apiErrorAnswer('rate_limited', 'too many requests, please try again later');
   } else {
-    answer = await guarded(context, request, params, route, faults);
+    answer = challenged(await guarded(context, request, params, route, access, faults), request);
   }
   return withHeaders(answer, headers);
+}
+
+/** A 401, real or injected, names what was wrong with the credentials the request sent (bearerChallenge). */
+function challenged(answer: HttpAnswer, request: PanelRequest): HttpAnswer {
+  if (answer.status !== 401) return answer;
+  return withHeaders(answer, [['WWW-Authenticate', bearerChallenge(request.header('authorization'))]]);
 }
 
 async function guarded(
@@ -87,6 +107,7 @@ async function guarded(
   request: PanelRequest,
   params: RouteParams,
   route: ApiRoute,
+  access: RouteAccess,
   faults: FaultApplied[],
 ): Promise<HttpAnswer> {
   try {
@@ -96,7 +117,7 @@ async function guarded(
       if (injected === 'internal_error') throw new InjectedFault('injected internal_error');
       return apiErrorAnswer(injected, 'injected by the mock panel');
     }
-    if (!isBearerToken(request.header('authorization'), context.token)) {
+    if (access === 'token' && !isBearerToken(request.header('authorization'), context.token)) {
       return apiErrorAnswer('unauthorized', 'send Authorization: Bearer <LEO_API_TOKEN>');
     }
     const answer = await route(request, params);
