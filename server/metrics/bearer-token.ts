@@ -10,6 +10,6 @@ export function bearerToken(authorization: string | undefined): string | undefin
 
 /**
  * Compares in time independent of where the tokens differ and of their lengths: both sides are hashed to the same
- * size first, since timingSafeEqual itself refuses (quickly) buffers of different lengths.
+ * size first, since timingSafeEqual throws on buffers of different lengths.
  */
 export const sameToken = (given: string, expected: string): boolean => timingSafeEqual(digest(given), digest(expected));
