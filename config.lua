@@ -55,6 +55,11 @@ Config.Integrations = {
 -- game's feed otherwise; 'feed' always uses the feed.
 Config.Notifications = 'auto'
 
+-- Prometheus metrics (requests, 429s, budget, queues, outbox, panel latency, circuit, players on duty) at
+-- http://<server>:30120/<resource name>/metrics, for Grafana. Needs its own token in server.cfg:
+-- set bridge_metrics_token "<a long random string>" (never the panel token); scrapers send it as a bearer token.
+Config.Metrics = false
+
 -- What players read. Change any text here; a key left out keeps the English text shown below.
 -- {name} placeholders are filled in: a text may leave them out but may not use others (it is then refused
 -- with a console warning and the English text is used). An empty text ('') shows no notification.

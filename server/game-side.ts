@@ -2,10 +2,13 @@ import type { BridgeConfig } from '../shared/config/index.js';
 import { type BridgeServerExports, INTERNAL_EVENTS } from '../shared/events.js';
 import { registerBridgeCommands } from './commands/bridge-commands.js';
 import type { StatusSnapshot } from './commands/status-report.js';
+import { statusReader } from './commands/status-snapshot.js';
 import type { Duty } from './duty/duty.js';
 import { registerServerExports } from './exports/register-exports.js';
 import { createIntegrations, type Integrations } from './integrations/create-integrations.js';
 import type { Logger } from './log/logger.js';
+import { onDutyByDepartment } from './metrics/on-duty-by-department.js';
+import { startMetrics } from './metrics/start-metrics.js';
 import { ClientEventLimits } from './net/client-event-limits.js';
 import { subscribeClientEvents } from './net/client-events.js';
 import type { PlayerRegistry } from './players/player-registry.js';
@@ -91,6 +94,14 @@ export function startGameSide(wiring: GameSideWiring): GameSide {
 
   const serverExports = registerServerExports({ port, duty, players, profiles, messages: config.Locale });
   registerBridgeCommands({ ...wiring, serverExports, cachedProfiles: profiles.cachedCount });
+  const readStatus = statusReader({ ...wiring, cachedProfiles: profiles.cachedCount });
+  startMetrics({
+    port,
+    config,
+    logger,
+    panelToken: wiring.token,
+    read: () => ({ status: readStatus(), onDutyByDepartment: onDutyByDepartment(duty.onDutyPlayers()) }),
+  });
 
   return {
     stateBags,

@@ -15,6 +15,21 @@ export interface PlayerStateWrite {
   value: unknown;
 }
 
+/** A request to the resource's HTTP endpoint (`http://server:30120/<resource>/…`). */
+export interface HttpRequest {
+  /** The path after the resource's prefix, query string included: `/metrics`. */
+  path: string;
+  method: string;
+  /** Header names in lower case (FXServer passes them as the client wrote them). */
+  headers: Readonly<Record<string, string>>;
+}
+
+export interface HttpAnswer {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
 /**
  * Everything the bridge needs from FXServer. The FiveM adapter is the only implementation that touches natives,
  * events and `source`; the rest of the server is plain TypeScript that tests drive directly.
@@ -55,6 +70,8 @@ export interface ServerPort {
    * (so a change made in reaction must wait for the next tick). Subscribing registers the handlers.
    */
   playerStateWrites(keys: readonly string[]): Observable<PlayerStateWrite>;
+  /** Answers the resource's HTTP requests (FXServer's SetHttpHandler); one handler per resource, the last wins. */
+  httpHandler(handler: (request: HttpRequest) => HttpAnswer): void;
   /** Other resources: their state, exports and local events, for the integrations. */
   readonly resources: ResourcePort;
 }

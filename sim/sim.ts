@@ -13,6 +13,7 @@ import type { ExportsProxy } from './js/host-runtime.js';
 import { SimPlayer } from './player.js';
 import { connectPlayer, dropPlayer, type JoinOptions } from './server/connections.js';
 import { cfgLines } from './server/console-line.js';
+import { type SimHttpRequest, type SimHttpResponse, serveHttp } from './server/http.js';
 
 export type ResourceOption = string | { dir: string; name?: string; start?: boolean };
 
@@ -181,6 +182,14 @@ export class Sim {
     const instance = this.world.server.resources.get(name);
     if (instance) return instance.state;
     return this.world.defs.has(name) ? 'stopped' : 'missing';
+  }
+  /**
+   * An HTTP request to the server's port, as `curl http://server:30120/<resource>/<path>` would send it: the
+   * resource's SetHttpHandler handler gets it on the server's next frame. Settles when the handler sends its answer
+   * (drive time meanwhile: `sim.resolve(sim.http(…))` on a virtual clock).
+   */
+  http(request: SimHttpRequest): Promise<SimHttpResponse> {
+    return serveHttp(this.world.server, this.world.http, request);
   }
   /** A file a resource wrote with SaveResourceFile. */
   savedFile(resource: string, file: string): string | undefined {

@@ -1,6 +1,6 @@
 import { filter, type Observable, Subject } from 'rxjs';
 import type { ResourcePort } from '../../server/integrations/integration.js';
-import type { ClientMessage, PlayerStateWrite, ServerPort } from '../../server/server-port.js';
+import type { ClientMessage, HttpAnswer, HttpRequest, PlayerStateWrite, ServerPort } from '../../server/server-port.js';
 import { createMemoryStore, type KeyValueStore } from '../../server/storage/key-value-store.js';
 
 export interface FakePlayer {
@@ -53,6 +53,8 @@ export class FakeServerPort implements ServerPort {
   readonly store: KeyValueStore;
   /** Server exports the bridge registered, by name. */
   readonly exported = new Map<string, (...args: never[]) => unknown>();
+  /** The resource's HTTP handler, once the bridge registered one (see http()). */
+  httpHandlerOf: ((request: HttpRequest) => HttpAnswer) | undefined;
   /** Player state bags as the bridge (or a client, see writePlayerState) set them: `playerState.get(src)?.get(key)`. */
   readonly playerState = new Map<number, Map<string, unknown>>();
   /** Every set on a player bag, as FXServer's change handlers see it: before the value is stored. */
@@ -106,6 +108,15 @@ export class FakeServerPort implements ServerPort {
 
   registerExport(name: string, fn: (...args: never[]) => unknown): void {
     this.exported.set(name, fn);
+  }
+
+  httpHandler(handler: (request: HttpRequest) => HttpAnswer): void {
+    this.httpHandlerOf = handler;
+  }
+
+  /** A request to the resource's HTTP endpoint; undefined while no handler is registered (FXServer's 404). */
+  http(request: HttpRequest): HttpAnswer | undefined {
+    return this.httpHandlerOf?.(request);
   }
 
   setPlayerState(src: number, key: string, value: unknown): void {

@@ -8,6 +8,7 @@ import { offDutyCommand } from './offduty-command.js';
 import { refreshCommand } from './refresh-command.js';
 import { statusCommand } from './status-command.js';
 import type { StatusSnapshot } from './status-report.js';
+import { statusReader } from './status-snapshot.js';
 
 export interface BridgeCommandsWiring {
   port: ServerPort;
@@ -23,19 +24,12 @@ export interface BridgeCommandsWiring {
 
 /** The `bridge` console command: status, refresh, offduty. */
 export function registerBridgeCommands(wiring: BridgeCommandsWiring): void {
-  const { port, runtime, logger, players, duty, serverExports } = wiring;
+  const { port, logger, players, serverExports } = wiring;
   const isConnected = (src: number) => players.get(src) !== undefined;
   registerAdminCommand(
     port,
     [
-      statusCommand(() => ({
-        now: runtime.now(),
-        wallNow: runtime.wallNow(),
-        panel: wiring.panelStatus(),
-        cachedProfiles: wiring.cachedProfiles(),
-        playersOnline: players.size,
-        playersOnDuty: duty.onDutyPlayers().length,
-      })),
+      statusCommand(statusReader(wiring)),
       refreshCommand({
         connectedPlayers: () => players.all().map((session) => session.src),
         isConnected,

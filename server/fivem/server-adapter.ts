@@ -1,6 +1,7 @@
 import { Observable, Subject } from 'rxjs';
 import { INTERNAL_EVENTS } from '../../shared/events.js';
 import type { ClientMessage, PlayerStateWrite, ServerPort } from '../server-port.js';
+import { serveHttp } from './http-handler.js';
 import { createResourceKvpStore } from './resource-kvp.js';
 import { createResourcePort } from './resource-port.js';
 
@@ -93,6 +94,7 @@ export function createServerPort(onStop: () => void): ServerPort {
           for (const cookie of cookies) RemoveStateBagChangeHandler(cookie);
         };
       }),
+    httpHandler: serveHttp,
     resources: createResourcePort(),
   };
 }

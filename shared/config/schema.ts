@@ -78,6 +78,11 @@ export const configShape = {
     'auto',
     "How players see messages: 'auto' (ox_lib's notify while ox_lib runs, else the feed) or 'feed'",
   ),
+  Metrics: option(
+    z.boolean(),
+    false,
+    'Serve Prometheus metrics at /<resource>/metrics, behind the bearer token of the bridge_metrics_token convar',
+  ),
   Locale: localeShape,
 } as const;
 

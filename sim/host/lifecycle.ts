@@ -132,7 +132,10 @@ export function stopResource(world: World, host: Host, name: string): boolean {
   host.unsubscribeAll(resource);
   host.commands.unregisterOwner(name);
   host.stateBags.removeHandlersOf(name);
-  if (host.side === 'server') world.convars.removeListenersOf(name);
+  if (host.side === 'server') {
+    world.convars.removeListenersOf(name);
+    world.http.remove(name);
+  }
   resource.state = 'stopped';
   host.queueEvent(`on${sideName(host)}ResourceStop`, pack([name], null), '', { sender: '__cfx_internal' });
   if (host.side === 'server') {

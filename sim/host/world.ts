@@ -5,6 +5,7 @@ import { sharedLuaPool } from '../lua/lua-api.js';
 import { AceStore } from '../server/aces.js';
 import { runClientCommand, runConsoleCommand } from '../server/console.js';
 import { ConvarStore } from '../server/convars.js';
+import { HttpHandlers } from '../server/http.js';
 import { KvpFinds, KvpStore } from '../server/kvp.js';
 import { atoi, type PlayerRecord, PlayerRegistry } from '../server/players.js';
 import { NetRateLimiter, StateBagRateLimiter } from '../server/rate-limit.js';
@@ -39,6 +40,8 @@ export class World {
   aces = new AceStore();
   kvp: KvpStore;
   kvpFinds = new KvpFinds();
+  /** SetHttpHandler's handlers, by resource. */
+  readonly http = new HttpHandlers();
   /** SaveResourceFile writes here (`<resource>/<path>`), never to the resource folders. */
   readonly savedFiles = new Map<string, string>();
   /** Server start order, which is also the order clients start resources in. */
@@ -106,6 +109,7 @@ export class World {
     this.aces = new AceStore();
     if (this.options.kvpDir) this.kvp = new KvpStore(this.options.kvpDir);
     this.kvpFinds = new KvpFinds();
+    this.http.clear();
     this.startOrder = [];
     this.limiter = new NetRateLimiter(() => this.clock.now());
     this.stateBagLimiter = new StateBagRateLimiter(() => this.clock.now());
@@ -124,6 +128,7 @@ export class World {
     this.clients.clear();
     for (const player of [...this.players.joined()]) this.players.remove(player);
     this.server.destroy();
+    this.http.clear();
     this.kvp.crash();
   }
 

@@ -6,3 +6,4 @@ import './commands.js';
 import './kvp.js';
 import './statebags.js';
 import './ui.js';
+import './http.js';

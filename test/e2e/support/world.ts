@@ -18,6 +18,8 @@ export const TOKEN = 'e2e-panel-token-7f3a9c1d5b';
 export interface WorldOptions {
   /** Convars; by default the two that point the bridge at the mock panel. */
   convars?: Record<string, string>;
+  /** Convars set besides the two that point the bridge at the mock panel. */
+  moreConvars?: Record<string, string>;
   /** The owner's mistake of `setr BRIDGE_LEO_API_TOKEN ...`: the default token convar, replicated to clients. */
   replicateToken?: boolean;
   /** Lines appended to the shipped config.lua (e.g. `Config.RefreshIntervalMs = 60000`). */
@@ -70,6 +72,7 @@ export async function startWorld(options: WorldOptions = {}): Promise<World> {
     convars: options.convars ?? {
       BRIDGE_API_BASE: server.url,
       BRIDGE_LEO_API_TOKEN: { value: TOKEN, replicated: options.replicateToken ?? false },
+      ...options.moreConvars,
     },
     kvpDir,
     clock: options.clock ?? 'real',

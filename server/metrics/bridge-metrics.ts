@@ -1,0 +1,107 @@
+import type { StatusSnapshot } from '../commands/status-report.js';
+import { histogramSamples, type MetricFamily, type Sample } from './exposition.js';
+
+/** What the metrics show: the figures of `bridge status`, and who is on duty per department. */
+export interface MetricsReading {
+  status: StatusSnapshot;
+  /** Department slug → players on duty for it. */
+  onDutyByDepartment: Readonly<Record<string, number>>;
+}
+
+const gauge = (name: string, help: string, samples: readonly Sample[]): MetricFamily => ({
+  name,
+  help,
+  type: 'gauge',
+  samples,
+});
+const counter = (name: string, help: string, value: number): MetricFamily => ({
+  name,
+  help,
+  type: 'counter',
+  samples: [{ value }],
+});
+const one = (value: number): Sample[] => [{ value }];
+const flag = (on: boolean): Sample[] => one(on ? 1 : 0);
+
+function panelFamilies(panel: NonNullable<StatusSnapshot['panel']>, now: number): MetricFamily[] {
+  const { scheduler, budget, outbox, circuit, latency } = panel;
+  return [
+    counter(
+      'bridge_panel_requests_sent_total',
+      'Requests sent to the panel since the resource started.',
+      scheduler.sent,
+    ),
+    counter(
+      'bridge_panel_rate_limited_total',
+      'Panel answers 429 (Too Many Requests) since the resource started; each was queued again, not lost.',
+      scheduler.rateLimited,
+    ),
+    gauge(
+      'bridge_panel_requests_in_flight',
+      'Requests sent to the panel and not answered yet.',
+      one(scheduler.inFlight),
+    ),
+    gauge(
+      'bridge_panel_queue_length',
+      'Requests waiting for the panel budget, per request class (duty, join, waiting, member-refresh, other-refresh).',
+      Object.entries(scheduler.queued).map(([requestClass, value]) => ({ labels: { class: requestClass }, value })),
+    ),
+    gauge('bridge_panel_budget_remaining', 'Requests left in the current rate-limit window.', one(budget.remaining)),
+    gauge('bridge_panel_budget_limit', 'Requests allowed per rate-limit window.', one(budget.limit)),
+    gauge(
+      'bridge_panel_budget_blocked',
+      '1 while nothing is sent because the panel answered 429, else 0.',
+      flag(budget.blockedUntil !== undefined && budget.blockedUntil > now),
+    ),
+    gauge(
+      'bridge_outbox_calls',
+      'Duty calls on their way to the panel (kept in KVP across restarts).',
+      one(outbox.size),
+    ),
+    gauge(
+      'bridge_outbox_waiting_for_panel',
+      'Duty calls held back because the panel is unreachable.',
+      one(outbox.waitingForPanel),
+    ),
+    gauge(
+      'bridge_panel_circuit_open',
+      '1 while the panel is considered unreachable (the circuit breaker is open), else 0.',
+      flag(circuit.state === 'open'),
+    ),
+    gauge(
+      'bridge_panel_consecutive_failures',
+      'Panel requests failed in a row (0 once the panel answers).',
+      one(circuit.consecutiveFailures),
+    ),
+    {
+      name: 'bridge_panel_latency_seconds',
+      help: "Time the panel took to answer the bridge's requests.",
+      type: 'histogram',
+      samples: histogramSamples({
+        bounds: latency.histogram.bucketsMs.map((ms) => ms / 1000),
+        cumulative: latency.histogram.cumulative,
+        sum: latency.histogram.sumMs / 1000,
+        count: latency.histogram.count,
+      }),
+    },
+  ];
+}
+
+/** The bridge's metric families, read at one moment. Panel figures are absent while the bridge is not configured. */
+export function bridgeMetrics({ status, onDutyByDepartment }: MetricsReading): MetricFamily[] {
+  return [
+    gauge(
+      'bridge_panel_configured',
+      '1 when the panel convars are set and the bridge talks to the panel, 0 while it is inert.',
+      flag(status.panel !== undefined),
+    ),
+    ...(status.panel ? panelFamilies(status.panel, status.now) : []),
+    gauge('bridge_cached_profiles', 'Player profiles held in the cache.', one(status.cachedProfiles)),
+    gauge('bridge_players_online', 'Players connected to the server.', one(status.playersOnline)),
+    gauge(
+      'bridge_players_on_duty',
+      'Players on duty, per department slug (a department nobody is on duty for is absent).',
+      Object.entries(onDutyByDepartment).map(([department, value]) => ({ labels: { department }, value })),
+    ),
+  ];
+}

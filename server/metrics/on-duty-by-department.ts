@@ -1,0 +1,11 @@
+import type { DutyState } from '../duty/duty-state.js';
+
+/** Players on duty per department slug (the department's id when its slug is unknown). */
+export function onDutyByDepartment(onDuty: ReadonlyArray<readonly [number, DutyState]>): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const [, state] of onDuty) {
+    const department = state.departmentSlug ?? String(state.departmentId);
+    counts[department] = (counts[department] ?? 0) + 1;
+  }
+  return counts;
+}
