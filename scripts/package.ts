@@ -11,8 +11,18 @@ import { deflateSync, type Zippable, zipSync } from 'fflate';
 export const RESOURCE_NAME = 'bridge';
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const DOCUMENTS = ['README.md', 'LICENSE'];
-// For resources written in TypeScript (types/README.md); index.d.ts is built with the bundles.
-const TYPES = ['types/README.md', 'types/client.d.ts', 'types/index.d.ts', 'types/server.d.ts', 'types/state-bag.d.ts'];
+// For resources written in TypeScript (types/README.md; index.d.ts is built with the bundles), and the LuaLS
+// definitions for resources written in Lua (types/lua/).
+const TYPES = [
+  'types/README.md',
+  'types/client.d.ts',
+  'types/index.d.ts',
+  'types/server.d.ts',
+  'types/state-bag.d.ts',
+  'types/lua/client.lua',
+  'types/lua/server.lua',
+  'types/lua/shared.lua',
+];
 const MANIFEST = 'fxmanifest.lua';
 
 // A manifest entry that names files: `client_script 'x'`, `server_scripts { 'a', 'b' }`, `files { ... }`, ...

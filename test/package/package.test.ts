@@ -22,6 +22,9 @@ const EXPECTED_FILES = [
   'types/README.md',
   'types/client.d.ts',
   'types/index.d.ts',
+  'types/lua/client.lua',
+  'types/lua/server.lua',
+  'types/lua/shared.lua',
   'types/server.d.ts',
   'types/state-bag.d.ts',
 ];
