@@ -82,9 +82,7 @@ describe('createIntegrations', () => {
     });
     expect(() => bridge.change(onDuty(3, LSPD, LSPD.officer))).not.toThrow();
     expect(() => bridge.change(onDuty(4, LSPD, LSPD.officer))).not.toThrow();
-    expect(log.at('WARN')).toEqual([
-      'WARN: the rcore_police integration failed on a duty change: handler broke',
-    ]);
+    expect(log.at('WARN')).toEqual(['WARN: the rcore_police integration failed on a duty change: handler broke']);
   });
 
   it('passes drops to every integration', () => {
