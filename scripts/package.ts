@@ -5,12 +5,23 @@ import { parseArgs } from 'node:util';
 import { deflateSync, type Zippable, zipSync } from 'fflate';
 
 // npm run package [-- --out <dir>] [--no-build]: the drop-in resource folder <dir>/bridge and <dir>/bridge.zip
-// (default <dir>: package/), holding only what FXServer loads, the bundles' source maps, the README, the licence and
-// the types for resources written in TypeScript.
+// (default <dir>: package/), holding only what FXServer loads, the bundles' source maps, the server owner's README,
+// the owner-facing docs, the licence and the types for resources written in TypeScript or Lua.
 
 export const RESOURCE_NAME = 'bridge';
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const DOCUMENTS = ['README.md', 'LICENSE'];
+// The repository's README.md is for contributors; an owner gets PACKAGE-README.md as the package's README.md. It
+// lies at the root so that its links (docs/..., types/..., LICENSE) resolve in the repository as in the package.
+const README = { from: 'PACKAGE-README.md', to: 'README.md' };
+// What an owner reads besides the README; test/package/package-links.test.ts checks that every relative link in
+// them resolves inside the package.
+const DOCUMENTS = [
+  'LICENSE',
+  'docs/budget.md',
+  'docs/integrations.md',
+  'docs/locale-and-notifications.md',
+  'docs/reliability.md',
+];
 // For resources written in TypeScript (types/README.md; index.d.ts is built with the bundles), and the LuaLS
 // definitions for resources written in Lua (types/lua/).
 const TYPES = [
@@ -94,11 +105,24 @@ export interface PackageOptions {
   root?: string;
 }
 
+/** A file of the package: where it comes from in the repository and where it goes in the resource folder. */
+export interface PackagedFile {
+  from: string;
+  to: string;
+}
+
 export interface PackageResult {
   folder: string;
   zipFile: string;
   /** Paths inside the resource folder, sorted. */
   files: string[];
+}
+
+/** Every file of the package, sorted by its place in the resource folder. */
+export function packagedFiles(root: string): PackagedFile[] {
+  const loaded = manifestFiles(root);
+  const same = [...new Set([...loaded, ...sourceMapsOf(root, loaded), ...DOCUMENTS, ...TYPES])];
+  return [README, ...same.map((file) => ({ from: file, to: file }))].sort((a, b) => (a.to < b.to ? -1 : 1));
 }
 
 export async function packageResource({ outDir, build, root = ROOT }: PackageOptions): Promise<PackageResult> {
@@ -108,14 +132,14 @@ export async function packageResource({ outDir, build, root = ROOT }: PackageOpt
     process.chdir(root);
     await buildBundles({ silent: true });
   }
-  const loaded = manifestFiles(root);
-  const files = [...new Set([...loaded, ...sourceMapsOf(root, loaded), ...DOCUMENTS, ...TYPES])].sort();
-  const missing = files.filter((file) => !existsSync(join(root, file)));
+  const packaged = packagedFiles(root);
+  const missing = packaged.filter(({ from }) => !existsSync(join(root, from))).map(({ from }) => from);
   if (missing.length > 0) throw new Error(`missing ${missing.join(', ')}; run npm run build first`);
 
   const folder = join(outDir, RESOURCE_NAME);
   rmSync(folder, { recursive: true, force: true });
-  for (const file of files) cpSync(join(root, file), join(folder, file));
+  for (const { from, to } of packaged) cpSync(join(root, from), join(folder, to));
+  const files = packaged.map(({ to }) => to);
 
   // Entries under bridge/, so unzipping into resources/ gives resources/bridge.
   const zipFile = join(outDir, `${RESOURCE_NAME}.zip`);

@@ -18,6 +18,10 @@ const EXPECTED_FILES = [
   'dist/client.js.map',
   'dist/server.js',
   'dist/server.js.map',
+  'docs/budget.md',
+  'docs/integrations.md',
+  'docs/locale-and-notifications.md',
+  'docs/reliability.md',
   'fxmanifest.lua',
   'types/README.md',
   'types/client.d.ts',
@@ -28,6 +32,8 @@ const EXPECTED_FILES = [
   'types/server.d.ts',
   'types/state-bag.d.ts',
 ];
+// The repository's README.md is for contributors; the package's is the server owner's.
+const SOURCE_OF: Record<string, string> = { 'README.md': 'PACKAGE-README.md' };
 
 const filesUnder = (dir: string): string[] =>
   readdirSync(dir, { recursive: true, withFileTypes: true })
@@ -48,10 +54,11 @@ describe('npm run package', () => {
   });
   afterAll(() => rmSync(outDir, { recursive: true, force: true }));
 
-  it('writes a bridge folder with exactly the manifest, the scripts it loads, the README, the licence and the types', () => {
+  it('writes a bridge folder with exactly the manifest, the scripts it loads, the owner README and docs, the licence and the types', () => {
     expect(filesUnder(join(outDir, 'bridge'))).toEqual(EXPECTED_FILES);
     for (const file of EXPECTED_FILES) {
-      expect(readFileSync(join(outDir, 'bridge', file)).equals(readFileSync(join(REPO_ROOT, file))), file).toBe(true);
+      const source = join(REPO_ROOT, SOURCE_OF[file] ?? file);
+      expect(readFileSync(join(outDir, 'bridge', file)).equals(readFileSync(source)), file).toBe(true);
     }
     expect(printed).toContain(`packaged ${EXPECTED_FILES.length} files into ${join(outDir, 'bridge')}`);
   });

@@ -1,0 +1,125 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it, vi } from 'vitest';
+import { FakeServerPort } from '../../bench/support/fake-server-port.js';
+import { startBridgeClient } from '../../client/bridge-client.js';
+import { packagedFiles } from '../../scripts/package.js';
+import { ADMIN_COMMAND } from '../../server/commands/admin-command.js';
+import { API_BASE_CONVAR, TOKEN_CONVAR } from '../../server/config/panel-settings.js';
+import { METRICS_TOKEN_CONVAR } from '../../server/metrics/start-metrics.js';
+import { configShape } from '../../shared/config/index.js';
+import { DUTY_STATE_BAG_KEY, PUBLIC_EVENTS } from '../../shared/events.js';
+import { createFakeClientPort } from '../client/fake-client-port.js';
+import { REPO_ROOT } from '../e2e/support/world.js';
+import { startBridge, useMockPanel } from '../server/support/bridge-harness.js';
+import { clientExportRegistry } from '../types/support/export-registries.js';
+import { codeSpans } from './support/markdown.js';
+
+// The README a server owner gets in the package names everything they set, run or call. The names come from the
+// code: the convars the running server reads, the config schema, the exports both halves register, the public
+// events, the commands both halves register and the bridge command's own help. A key, export, event or command added
+// to the code without a word in the package README fails here.
+
+const readme = (() => {
+  const source = packagedFiles(REPO_ROOT).find((file) => file.to === 'README.md');
+  if (!source) throw new Error('the package has no README.md');
+  return readFileSync(join(REPO_ROOT, source.from), 'utf8');
+})();
+const spans = codeSpans(readme);
+const hasSpan = (test: (span: string) => boolean) => spans.some(({ span }) => test(span));
+
+type Leaf = { safeParse(input: unknown): { success: boolean; data?: unknown } };
+const isLeaf = (value: unknown): value is Leaf => typeof (value as Leaf).safeParse === 'function';
+
+/** Every option of config.lua, as its path of keys. */
+const leaves = (shape: object, prefix: string[] = []): Array<{ path: string[]; leaf: Leaf }> =>
+  Object.entries(shape).flatMap(([key, value]) =>
+    isLeaf(value) ? [{ path: [...prefix, key], leaf: value }] : leaves(value as object, [...prefix, key]),
+  );
+
+/** config.lua with every opt-in turned on: each option that is off (`false`) by default and accepts `true`. */
+function everyOptInOn(): Record<string, unknown> {
+  const config: Record<string, unknown> = {};
+  for (const { path, leaf } of leaves(configShape)) {
+    if (leaf.safeParse(undefined).data !== false || !leaf.safeParse(true).success) continue;
+    const table = path.slice(0, -1).reduce<Record<string, unknown>>((parent, key) => {
+      parent[key] ??= {};
+      return parent[key] as Record<string, unknown>;
+    }, config);
+    table[path.at(-1) as string] = true;
+  }
+  return config;
+}
+
+describe('the package README', () => {
+  const mock = useMockPanel();
+
+  it('names every convar the server reads, with every opt-in of config.lua on', async () => {
+    const read = vi.spyOn(FakeServerPort.prototype, 'convar');
+    try {
+      const config = everyOptInOn();
+      expect(config).toMatchObject({ Metrics: true, Integrations: { RcorePolice: true } });
+      await startBridge(mock.panel, { config: { value: config } });
+      const convars = [...new Set(read.mock.calls.map(([name]) => name))].sort();
+      expect(convars).toEqual(expect.arrayContaining([API_BASE_CONVAR, TOKEN_CONVAR, METRICS_TOKEN_CONVAR]));
+      expect(convars.filter((name) => !hasSpan((span) => span === name))).toEqual([]);
+    } finally {
+      read.mockRestore();
+    }
+  });
+
+  it('names every config.lua key: as Config.<path>, or in a paragraph that names its table', () => {
+    const paths = leaves(configShape).map(({ path }) => path);
+    expect(paths.length).toBeGreaterThan(10);
+    const unnamed = paths.filter((path) => {
+      const full = `Config.${path.join('.')}`;
+      const table = `Config.${path.slice(0, -1).join('.')}`;
+      const key = path.at(-1) as string;
+      return !spans.some(
+        ({ span, paragraph }) =>
+          span === full || (path.length > 1 && span === key && paragraph.includes(`\`${table}\``)),
+      );
+    });
+    expect(unnamed.map((path) => path.join('.'))).toEqual([]);
+  });
+
+  it('names every export of both halves, as a call', async () => {
+    const { port } = await startBridge(mock.panel);
+    const server = [...port.exported.keys()];
+    const client = [...clientExportRegistry().keys()];
+    expect(server.length).toBeGreaterThan(0);
+    expect(client.length).toBeGreaterThan(0);
+    const unnamed = [...new Set([...server, ...client])].filter(
+      (name) => !hasSpan((span) => span.startsWith(`${name}(`)),
+    );
+    expect(unnamed).toEqual([]);
+  });
+
+  it('names every public event and the duty state bag', () => {
+    const names = [...Object.values(PUBLIC_EVENTS), DUTY_STATE_BAG_KEY];
+    expect(names.filter((name) => !hasSpan((span) => span === name))).toEqual([]);
+  });
+
+  it('names every command both halves register, and every subcommand the bridge command lists', async () => {
+    const running = await startBridge(mock.panel);
+    const serverCommands = [...running.port.commands.keys()];
+    expect(serverCommands).toContain(ADMIN_COMMAND);
+    // `bridge help` lists each subcommand on a line of its own: `  <name> <usage>  <summary>`.
+    const subcommands = running.port
+      .runCommand(`${ADMIN_COMMAND} help`)
+      .flatMap((line) => /^ {2}(\S+)/.exec(line)?.[1] ?? []);
+    expect(subcommands).toContain('help');
+    const client = createFakeClientPort();
+    startBridgeClient(client.port);
+    const clientCommands = [...client.commands.keys()];
+    expect(clientCommands.length).toBeGreaterThan(0);
+
+    const written = [
+      ...subcommands.map((name) => `${ADMIN_COMMAND} ${name}`),
+      ...serverCommands.filter((name) => name !== ADMIN_COMMAND),
+      ...clientCommands.map((name) => `/${name}`),
+    ];
+    const unnamed = written.filter((command) => !hasSpan((span) => span === command || span.startsWith(`${command} `)));
+    expect(unnamed).toEqual([]);
+  });
+});
