@@ -78,35 +78,37 @@ const markdownFilesUnder = (folder: string): string[] =>
     .sort();
 
 /**
- * Every relative link of every Markdown file under `folder` that does not resolve inside it: to a file or folder that
+ * Every relative link of every Markdown file under `folder` (or of `files`, relative to it) that does not resolve inside it: to a file or folder that
  * is missing or outside, or to an anchor its Markdown target has no heading for. Each as `file:line: target (why)`.
  */
-export function brokenLinks(folder: string): string[] {
+export function brokenLinks(folder: string, files: readonly string[] = markdownFilesUnder(folder)): string[] {
   const root = resolve(folder);
   const inside = (path: string) => path === root || path.startsWith(root + sep);
-  return markdownFilesUnder(root).flatMap((file) => {
-    const name = relative(root, file).split(sep).join('/');
-    return markdownLinks(readFileSync(file, 'utf8'))
-      .filter(({ target }) => isRelative(target))
-      .flatMap(({ target, line }) => {
-        const broken = (why: string) => [`${name}:${line}: ${target} (${why})`];
-        const [pathPart = '', anchor] = target.split('#', 2);
-        let path: string;
-        try {
-          path = decodeURIComponent(pathPart.split('?')[0] as string);
-        } catch {
-          return broken('not a valid URL');
-        }
-        const resolved = path === '' ? file : resolve(dirname(file), path);
-        if (!inside(resolved)) return broken('outside the package');
-        if (!existsSync(resolved)) return broken('no such file in the package');
-        const markdown = statSync(resolved).isFile() && resolved.toLowerCase().endsWith('.md');
-        if (anchor && markdown && !headingAnchors(readFileSync(resolved, 'utf8')).has(anchor)) {
-          return broken('no heading with that anchor');
-        }
-        return [];
-      });
-  });
+  return files
+    .map((file) => resolve(root, file))
+    .flatMap((file) => {
+      const name = relative(root, file).split(sep).join('/');
+      return markdownLinks(readFileSync(file, 'utf8'))
+        .filter(({ target }) => isRelative(target))
+        .flatMap(({ target, line }) => {
+          const broken = (why: string) => [`${name}:${line}: ${target} (${why})`];
+          const [pathPart = '', anchor] = target.split('#', 2);
+          let path: string;
+          try {
+            path = decodeURIComponent(pathPart.split('?')[0] as string);
+          } catch {
+            return broken('not a valid URL');
+          }
+          const resolved = path === '' ? file : resolve(dirname(file), path);
+          if (!inside(resolved)) return broken('outside the package');
+          if (!existsSync(resolved)) return broken('no such file in the package');
+          const markdown = statSync(resolved).isFile() && resolved.toLowerCase().endsWith('.md');
+          if (anchor && markdown && !headingAnchors(readFileSync(resolved, 'utf8')).has(anchor)) {
+            return broken('no heading with that anchor');
+          }
+          return [];
+        });
+    });
 }
 
 /** The text of every inline code span outside code blocks, with the paragraph it is in. */

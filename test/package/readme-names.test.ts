@@ -15,18 +15,16 @@ import { startBridge, useMockPanel } from '../server/support/bridge-harness.js';
 import { clientExportRegistry } from '../types/support/export-registries.js';
 import { codeSpans } from './support/markdown.js';
 
-// The README a server owner gets in the package names everything they set, run or call. The names come from the
+// Each README names everything they set, run or call. The names come from the
 // code: the convars the running server reads, the config schema, the exports both halves register, the public
 // events, the commands both halves register and the bridge command's own help. A key, export, event or command added
-// to the code without a word in the package README fails here.
+// to the code without a word in either README fails here.
 
-const readme = (() => {
+const packageReadme = (() => {
   const source = packagedFiles(REPO_ROOT).find((file) => file.to === 'README.md');
   if (!source) throw new Error('the package has no README.md');
-  return readFileSync(join(REPO_ROOT, source.from), 'utf8');
+  return source.from;
 })();
-const spans = codeSpans(readme);
-const hasSpan = (test: (span: string) => boolean) => spans.some(({ span }) => test(span));
 
 type Leaf = { safeParse(input: unknown): { success: boolean; data?: unknown } };
 const isLeaf = (value: unknown): value is Leaf => typeof (value as Leaf).safeParse === 'function';
@@ -51,8 +49,15 @@ function everyOptInOn(): Record<string, unknown> {
   return config;
 }
 
-describe('the package README', () => {
+// The repository's README, for developers, must name the same things (the team's rule: every convar, config key,
+// export, event and command).
+describe.each([
+  ['the package README', packageReadme],
+  ["the repository's README", 'README.md'],
+])('%s', (_, file) => {
   const mock = useMockPanel();
+  const spans = codeSpans(readFileSync(join(REPO_ROOT, file), 'utf8'));
+  const hasSpan = (test: (span: string) => boolean) => spans.some(({ span }) => test(span));
 
   it('names every convar the server reads, with every opt-in of config.lua on', async () => {
     const read = vi.spyOn(FakeServerPort.prototype, 'convar');
