@@ -16,36 +16,55 @@ const UI_WAIT_MS = 15_000;
 
 if (!hasChromium) console.warn(NO_CHROMIUM_MESSAGE);
 
-describe.skipIf(!hasChromium)('the dashboard in chromium', () => {
-  let running: RunningPlayground;
-  let browser: Awaited<ReturnType<typeof launchChromium>>;
-  let page: Page;
+/** A playground and a chromium page on its dashboard, collecting what the page reports as errors. */
+async function startDashboard(
+  options: Parameters<typeof startPlaygroundWithPanel>[0],
+  expectedError: (text: string) => boolean = () => false,
+) {
+  const running = await startPlaygroundWithPanel(options);
+  const browser = await launchChromium();
+  const page = await browser.context.newPage();
+  page.setDefaultTimeout(UI_WAIT_MS);
   const pageErrors: string[] = [];
+  page.on('pageerror', (error) => pageErrors.push(error.message));
+  page.on('console', (message) => {
+    if (message.type() === 'error' && !expectedError(message.text())) pageErrors.push(message.text());
+  });
+  return {
+    running,
+    page,
+    pageErrors,
+    close: async () => {
+      await browser.close();
+      await running.close();
+    },
+  };
+}
+
+describe.skipIf(!hasChromium)('the dashboard in chromium', () => {
+  let dashboard: Awaited<ReturnType<typeof startDashboard>> | undefined;
+  let running: RunningPlayground;
+  let page: Page;
+  let pageErrors: string[];
 
   beforeAll(async () => {
     // A short interval, as `npm start -- --refresh-interval 5s` sets it; no /dutyrefresh cooldown, so the role-change
-    // test can refresh the same player twice.
-    running = await startPlaygroundWithPanel({
-      token: TOKEN,
-      port: 0,
-      demoPlayers: [],
-      refreshIntervalMs: 5_000,
-      bridgeConfig: ['Config.RefreshCooldownMs = 0'],
-    });
-    browser = await launchChromium();
-    page = await browser.context.newPage();
-    page.setDefaultTimeout(UI_WAIT_MS);
-    page.on('pageerror', (error) => pageErrors.push(error.message));
-    // The wrong-token test makes the browser log its 401s; anything else logged as an error is a defect.
-    page.on('console', (message) => {
-      if (message.type() === 'error' && !message.text().includes('401')) pageErrors.push(message.text());
-    });
+    // test can refresh the same player twice. The wrong-token test makes the browser log its 401s; anything else
+    // logged as an error is a defect.
+    dashboard = await startDashboard(
+      {
+        token: TOKEN,
+        port: 0,
+        demoPlayers: [],
+        refreshIntervalMs: 5_000,
+        bridgeConfig: ['Config.RefreshCooldownMs = 0'],
+      },
+      (text) => text.includes('401'),
+    );
+    ({ running, page, pageErrors } = dashboard);
   }, 60_000);
 
-  afterAll(async () => {
-    await browser?.close();
-    await running?.close();
-  });
+  afterAll(() => dashboard?.close());
 
   async function connect(token: string): Promise<void> {
     await page.goto(`${running.url}/`);
@@ -216,34 +235,25 @@ describe.skipIf(!hasChromium)('the dashboard in chromium', () => {
 });
 
 describe.skipIf(!hasChromium)("the dashboard's duty command, principals and counts in chromium", () => {
+  let dashboard: Awaited<ReturnType<typeof startDashboard>> | undefined;
   let running: RunningPlayground;
-  let browser: Awaited<ReturnType<typeof launchChromium>>;
   let page: Page;
-  const pageErrors: string[] = [];
+  let pageErrors: string[];
 
   beforeAll(async () => {
-    running = await startPlaygroundWithPanel({
+    dashboard = await startDashboard({
       token: TOKEN,
       port: 0,
       demoPlayers: [ALEX.chatId],
       resources: [{ dir: join(REPO_ROOT, 'test', 'playground', 'fixtures', 'global_state'), name: 'global_state' }],
     });
-    browser = await launchChromium();
-    page = await browser.context.newPage();
-    page.setDefaultTimeout(UI_WAIT_MS);
-    page.on('pageerror', (error) => pageErrors.push(error.message));
-    page.on('console', (message) => {
-      if (message.type() === 'error') pageErrors.push(message.text());
-    });
+    ({ running, page, pageErrors } = dashboard);
     await page.goto(`${running.url}/`);
     await page.locator('#token').fill(TOKEN);
     await page.locator('#connect').click();
   }, 60_000);
 
-  afterAll(async () => {
-    await browser?.close();
-    await running?.close();
-  });
+  afterAll(() => dashboard?.close());
 
   const row = () => page.locator('#playground [data-player-id="1"]');
   async function typeDuty(args: string): Promise<string> {
