@@ -52,7 +52,10 @@ function readSettings(port: ClientPort): ClientSettings {
   }
 }
 
-/** The client half: the spec's exports, the client events, a notification for every outcome, and /dutyrefresh. */
+/**
+ * The client half: the spec's exports, the client events, a notification for every outcome, /dutyrefresh, and the
+ * duty command when the owner turned it on.
+ */
 export function startBridgeClient(port: ClientPort) {
   const settings = readSettings(port);
   const { say, text } = createPlayerMessages(port, settings);

@@ -100,8 +100,9 @@ const isPublicEvent = (name: string) => name.startsWith('bridge:server:') || nam
 
 /**
  * The bridge running in the FXServer simulator (sim/) against a mock panel, with players a tester drives from
- * the dashboard: join, drop, pick a department, go on and off duty, /dutyrefresh. Duty goes through the bridge's
- * client exports exactly as another resource's duty menu calls them.
+ * the dashboard: join, drop, pick a department, go on and off duty, /dutyrefresh, the bridge's /duty. Duty goes
+ * through the bridge's client exports exactly as another resource's duty menu calls them, or through /duty as the
+ * player types it.
  */
 export class Playground {
   private readonly profiles = new Map<number, ProfilePayload>();
