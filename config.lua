@@ -55,6 +55,22 @@ Config.Integrations = {
 -- game's feed otherwise; 'feed' always uses the feed.
 Config.Notifications = 'auto'
 
+-- The players' duty command, which works without any other resource. Off by default: turn it on unless another
+-- resource of yours already registers a command of that name (the last one registered would answer it).
+--   /duty                 one department: on or off duty; several: a menu to choose from (below)
+--   /duty <number|slug>   on duty in that department (the number of the menu's list, or its slug: /duty lspd)
+--   /duty off             off duty
+-- It goes through the same checks, rate limits and notifications as the client exports.
+Config.DutyCommand = {
+  -- true registers the command (and its chat suggestion) on every client.
+  Enabled = false,
+  -- Its name, without the /: a letter, then up to 31 letters, digits, _ or -.
+  Name = 'duty',
+  -- How a player with several departments chooses: 'auto' shows ox_lib's context menu while ox_lib is started and
+  -- a numbered list in chat otherwise; 'chat' always lists them in chat.
+  Menu = 'auto',
+}
+
 -- Prometheus metrics (requests, 429s, budget, queues, outbox, panel latency, circuit, players on duty) at
 -- http://<server>:30120/<resource name>/metrics, for Grafana. Needs its own token in server.cfg:
 -- set bridge_metrics_token "<a long random string>" (never the panel token); scrapers send it as a bearer token.
@@ -126,6 +142,28 @@ Config.Locale = {
   loading = 'Your departments are still loading.',
   -- Help text of /dutyrefresh in the chat suggestions.
   dutyrefresh_help = 'Reload your departments and ranks from the panel',
+  -- The duty command (Config.DutyCommand): its help text in the chat suggestions.
+  duty_help = 'Go on or off duty',
+  -- Name of its argument in the chat suggestions.
+  duty_param_name = 'department',
+  -- Help of its argument in the chat suggestions.
+  duty_param_help = 'the number or slug of one of your departments, or off',
+  -- First line of the list in chat ({command} is the command's name).
+  duty_choose = 'Your departments: /{command} <number or slug> goes on duty, /{command} off goes off duty.',
+  -- A department in the list in chat.
+  duty_list_department = '{number}. {department} ({slug}), {rank}',
+  -- The department the player is on duty in, in the list in chat.
+  duty_list_department_on_duty = '{number}. {department} ({slug}), {rank}: on duty',
+  -- Title of the ox_lib menu.
+  duty_menu_title = 'Duty',
+  -- The line under a department's name in the ox_lib menu (may also use {number}, {department}, {slug}).
+  duty_menu_department = '{rank}',
+  -- The same for the department the player is on duty in, which the menu does not let them select.
+  duty_menu_department_on_duty = 'On duty as {rank}',
+  -- The ox_lib menu's entry that ends the duty.
+  duty_menu_off = 'Go off duty',
+  -- A /duty argument that is none of the player's departments ({choice} is what they typed).
+  duty_unknown_department = 'You have no department "{choice}"; /{command} lists yours.',
 }
 
 -- The JS side of the resource cannot see Lua globals; it reads this table through a same-resource export.

@@ -12,7 +12,8 @@ import {
 import type { MessageKey } from '../shared/locale.js';
 import { TOKEN_CONVAR, tokenProof } from '../shared/token-exposure.js';
 import type { ClientPort } from './client-port.js';
-import { createPlayerMessages } from './player-messages.js';
+import { registerDutyCommand } from './duty-command/register-duty-command.js';
+import { createPlayerMessages, profileMessageKey } from './player-messages.js';
 import { createRevalidation } from './profile-revalidation.js';
 import { type ClientSettings, clientSettings } from './settings.js';
 
@@ -30,11 +31,6 @@ const OFF_DUTY_MESSAGE: Record<OffDutyPayload['reason'], MessageKey> = {
   admin: 'off_duty_admin',
   replaced: 'off_duty_replaced',
 };
-
-// A profile that failed for the panel's sake says so with its own words: the duty error of that name means a
-// duty change the panel did not answer.
-const profileMessageKey = (error: string): string =>
-  error === 'panel_unavailable' ? 'panel_unavailable_profile' : error;
 
 /**
  * Why going on duty needs a department first: the player has none (the panel lists no department role for them, or
@@ -56,7 +52,10 @@ function readSettings(port: ClientPort): ClientSettings {
   }
 }
 
-/** The client half: the spec's exports, the client events, a notification for every outcome, and /dutyrefresh. */
+/**
+ * The client half: the spec's exports, the client events, a notification for every outcome, /dutyrefresh, and the
+ * duty command when the owner turned it on.
+ */
 export function startBridgeClient(port: ClientPort) {
   const settings = readSettings(port);
   const { say, text } = createPlayerMessages(port, settings);
@@ -198,6 +197,19 @@ export function startBridgeClient(port: ClientPort) {
   port.onServer(INTERNAL_EVENTS.notify, (key, params) => say(String(key), (params ?? {}) as Record<string, unknown>));
 
   port.registerCommand('dutyrefresh', text('dutyrefresh_help'), () => port.emitServer(INTERNAL_EVENTS.refreshRequest));
+
+  if (settings.dutyCommand.enabled) {
+    registerDutyCommand(
+      port,
+      settings.dutyCommand,
+      { say, text },
+      {
+        getDutyOptions,
+        updatePlayerDuty,
+        onDutyIn: () => (duty.onDuty ? duty.departmentId : null),
+      },
+    );
+  }
 
   port.emitServer(INTERNAL_EVENTS.clientReady);
 

@@ -1,10 +1,22 @@
+/** An argument of a command as chat suggests it (`chat:addSuggestion`'s params). */
+export interface CommandParam {
+  name: string;
+  help: string;
+}
+
 /** Everything the client half needs from the game; the FiveM adapter is the only implementation touching globals. */
 export interface ClientPort {
   /** Handlers for events the bridge's server half sends to this client. */
   onServer(event: string, handler: (...args: unknown[]) => void): void;
   emitServer(event: string, ...args: unknown[]): void;
   registerExport(name: string, fn: (...args: never[]) => unknown): void;
-  registerCommand(name: string, help: string, handler: () => void): void;
+  /** A client command (its arguments as chat splits them) and its chat suggestion. */
+  registerCommand(
+    name: string,
+    help: string,
+    handler: (args: string[]) => void,
+    params?: readonly CommandParam[],
+  ): void;
   /** The resource's own config.lua table, read through the GetConfig export it registers; throws if it cannot. */
   readConfig(): unknown;
   /** State of another resource: `started`, `stopped`, `missing`, ... */
@@ -13,6 +25,8 @@ export interface ClientPort {
   callExport(resource: string, name: string, ...args: unknown[]): unknown;
   /** A convar as this client sees it: only replicated (`setr`) convars are visible, others read as "". */
   replicatedConvar(name: string): string;
+  /** A line in the player's chat window, from `author`. */
+  chatMessage(author: string, text: string): void;
   /** A notification in the game's feed, above the minimap. */
   showFeed(text: string): void;
   log(line: string): void;

@@ -4,6 +4,11 @@ import { noticeTypeOf } from './notifications/notice-type.js';
 import { createNotifier } from './notifications/notifier.js';
 import type { ClientSettings } from './settings.js';
 
+// A profile that failed for the panel's sake says so with its own words: the duty error of that name means a
+// duty change the panel did not answer.
+export const profileMessageKey = (error: string): string =>
+  error === 'panel_unavailable' ? 'panel_unavailable_profile' : error;
+
 export interface PlayerMessages {
   /** The text of a message in the owner's words; an unknown key (a newer server's error code) is shown as is. */
   text(key: string, params?: Record<string, unknown>): string;

@@ -13,12 +13,18 @@ import {
 } from '../shared/events.js';
 import { createSim, type Sim, type SimEvent, type SimPlayer } from '../sim/index.js';
 import { bridgeResource } from './bridge-resource.js';
+import { type DutyCommandAnswer, DutyCommandRunner } from './duty-command-runner.js';
+import { chatLinesOf, onDutyCountOf } from './server-view.js';
 
 const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
 const SHOWN = 100;
 // The simulator records everything; a playground left running for hours keeps only a window of it.
 const TRIM_ABOVE = 5_000;
 const OUTCOME_WAIT_MS = 30_000;
+const SHOWN_PER_PLAYER = 5;
+const CHAT_SHOWN_PER_PLAYER = 8;
+/** The bridge's duty command (Config.DutyCommand), turned on in the playground under its default name. */
+const DUTY_COMMAND = 'duty';
 
 export interface PlaygroundUser {
   chatId: string;
@@ -35,6 +41,8 @@ export interface PlaygroundOptions {
   refreshIntervalMs?: number;
   /** More lines for the bridge's config.lua (a test's `Config.RefreshCooldownMs = 0`). */
   config?: readonly string[];
+  /** More resources for the simulated server, started after the bridge (a test's stand-in for another resource). */
+  resources?: ReadonlyArray<{ dir: string; name: string }>;
   /**
    * Called with why the bridge took a player off duty, as the game side shows it: the reason of
    * `bridge:client:offDuty`, or `dropped` for a player the playground drops while on duty (their client is gone).
@@ -55,12 +63,24 @@ export interface PlaygroundPlayer {
   departments: Array<{ id: number; name: string; rank: { id: number; name: string } }>;
   error: string | null;
   notifications: string[];
+  /** The last lines of the player's chat window (the duty command lists departments there). */
+  chat: string[];
+  /**
+   * The principals the player is in on the server (add_principal on one of their identifiers, directly or
+   * inherited): the bridge's `bridge.<slug>`, `bridge.<slug>.<rankId>` and `bridge.onduty` while on duty, and
+   * anything the owner granted.
+   */
+  principals: string[];
 }
 
 export interface PlaygroundState {
   ok: true;
   demoUsers: PlaygroundUser[];
   players: PlaygroundPlayer[];
+  /** The duty command as players type it (`/duty`). */
+  dutyCommand: string;
+  /** `GlobalState['bridge:onDutyCount']` as the server holds it; null while it is not published. */
+  onDutyCount: Record<string, number> | null;
   events: Array<{ at: number; side: 'server' | 'client'; player: number | null; name: string; args: string }>;
   console: Array<{ at: number; text: string }>;
 }
@@ -80,8 +100,9 @@ const isPublicEvent = (name: string) => name.startsWith('bridge:server:') || nam
 
 /**
  * The bridge running in the FXServer simulator (sim/) against a mock panel, with players a tester drives from
- * the dashboard: join, drop, pick a department, go on and off duty, /dutyrefresh. Duty goes through the bridge's
- * client exports exactly as another resource's duty menu calls them.
+ * the dashboard: join, drop, pick a department, go on and off duty, /dutyrefresh, the bridge's /duty. Duty goes
+ * through the bridge's client exports exactly as another resource's duty menu calls them, or through /duty as the
+ * player types it.
  */
 export class Playground {
   private readonly profiles = new Map<number, ProfilePayload>();
@@ -91,11 +112,15 @@ export class Playground {
   private eventsSeen = 0;
   private consoleSeen = 0;
 
+  private readonly dutyCommands: DutyCommandRunner;
+
   private constructor(
     private readonly sim: Sim,
     private readonly options: PlaygroundOptions,
     private readonly workDir: string,
-  ) {}
+  ) {
+    this.dutyCommands = new DutyCommandRunner(sim, DUTY_COMMAND);
+  }
 
   static async start(options: PlaygroundOptions): Promise<Playground> {
     const workDir = mkdtempSync(join(tmpdir(), 'bridge-playground-'));
@@ -103,15 +128,14 @@ export class Playground {
     mkdirSync(kvpDir);
     const { refreshIntervalMs, config = [] } = options;
     const configLines = [
+      `Config.DutyCommand = { Enabled = true, Name = '${DUTY_COMMAND}' }`,
       ...(refreshIntervalMs === undefined ? [] : [`Config.RefreshIntervalMs = ${refreshIntervalMs}`]),
       ...config,
     ];
     const bridgeDir = bridgeResource(REPO_ROOT, workDir, configLines);
+    // The bridge's own duty command stands in for a duty menu resource (the Lua example registers /duty as well).
     const sim = await createSim({
-      resources: [
-        { dir: bridgeDir, name: 'bridge' },
-        { dir: join(REPO_ROOT, 'examples', 'lua_duty_menu'), name: 'lua_duty_menu' },
-      ],
+      resources: [{ dir: bridgeDir, name: 'bridge' }, ...(options.resources ?? [])],
       convars: { BRIDGE_API_BASE: options.apiBase, BRIDGE_LEO_API_TOKEN: options.token },
       kvpDir,
       clock: 'real',
@@ -126,6 +150,8 @@ export class Playground {
       ok: true,
       demoUsers: [...this.options.users],
       players: this.sim.players.map((player) => this.describe(player)),
+      dutyCommand: `/${DUTY_COMMAND}`,
+      onDutyCount: onDutyCountOf(this.sim),
       events: this.events.slice(-SHOWN).reverse(),
       console: this.consoleLines.slice(-SHOWN).reverse(),
     };
@@ -138,6 +164,7 @@ export class Playground {
       name: name?.trim() || known?.name || `Player ${chatId.slice(-4)}`,
       identifiers: [`license:${chatId.padStart(40, '0').slice(-40)}`, `chat:${chatId}`],
     });
+    this.dutyCommands.watch(player);
     await this.until(() => this.profiles.has(player.id), 'the profile of the new player');
     return { id: player.id, name: player.name };
   }
@@ -149,6 +176,7 @@ export class Playground {
     this.player(id).drop('left the playground');
     this.selected.delete(id);
     this.profiles.delete(id);
+    this.dutyCommands.forget(id);
   }
 
   /** What a duty menu does when the player picks a department: `setActive()` on it. */
@@ -178,6 +206,19 @@ export class Playground {
 
   refresh(id: number): void {
     this.player(id).command('dutyrefresh');
+  }
+
+  /** The player types the bridge's duty command with these arguments (`''`, `off`, `lspd`, `2`). */
+  dutyCommand(id: number, args: string): Promise<DutyCommandAnswer> {
+    return this.dutyCommands.run(this.player(id), args, (done, what) => this.until(done, what));
+  }
+
+  /**
+   * The simulated server, for tests that set up what the page shows as a real server would have it: a console line
+   * (`add_principal`), another resource's exports.
+   */
+  get simulator(): Sim {
+    return this.sim;
   }
 
   async close(): Promise<void> {
@@ -231,7 +272,9 @@ export class Playground {
       selectedDeptId: menu.selectedDeptId,
       departments,
       error: profile && !profile.ok ? profile.message : null,
-      notifications: player.notifications.slice(-5).map((notification) => notification.text),
+      notifications: player.notifications.slice(-SHOWN_PER_PLAYER).map((notification) => notification.text),
+      chat: chatLinesOf(player).slice(-CHAT_SHOWN_PER_PLAYER),
+      principals: this.sim.principals(player.id),
     };
   }
 

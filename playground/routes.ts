@@ -9,6 +9,15 @@ export const PLAYGROUND_PREFIX = '/__playground';
 const JoinBodySchema = z.object({ chatId: ChatIdSchema, name: z.string().max(64).optional() });
 const DepartmentBodySchema = z.object({ departmentId: z.int().min(1) });
 const DutyBodySchema = z.object({ on: z.boolean() });
+// What follows the command's name, as a player types it: one line of text, which must not start another command.
+const DutyCommandBodySchema = z.object({
+  args: z
+    .string()
+    .max(64)
+    .refine((args) => ![...args].some((char) => char < ' ' || char === '\u007f' || char === ';'), {
+      message: 'one line of printable text without ;',
+    }),
+});
 
 const STATUS: Record<PlaygroundError['code'], number> = {
   player_not_found: 404,
@@ -81,6 +90,12 @@ export function playgroundHandlers(current: () => Playground | undefined, token:
       at('/players/:id/duty'),
       route(async ({ playground, body, id }) => ({
         outcome: await playground.duty(id, DutyBodySchema.parse(body).on),
+      })),
+    ),
+    http.post(
+      at('/players/:id/duty-command'),
+      route(async ({ playground, body, id }) => ({
+        answer: await playground.dutyCommand(id, DutyCommandBodySchema.parse(body).args),
       })),
     ),
     http.post(

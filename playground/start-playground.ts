@@ -1,5 +1,5 @@
 import { createMockPanel, type MockPanel, type MockPanelOptions, startMockPanelServer } from '../mock-panel/index.js';
-import { Playground } from './playground.js';
+import { Playground, type PlaygroundOptions } from './playground.js';
 import { playgroundHandlers } from './routes.js';
 
 /** Joined at start, so the dashboard has someone to put on duty: two departments, one, and none. */
@@ -28,9 +28,19 @@ export async function startPlaygroundWithPanel(
     refreshIntervalMs?: number;
     /** More lines for the bridge's config.lua (tests). */
     bridgeConfig?: readonly string[];
+    /** More resources for the simulated server (tests). */
+    resources?: PlaygroundOptions['resources'];
   },
 ): Promise<RunningPlayground> {
-  const { port, host, demoPlayers = DEMO_PLAYERS, refreshIntervalMs, bridgeConfig, ...panelOptions } = options;
+  const {
+    port,
+    host,
+    demoPlayers = DEMO_PLAYERS,
+    refreshIntervalMs,
+    bridgeConfig,
+    resources,
+    ...panelOptions
+  } = options;
   const panel = createMockPanel(panelOptions);
   let playground: Playground | undefined;
   const server = await startMockPanelServer({
@@ -47,6 +57,7 @@ export async function startPlaygroundWithPanel(
       users,
       refreshIntervalMs,
       config: bridgeConfig,
+      resources,
       // The panel's off call does not say why; the playground sees the game side and tells the dashboard.
       onOffDuty: (chatId, departmentId, reason) => panel.store.duty.noteEndReason(chatId, departmentId, reason),
     });

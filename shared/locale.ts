@@ -36,6 +36,17 @@ export const ENGLISH = {
   panel_unavailable_profile: 'Your departments could not be loaded right now; run /dutyrefresh in a moment.',
   loading: 'Your departments are still loading.',
   dutyrefresh_help: 'Reload your departments and ranks from the panel',
+  duty_help: 'Go on or off duty',
+  duty_param_name: 'department',
+  duty_param_help: 'the number or slug of one of your departments, or off',
+  duty_choose: 'Your departments: /{command} <number or slug> goes on duty, /{command} off goes off duty.',
+  duty_list_department: '{number}. {department} ({slug}), {rank}',
+  duty_list_department_on_duty: '{number}. {department} ({slug}), {rank}: on duty',
+  duty_menu_title: 'Duty',
+  duty_menu_department: '{rank}',
+  duty_menu_department_on_duty: 'On duty as {rank}',
+  duty_menu_off: 'Go off duty',
+  duty_unknown_department: 'You have no department "{choice}"; /{command} lists yours.',
 } as const;
 
 export type MessageKey = keyof typeof ENGLISH;
@@ -54,6 +65,8 @@ const UNUSED_BY_ENGLISH: Partial<Record<MessageKey, readonly string[]>> = {
   off_duty: ['department'],
   off_duty_admin: ['department'],
   off_duty_replaced: ['department'],
+  duty_menu_department: ['number', 'department', 'slug'],
+  duty_menu_department_on_duty: ['number', 'department', 'slug'],
 };
 
 /** The placeholders a message is given: an override may use any of them, or leave them out. */

@@ -174,6 +174,14 @@ export class Sim {
   setInScope(viewer: SimPlayer, player: SimPlayer, inScope = true): void {
     this.world.setInScope(viewer.id, player.id, inScope);
   }
+  /**
+   * The principals a player is in, as `add_principal` (a console line or the ExecuteCommand of a resource) made
+   * their `player.<id>` or `identifier.<type:value>` principal a child of them, directly or through a parent: what
+   * their ACE checks see besides `builtin.everyone`.
+   */
+  principals(playerId: number): string[] {
+    return this.world.principalsHeldBy(playerId);
+  }
   /** The server's copy of a state bag, decoded (`global`, `player:3`). */
   stateBag(bag: string): Record<string, unknown> {
     return Object.fromEntries(this.world.server.stateBags.entries(bag).map(([k, v]) => [k, describe(v)]));

@@ -14,9 +14,13 @@ export function createClientPort(): ClientPort {
     },
     emitServer: (event, ...args) => emitNet(event, ...args),
     registerExport: (name, fn) => exports(name, fn),
-    registerCommand(name, help, handler) {
-      RegisterCommand(name, () => handler(), false);
-      emit('chat:addSuggestion', `/${name}`, help, []);
+    registerCommand(name, help, handler, params = []) {
+      RegisterCommand(
+        name,
+        (_source: number, args: unknown) => handler(Array.isArray(args) ? args.map(String) : []),
+        false,
+      );
+      emit('chat:addSuggestion', `/${name}`, help, params);
     },
     // config.lua is a shared script: it ran in this client's Lua runtime before this bundle and exported its table.
     readConfig: () => exports[GetCurrentResourceName()]?.GetConfig?.(),
@@ -27,6 +31,7 @@ export function createClientPort(): ClientPort {
       return fn(...args);
     },
     replicatedConvar: (name) => GetConvar(name, ''),
+    chatMessage: (author, text) => emit('chat:addMessage', { args: [author, text] }),
     showFeed(text) {
       BeginTextCommandThefeedPost('STRING');
       AddTextComponentSubstringPlayerName(text);

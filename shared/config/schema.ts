@@ -2,6 +2,7 @@ import { ENGLISH, MESSAGE_KEYS, type MessageKey, NOTIFICATION_STYLES, overridePr
 import { withMeta } from '../with-meta.js';
 import * as z from '../zod-mini.js';
 import { departmentJobsSchema } from './department-jobs.js';
+import { DEFAULT_DUTY_COMMAND_NAME, DUTY_MENU_STYLES, dutyCommandNameProblem } from './duty-command.js';
 import { DEFAULT_REFRESH_INTERVAL_MS, REFRESH_INTERVAL_RANGE_MS } from './refresh-interval.js';
 
 export const LOG_LEVELS = ['error', 'warn', 'info', 'debug'] as const;
@@ -78,6 +79,24 @@ export const configShape = {
     'auto',
     "How players see messages: 'auto' (ox_lib's notify while ox_lib runs, else the feed) or 'feed'",
   ),
+  DutyCommand: {
+    Enabled: option(z.boolean(), false, "Register the players' duty command (/duty)"),
+    Name: option(
+      z.string().check(
+        z.superRefine((name, ctx) => {
+          const problem = dutyCommandNameProblem(name);
+          if (problem) ctx.addIssue({ code: 'custom', message: problem });
+        }),
+      ),
+      DEFAULT_DUTY_COMMAND_NAME,
+      'Name of the duty command, without the /',
+    ),
+    Menu: option(
+      z.enum(DUTY_MENU_STYLES),
+      'auto',
+      "How a player with several departments chooses: 'auto' (ox_lib's context menu while ox_lib runs, else a list in chat) or 'chat'",
+    ),
+  },
   Metrics: option(
     z.boolean(),
     false,

@@ -204,6 +204,12 @@ export class World {
     return [`player.${player.id}`, ...player.identifiers.map((i) => `identifier.${i}`)];
   }
 
+  /** The principals a player is in (`add_principal identifier.<id> group.admin`), directly or inherited. */
+  principalsHeldBy(arg: unknown): string[] {
+    const player = this.player(arg);
+    return player ? this.aces.parentsOf(this.principalsOf(player)) : [];
+  }
+
   isPlayerAceAllowed(arg: unknown, object: string): boolean {
     const player = this.player(arg);
     return player ? this.aces.isAllowed(this.principalsOf(player), object) : false;

@@ -24,15 +24,26 @@ export class AceStore {
     this.parents.get(child)?.delete(parent);
   }
 
-  isAllowed(principals: readonly string[], object: string): boolean {
+  /** These principals and every one they are in, directly or through a parent, in the order they are found. */
+  private closure(principals: readonly string[]): Set<string> {
     const all = new Set<string>();
-    const pending = [...principals, 'builtin.everyone'];
+    const pending = [...principals].reverse();
     while (pending.length) {
       const p = pending.pop() as string;
       if (all.has(p)) continue;
       all.add(p);
-      for (const parent of this.parents.get(p) ?? []) pending.push(parent);
+      pending.push(...[...(this.parents.get(p) ?? [])].reverse());
     }
+    return all;
+  }
+
+  /** The principals these are in through add_principal, directly or inherited, without themselves. */
+  parentsOf(principals: readonly string[]): string[] {
+    return [...this.closure(principals)].filter((p) => !principals.includes(p));
+  }
+
+  isAllowed(principals: readonly string[], object: string): boolean {
+    const all = this.closure([...principals, 'builtin.everyone']);
     const segments = object.split('.');
     for (let n = segments.length; n > 0; n--) {
       const candidate = segments.slice(0, n).join('.');

@@ -16,36 +16,55 @@ const UI_WAIT_MS = 15_000;
 
 if (!hasChromium) console.warn(NO_CHROMIUM_MESSAGE);
 
-describe.skipIf(!hasChromium)('the dashboard in chromium', () => {
-  let running: RunningPlayground;
-  let browser: Awaited<ReturnType<typeof launchChromium>>;
-  let page: Page;
+/** A playground and a chromium page on its dashboard, collecting what the page reports as errors. */
+async function startDashboard(
+  options: Parameters<typeof startPlaygroundWithPanel>[0],
+  expectedError: (text: string) => boolean = () => false,
+) {
+  const running = await startPlaygroundWithPanel(options);
+  const browser = await launchChromium();
+  const page = await browser.context.newPage();
+  page.setDefaultTimeout(UI_WAIT_MS);
   const pageErrors: string[] = [];
+  page.on('pageerror', (error) => pageErrors.push(error.message));
+  page.on('console', (message) => {
+    if (message.type() === 'error' && !expectedError(message.text())) pageErrors.push(message.text());
+  });
+  return {
+    running,
+    page,
+    pageErrors,
+    close: async () => {
+      await browser.close();
+      await running.close();
+    },
+  };
+}
+
+describe.skipIf(!hasChromium)('the dashboard in chromium', () => {
+  let dashboard: Awaited<ReturnType<typeof startDashboard>> | undefined;
+  let running: RunningPlayground;
+  let page: Page;
+  let pageErrors: string[];
 
   beforeAll(async () => {
     // A short interval, as `npm start -- --refresh-interval 5s` sets it; no /dutyrefresh cooldown, so the role-change
-    // test can refresh the same player twice.
-    running = await startPlaygroundWithPanel({
-      token: TOKEN,
-      port: 0,
-      demoPlayers: [],
-      refreshIntervalMs: 5_000,
-      bridgeConfig: ['Config.RefreshCooldownMs = 0'],
-    });
-    browser = await launchChromium();
-    page = await browser.context.newPage();
-    page.setDefaultTimeout(UI_WAIT_MS);
-    page.on('pageerror', (error) => pageErrors.push(error.message));
-    // The wrong-token test makes the browser log its 401s; anything else logged as an error is a defect.
-    page.on('console', (message) => {
-      if (message.type() === 'error' && !message.text().includes('401')) pageErrors.push(message.text());
-    });
+    // test can refresh the same player twice. The wrong-token test makes the browser log its 401s; anything else
+    // logged as an error is a defect.
+    dashboard = await startDashboard(
+      {
+        token: TOKEN,
+        port: 0,
+        demoPlayers: [],
+        refreshIntervalMs: 5_000,
+        bridgeConfig: ['Config.RefreshCooldownMs = 0'],
+      },
+      (text) => text.includes('401'),
+    );
+    ({ running, page, pageErrors } = dashboard);
   }, 60_000);
 
-  afterAll(async () => {
-    await browser?.close();
-    await running?.close();
-  });
+  afterAll(() => dashboard?.close());
 
   async function connect(token: string): Promise<void> {
     await page.goto(`${running.url}/`);
@@ -211,6 +230,78 @@ describe.skipIf(!hasChromium)('the dashboard in chromium', () => {
       departments: [],
       selectedDeptId: null,
     });
+    expect(pageErrors, pageErrors.join('\n')).toEqual([]);
+  });
+});
+
+describe.skipIf(!hasChromium)("the dashboard's duty command, principals and counts in chromium", () => {
+  let dashboard: Awaited<ReturnType<typeof startDashboard>> | undefined;
+  let running: RunningPlayground;
+  let page: Page;
+  let pageErrors: string[];
+
+  beforeAll(async () => {
+    dashboard = await startDashboard({
+      token: TOKEN,
+      port: 0,
+      demoPlayers: [ALEX.chatId],
+      resources: [{ dir: join(REPO_ROOT, 'test', 'playground', 'fixtures', 'global_state'), name: 'global_state' }],
+    });
+    ({ running, page, pageErrors } = dashboard);
+    await page.goto(`${running.url}/`);
+    await page.locator('#token').fill(TOKEN);
+    await page.locator('#connect').click();
+  }, 60_000);
+
+  afterAll(() => dashboard?.close());
+
+  const row = () => page.locator('#playground [data-player-id="1"]');
+  async function typeDuty(args: string): Promise<string> {
+    await row().locator('input.duty-args').fill(args);
+    await row().locator('button.run-duty-command').click();
+    const status = page.locator('#playground-status');
+    await expect.poll(() => status.textContent(), { timeout: UI_WAIT_MS }).toMatch(/^Alex Mercer typed/);
+    const text = (await status.textContent()) ?? '';
+    await page.evaluate(() => {
+      (document.querySelector('#playground-status') as HTMLElement).textContent = '';
+    });
+    return text;
+  }
+
+  it('types /duty for a player: the list lands in their chat, a number goes on duty, off goes off', async () => {
+    await row().waitFor();
+    expect(await row().locator('button.run-duty-command').textContent()).toBe('/duty');
+    expect(await typeDuty('')).toContain('Duty: 1. Los Santos Police Department (lspd), Sergeant');
+    await row().locator('.chat').getByText("Duty: 2. Blaine County Sheriff's Office (bcso), Deputy").waitFor();
+
+    expect(await typeDuty('2')).toBe(
+      "Alex Mercer typed /duty 2: You are now on duty: Blaine County Sheriff's Office, Deputy.",
+    );
+    await page.locator('#roster').getByText("Blaine County Sheriff's Office").waitFor();
+    expect(await row().locator('.duty').textContent()).toMatch(/^On duty: BCSO · Deputy/);
+    expect(await typeDuty('off')).toBe('Alex Mercer typed /duty off: You are now off duty.');
+    await page.locator('#roster').getByText('Nobody is on duty.').waitFor();
+    expect(pageErrors, pageErrors.join('\n')).toEqual([]);
+  });
+
+  it("shows the principals a player is in and GlobalState['bridge:onDutyCount']", async () => {
+    const counts = page.locator('#duty-counts');
+    await expect
+      .poll(() => counts.textContent(), { timeout: UI_WAIT_MS })
+      .toBe("On-duty counts: not published (GlobalState['bridge:onDutyCount'] is not set).");
+    expect(await row().locator('.no-principals').textContent()).toBe('none');
+
+    const { simulator } = running.playground;
+    simulator.command(`add_principal identifier.chat:${ALEX.chatId} bridge.lspd`);
+    simulator.command(`add_principal identifier.chat:${ALEX.chatId} bridge.lspd.2`);
+    simulator.command(`add_principal identifier.chat:${ALEX.chatId} bridge.onduty`);
+    simulator.exports.global_state.Set('bridge:onDutyCount', { lspd: 1, bcso: 0, total: 1 });
+    await expect
+      .poll(() => row().locator('.principals li').allTextContents(), { timeout: UI_WAIT_MS })
+      .toEqual(['bridge.lspd', 'bridge.lspd.2', 'bridge.onduty']);
+    expect(await row().locator('.no-principals').textContent()).toBe('');
+    await expect.poll(() => counts.textContent(), { timeout: UI_WAIT_MS }).toBe('On duty: 1 in all · BCSO 0 · LSPD 1');
+    if (SCREENSHOTS) await page.screenshot({ path: join(SCREENSHOTS, 'dashboard-duty-command.png'), fullPage: true });
     expect(pageErrors, pageErrors.join('\n')).toEqual([]);
   });
 });

@@ -117,7 +117,7 @@ describe('the client half', () => {
   it('registers /dutyrefresh with help text and sends the refresh request', () => {
     const command = fake.commands.get('dutyrefresh');
     expect(command?.help).toBe('Reload your departments and ranks from the panel');
-    command?.handler();
+    command?.handler([]);
     expect(fake.sent.at(-1)).toEqual({ event: INTERNAL_EVENTS.refreshRequest, args: [] });
   });
 

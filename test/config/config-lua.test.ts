@@ -100,4 +100,21 @@ describe('validating an owner config', () => {
     const { problems } = validateConfig({ RequestTimeoutMs: 0, RefreshIntervalMs: 1234.5 });
     expect(problems.map((p) => p.key).sort()).toEqual(['RefreshIntervalMs', 'RequestTimeoutMs']);
   });
+
+  it('takes a duty command name and menu style, and names each unusable one, keeping its default', () => {
+    expect(validateConfig({ DutyCommand: { Enabled: true, Name: 'shift', Menu: 'chat' } })).toMatchObject({
+      config: { DutyCommand: { Enabled: true, Name: 'shift', Menu: 'chat' } },
+      problems: [],
+    });
+    const { config, problems } = validateConfig({ DutyCommand: { Enabled: 'yes', Name: 'dutyrefresh', Menu: 'nui' } });
+    expect(config.DutyCommand).toEqual({ Enabled: false, Name: 'duty', Menu: 'auto' });
+    expect(problems.map((p) => p.message)).toEqual([
+      expect.stringContaining("DutyCommand.Enabled = 'yes' is not valid"),
+      "DutyCommand.Name = 'dutyrefresh' is not valid (/dutyrefresh is one of the bridge's own commands); using the default 'duty'",
+      expect.stringContaining("DutyCommand.Menu = 'nui' is not valid"),
+    ]);
+    expect(validateConfig({ DutyCommand: { Name: '/duty' } }).problems[0]?.message).toContain(
+      'a command name is a letter, then up to 31 letters, digits, _ or -, without the /',
+    );
+  });
 });

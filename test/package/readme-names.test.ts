@@ -114,7 +114,8 @@ describe.each([
       .runCommand(`${ADMIN_COMMAND} help`)
       .flatMap((line) => /^ {2}(\S+)/.exec(line)?.[1] ?? []);
     expect(subcommands).toContain('help');
-    const client = createFakeClientPort();
+    // The client registers opt-in commands (the duty command) only when config.lua turns them on.
+    const client = createFakeClientPort({ config: everyOptInOn() });
     startBridgeClient(client.port);
     const clientCommands = [...client.commands.keys()];
     expect(clientCommands.length).toBeGreaterThan(0);

@@ -1,5 +1,6 @@
 // The playground behind `npm start`: the built bridge in the simulator against the mock panel, driven over HTTP
 // the way the dashboard drives it.
+import { join } from 'node:path';
 import ky, { type KyInstance } from 'ky';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningPlayground, startPlaygroundWithPanel } from '../../playground/start-playground.js';
@@ -172,5 +173,89 @@ describe('the playground and the session history', () => {
         [2, 'off', 'request'],
         [1, 'off', 'dropped'],
       ]);
+  });
+});
+
+describe('the duty command, the principals and the on-duty counts on the page', () => {
+  const JAMIE = '1039284756102938475';
+  let running: RunningPlayground;
+  let api: KyInstance;
+  beforeAll(async () => {
+    running = await startPlaygroundWithPanel({
+      token: TOKEN,
+      port: 0,
+      demoPlayers: [ALEX, JAMIE],
+      resources: [{ dir: join(import.meta.dirname, 'fixtures', 'global_state'), name: 'global_state' }],
+    });
+    api = playgroundApi(running);
+  }, 60_000);
+  afterAll(() => running?.close());
+
+  const state = () => running.playground.state();
+  const typed = async (id: number, args: string) =>
+    (await (await api.post(`players/${id}/duty-command`, { json: { args } })).json()) as {
+      ok: boolean;
+      answer: { command: string; notifications: string[]; chat: string[] };
+    };
+
+  it('runs /duty as the player types it: a list in chat, a department by number or slug, off', async () => {
+    expect(state().dutyCommand).toBe('/duty');
+    expect(await typed(1, '')).toEqual({
+      ok: true,
+      answer: {
+        command: '/duty',
+        notifications: [],
+        chat: [
+          'Duty: Your departments: /duty <number or slug> goes on duty, /duty off goes off duty.',
+          'Duty: 1. Los Santos Police Department (lspd), Sergeant',
+          "Duty: 2. Blaine County Sheriff's Office (bcso), Deputy",
+        ],
+      },
+    });
+    expect((await typed(1, '2')).answer.notifications).toEqual([
+      "You are now on duty: Blaine County Sheriff's Office, Deputy.",
+    ]);
+    expect(state().players[0]).toMatchObject({ onDuty: true, departmentId: 2 });
+    expect(running.panel.controls.sessions(ALEX)).toMatchObject([{ departmentId: 2, endedAt: null }]);
+    expect((await typed(1, 'fib')).answer.notifications).toEqual(['You have no department "fib"; /duty lists yours.']);
+    expect((await typed(2, '')).answer.notifications).toEqual([
+      'You are now on duty: San Andreas Fire Rescue, Captain.',
+    ]);
+    expect((await typed(1, 'off')).answer).toEqual({
+      command: '/duty off',
+      notifications: ['You are now off duty.'],
+      chat: [],
+    });
+    expect(state().players.map((player) => player.onDuty)).toEqual([false, true]);
+    expect(state().players[0]?.chat.at(-1)).toBe("Duty: 2. Blaine County Sheriff's Office (bcso), Deputy");
+  });
+
+  it('refuses a command line that is not one line of text, and an unknown player', async () => {
+    for (const args of ['lspd; quit', 'a\nb', 7, 'x'.repeat(65)]) {
+      const answer = await api.post('players/1/duty-command', { json: { args } });
+      expect(answer.status).toBe(400);
+      expect(await answer.json()).toMatchObject({ ok: false, error: 'invalid_request' });
+    }
+    const unknown = await api.post('players/99/duty-command', { json: { args: '' } });
+    expect(unknown.status).toBe(404);
+  });
+
+  it("shows the principals each player is in and GlobalState['bridge:onDutyCount'], as the server holds them", async () => {
+    expect(state().onDutyCount).toBeNull();
+    expect(state().players.map((player) => player.principals)).toEqual([[], []]);
+    const { simulator } = running.playground;
+    for (const principal of ['bridge.lspd', 'bridge.lspd.2', 'bridge.onduty']) {
+      simulator.command(`add_principal identifier.chat:${ALEX} ${principal}`);
+    }
+    simulator.command('add_principal bridge.onduty group.responders');
+    simulator.exports.global_state.Set('bridge:onDutyCount', { lspd: 1, bcso: 0, total: 1 });
+    const answer = (await (await api.get('state')).json()) as ReturnType<RunningPlayground['playground']['state']>;
+    expect(answer.players.map((player) => player.principals)).toEqual([
+      ['bridge.lspd', 'bridge.lspd.2', 'bridge.onduty', 'group.responders'],
+      [],
+    ]);
+    expect(answer.onDutyCount).toEqual({ lspd: 1, bcso: 0, total: 1 });
+    simulator.command(`remove_principal identifier.chat:${ALEX} bridge.onduty`);
+    expect(state().players[0]?.principals).toEqual(['bridge.lspd', 'bridge.lspd.2']);
   });
 });

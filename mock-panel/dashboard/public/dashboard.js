@@ -506,6 +506,7 @@ function renderPlayground(data) {
   section.hidden = !data;
   if (!data) return;
   setOptions($('#join-user'), data.demoUsers.map(demoUserOption));
+  setText($('#duty-counts'), describeCounts(data.onDutyCount));
   showEmptyState($('.players-empty', section), $('table.players', section), data.players.length === 0);
   syncChildren($('tbody', section), data.players, byId, createPlayerRow, updatePlayerRow);
   renderEvents(data.events);
@@ -513,6 +514,16 @@ function renderPlayground(data) {
 }
 
 const demoUserOption = (user) => [user.chatId, `${user.name} (${user.chatId})`];
+
+// The counts another resource reads, a robbery script asking for three police on duty: { [slug]: n, total: n }.
+function describeCounts(counts) {
+  if (!counts) return "On-duty counts: not published (GlobalState['bridge:onDutyCount'] is not set).";
+  const { total, ...departments } = counts;
+  const parts = Object.keys(departments)
+    .sort()
+    .map((slug) => `${slug.toUpperCase()} ${departments[slug]}`);
+  return [`On duty: ${total ?? '?'} in all`, ...parts].join(' · ');
+}
 
 const PLAYER_BUTTONS = [
   ['on-duty', 'On duty'],
@@ -522,17 +533,33 @@ const PLAYER_BUTTONS = [
 ];
 
 function createPlayerRow(player) {
-  const row = createCellRow(6);
+  const row = createCellRow(7);
   row.dataset.playerId = String(player.id);
   row.cells[1].append(span('player-name'), el('small', { className: 'chat-id mono' }));
   row.cells[2].append(span('duty'), el('small', { className: 'player-error' }));
   row.cells[3].append(el('select', { className: 'department' }));
-  row.cells[4].className = 'actions';
+  row.cells[4].append(el('ul', { className: 'principals mono' }), el('small', { className: 'no-principals' }));
+  row.cells[5].className = 'actions';
   for (const [className, textContent] of PLAYER_BUTTONS) {
-    row.cells[4].append(el('button', { type: 'button', className, textContent }));
+    row.cells[5].append(el('button', { type: 'button', className, textContent }));
   }
-  row.cells[5].append(el('ol', { className: 'notifications' }));
+  row.cells[5].append(createDutyCommandForm());
+  row.cells[6].append(el('ol', { className: 'notifications' }), el('ol', { className: 'chat' }));
   return row;
+}
+
+/** The bridge's duty command as the player types it in chat: what follows the name goes in the field. */
+function createDutyCommandForm() {
+  const args = el('input', {
+    type: 'text',
+    className: 'duty-args',
+    placeholder: 'off, lspd, 2…',
+    maxLength: 64,
+    spellcheck: false,
+  });
+  args.setAttribute('aria-label', 'duty command arguments');
+  const run = el('button', { type: 'submit', className: 'run-duty-command', textContent: '/duty' });
+  return el('form', { className: 'duty-command' }, args, run);
 }
 
 function updatePlayerRow(row, player) {
@@ -544,7 +571,17 @@ function updatePlayerRow(row, player) {
   setText($('.player-error', row), player.error ?? '');
   syncDepartmentSelect($('select.department', row), player);
   syncOnDutyButton($('button.on-duty', row), player);
+  syncChildren(
+    $('.principals', row),
+    player.principals,
+    (principal) => principal,
+    () => el('li'),
+    setText,
+  );
+  setText($('.no-principals', row), player.principals.length === 0 ? 'none' : '');
+  setText($('button.run-duty-command', row), state.playground?.dutyCommand ?? '/duty');
   syncChildren($('.notifications', row), player.notifications, byIndex, () => el('li'), setText);
+  syncChildren($('.chat', row), player.chat, byIndex, () => el('li'), setText);
 }
 
 /**
@@ -747,6 +784,25 @@ async function goOnDuty(id, name, row) {
 async function goOffDuty(id, name) {
   const answer = await api('POST', `/__playground/players/${id}/duty`, { on: false });
   return describeOutcome(name, answer.outcome, false);
+}
+
+playersBody.addEventListener('submit', (event) => {
+  const form = event.target.closest('form.duty-command');
+  const row = form?.closest('tr[data-player-id]');
+  if (!row) return;
+  event.preventDefault();
+  const id = row.dataset.playerId;
+  const name = state.playground?.players.find((p) => String(p.id) === id)?.name ?? `#${id}`;
+  runAction([$('button', form)], [playgroundStatus], () => runDutyCommand(id, name, $('input', form)));
+});
+
+/** Types the duty command in the player's chat; the status shows what the player saw in answer. */
+async function runDutyCommand(id, name, input) {
+  const { answer } = await api('POST', `/__playground/players/${id}/duty-command`, { args: input.value.trim() });
+  input.value = '';
+  const shown = [...answer.notifications, ...answer.chat];
+  if (shown.length === 0) return { text: `${name} typed ${answer.command}; nothing was shown.`, tone: 'warn' };
+  return `${name} typed ${answer.command}: ${shown.join(' · ')}`;
 }
 
 async function refreshPlayer(id, name) {

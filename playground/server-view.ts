@@ -1,0 +1,28 @@
+import type { Sim, SimPlayer } from '../sim/index.js';
+
+/**
+ * `GlobalState['bridge:onDutyCount']`: `{ [slug]: n, total: n }`, the live counts the bridge publishes for other
+ * resources (issue 18). Read by that name, as a robbery script reads it.
+ */
+export const ON_DUTY_COUNT_KEY = 'bridge:onDutyCount';
+
+/** The counts as the server holds them, or null while nothing (or nothing of that shape) is published. */
+export function onDutyCountOf(sim: Sim): Record<string, number> | null {
+  const value = sim.stateBag('global')[ON_DUTY_COUNT_KEY];
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return null;
+  const counts = Object.entries(value).filter((entry): entry is [string, number] => typeof entry[1] === 'number');
+  return counts.length > 0 ? Object.fromEntries(counts) : null;
+}
+
+/** A chat message as the chat window shows it: `author: text` for the usual `{ args = { author, text } }`. */
+export function chatLine(message: unknown): string {
+  const args = (message as { args?: unknown } | null)?.args;
+  if (Array.isArray(args))
+    return args
+      .map(String)
+      .filter((part) => part !== '')
+      .join(': ');
+  return JSON.stringify(message);
+}
+
+export const chatLinesOf = (player: SimPlayer): string[] => player.chat.messages.map(chatLine);
