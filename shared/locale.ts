@@ -36,6 +36,7 @@ export const ENGLISH = {
   panel_unavailable_profile: 'Your departments could not be loaded right now; run /dutyrefresh in a moment.',
   loading: 'Your departments are still loading.',
   dutyrefresh_help: 'Reload your departments and ranks from the panel',
+  dutyrefresh_id_help: "Supervisors: another player's server id",
 } as const;
 
 export type MessageKey = keyof typeof ENGLISH;

@@ -14,9 +14,13 @@ export function createClientPort(): ClientPort {
     },
     emitServer: (event, ...args) => emitNet(event, ...args),
     registerExport: (name, fn) => exports(name, fn),
-    registerCommand(name, help, handler) {
-      RegisterCommand(name, () => handler(), false);
-      emit('chat:addSuggestion', `/${name}`, help, []);
+    registerCommand(name, help, handler, params = []) {
+      RegisterCommand(
+        name,
+        (_source: unknown, args: unknown) => handler(Array.isArray(args) ? args.map(String) : []),
+        false,
+      );
+      emit('chat:addSuggestion', `/${name}`, help, params);
     },
     // config.lua is a shared script: it ran in this client's Lua runtime before this bundle and exported its table.
     readConfig: () => exports[GetCurrentResourceName()]?.GetConfig?.(),

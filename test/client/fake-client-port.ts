@@ -1,4 +1,4 @@
-import type { ClientPort } from '../../client/client-port.js';
+import type { ClientPort, CommandParam } from '../../client/client-port.js';
 
 export interface FakeClientOptions {
   /** What config.lua's GetConfig export answers; a function that throws plays a missing export. */
@@ -15,7 +15,7 @@ export interface FakeClientOptions {
 export function createFakeClientPort(options: FakeClientOptions = {}) {
   const handlers = new Map<string, (...args: unknown[]) => void>();
   const exported = new Map<string, (...args: never[]) => unknown>();
-  const commands = new Map<string, { help: string; handler: () => void }>();
+  const commands = new Map<string, { help: string; handler: (args: string[]) => void; params: CommandParam[] }>();
   const sent: Array<{ event: string; args: unknown[] }> = [];
   const notifications: string[] = [];
   const logs: string[] = [];
@@ -31,8 +31,8 @@ export function createFakeClientPort(options: FakeClientOptions = {}) {
     registerExport: (name, fn) => {
       exported.set(name, fn);
     },
-    registerCommand: (name, help, handler) => {
-      commands.set(name, { help, handler });
+    registerCommand: (name, help, handler, params = []) => {
+      commands.set(name, { help, handler, params });
     },
     readConfig: () => (typeof options.config === 'function' ? options.config() : options.config),
     resourceState: (name) => options.resources?.[name] ?? 'missing',
