@@ -3,18 +3,15 @@
 // restricted command. The bridge runs add_principal through ExecuteCommand as `resource.bridge`, as in FXServer.
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { DutyOutcome } from '../../shared/events.js';
 import type { SimPlayer } from '../../sim/index.js';
 import { BCSO, LSPD, ONE_DEPARTMENT, TWO_DEPARTMENTS } from '../mock-panel/support/demo-users.js';
-import { bridgeOf } from './support/bridge-exports.js';
+import { changeDuty } from './support/bridge-exports.js';
+import { MAY_CHANGE_PRINCIPALS, SPIKESTRIP_FOR_LSPD } from './support/supervisors.js';
 import { startWorld, type World, type WorldOptions } from './support/world.js';
 
 const DUTY_PERKS = join(import.meta.dirname, 'fixtures', 'duty_perks');
-const MAY_CHANGE = [
-  'add_ace resource.bridge command.add_principal allow',
-  'add_ace resource.bridge command.remove_principal allow',
-];
-const RULES = ['add_ace bridge.lspd command.spikestrip allow'];
+const MAY_CHANGE = MAY_CHANGE_PRINCIPALS;
+const RULES = [SPIKESTRIP_FOR_LSPD];
 const ALEX_ID = `identifier.chat:${TWO_DEPARTMENTS}`;
 const ALEX_ACCOUNT = `bridge.account.chat:${TWO_DEPARTMENTS}`;
 const IN_LSPD = [ALEX_ACCOUNT, 'bridge.lspd', `bridge.lspd.${LSPD.sergeant}`, 'bridge.onduty'];
@@ -50,17 +47,8 @@ describe('ACE principals that follow duty (Config.AcePermissions)', () => {
   };
   const consoleLines = (text: string) => world.sim.console.filter((line) => line.text.includes(text));
 
-  async function duty(player: SimPlayer, on: boolean, departmentIndex = 0): Promise<DutyOutcome> {
-    if (on) {
-      const options = bridgeOf(player).GetDutyOptions() as { departments: Array<{ setActive(): boolean }> };
-      options.departments[departmentIndex]?.setActive();
-    }
-    const outcomes: DutyOutcome[] = [];
-    bridgeOf(player).UpdatePlayerDuty(on, (outcome) => outcomes.push(outcome));
-    await world.sim.until(() => outcomes.length > 0, 15_000, 'the duty outcome');
-    await world.sim.settle();
-    return outcomes[0] as DutyOutcome;
-  }
+  const duty = (player: SimPlayer, on: boolean, departmentIndex = 0) =>
+    changeDuty(world.sim, player, on, departmentIndex);
 
   it('are held on duty, changed by a switch, gone off duty, and IsPlayerAceAllowed and /spikestrip follow', async () => {
     world = await start();

@@ -4,10 +4,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ROLES } from '../../bench/support/demo-users.js';
-import type { DutyOutcome } from '../../shared/events.js';
 import type { SimPlayer } from '../../sim/index.js';
 import { MEMBER_WITHOUT_RANK_ROLE, ONE_DEPARTMENT, TWO_DEPARTMENTS } from '../mock-panel/support/demo-users.js';
-import { bridgeOf } from './support/bridge-exports.js';
+import { changeDuty } from './support/bridge-exports.js';
 import { REPO_ROOT, startWorld, type World } from './support/world.js';
 
 const DUTY_PERKS = join(import.meta.dirname, 'fixtures', 'duty_perks');
@@ -27,17 +26,8 @@ describe("the on-duty counts (GlobalState['bridge:onDutyCount'], GetOnDutyCount)
     await world.close();
   });
 
-  async function duty(player: SimPlayer, on: boolean, departmentIndex = 0): Promise<DutyOutcome> {
-    if (on) {
-      const options = bridgeOf(player).GetDutyOptions() as { departments: Array<{ setActive(): boolean }> };
-      options.departments[departmentIndex]?.setActive();
-    }
-    const outcomes: DutyOutcome[] = [];
-    bridgeOf(player).UpdatePlayerDuty(on, (outcome) => outcomes.push(outcome));
-    await world.sim.until(() => outcomes.length > 0, 15_000, 'the duty outcome');
-    await world.sim.settle();
-    return outcomes[0] as DutyOutcome;
-  }
+  const duty = (player: SimPlayer, on: boolean, departmentIndex = 0) =>
+    changeDuty(world.sim, player, on, departmentIndex);
 
   it('follow on, switch, rank, off, drop and the bridge stopping, on the server, on clients and in the export', async () => {
     world = await startWorld({ clock: 'virtual', resources: [DUTY_PERKS] });

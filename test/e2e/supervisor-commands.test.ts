@@ -3,10 +3,9 @@
 // logged with who did it, and plain /dutyrefresh stays everyone's.
 import { afterEach, describe, expect, it } from 'vitest';
 import { ROLES } from '../../bench/support/demo-users.js';
-import type { DutyOutcome } from '../../shared/events.js';
 import type { SimPlayer } from '../../sim/index.js';
 import { LSPD, MEMBER_WITHOUT_RANK_ROLE, ONE_DEPARTMENT, TWO_DEPARTMENTS } from '../mock-panel/support/demo-users.js';
-import { bridgeOf } from './support/bridge-exports.js';
+import { changeDuty } from './support/bridge-exports.js';
 import { SUPERVISOR_ACES } from './support/supervisors.js';
 import { startWorld, type World } from './support/world.js';
 
@@ -31,13 +30,7 @@ describe('supervisor commands in game', () => {
     alex = await world.join(TWO_DEPARTMENTS, 'Alex Mercer');
     jamie = await world.join(ONE_DEPARTMENT, 'Jamie Rivera');
     casey = await world.join(MEMBER_WITHOUT_RANK_ROLE, 'Casey Novak');
-    const options = bridgeOf(alex).GetDutyOptions() as { departments: Array<{ setActive(): boolean }> };
-    options.departments[0]?.setActive();
-    const outcomes: DutyOutcome[] = [];
-    bridgeOf(alex).UpdatePlayerDuty(true, (outcome) => outcomes.push(outcome));
-    await world.sim.until(() => outcomes.length > 0, 15_000, 'the duty outcome');
-    await world.sim.settle();
-    expect(outcomes[0]).toMatchObject({ ok: true, departmentId: LSPD.id });
+    expect(await changeDuty(world.sim, alex, true)).toMatchObject({ ok: true, departmentId: LSPD.id });
   }
 
   it('/dutykick <id>: refused without command.dutykick, then takes the player off duty for a supervisor', async () => {

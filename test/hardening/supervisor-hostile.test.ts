@@ -3,9 +3,8 @@
 // Simulator, mock panel, virtual clock.
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { DUTY_STATE_BAG_KEY, type DutyOutcome, INTERNAL_EVENTS } from '../../shared/events.js';
-import type { SimPlayer } from '../../sim/index.js';
-import { bridgeOf } from '../e2e/support/bridge-exports.js';
+import { DUTY_STATE_BAG_KEY, INTERNAL_EVENTS } from '../../shared/events.js';
+import { changeDuty } from '../e2e/support/bridge-exports.js';
 import { PRINCIPAL_ACES } from '../e2e/support/supervisors.js';
 import { startWorld, type World } from '../e2e/support/world.js';
 import { LSPD, ONE_DEPARTMENT, TWO_DEPARTMENTS } from '../mock-panel/support/demo-users.js';
@@ -30,12 +29,7 @@ describe('a hostile client without supervisor ACEs', () => {
     const { sim } = world;
     const alex = await world.join(TWO_DEPARTMENTS, 'Alex Mercer');
     const hostile = await world.join(ONE_DEPARTMENT, 'Hostile');
-    const options = bridgeOf(alex).GetDutyOptions() as { departments: Array<{ setActive(): boolean }> };
-    options.departments[0]?.setActive();
-    const outcomes: DutyOutcome[] = [];
-    bridgeOf(alex).UpdatePlayerDuty(true, (outcome) => outcomes.push(outcome));
-    await sim.until(() => outcomes.length > 0, 15_000, 'the duty outcome');
-    await sim.settle();
+    await changeDuty(sim, alex, true);
 
     const alexBefore = {
       principals: sim.principalsOf(alex.id),

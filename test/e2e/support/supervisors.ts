@@ -7,9 +7,13 @@ export const SUPERVISOR_ACES = [
   `add_principal identifier.chat:${MEMBER_WITHOUT_RANK_ROLE} group.supervisor`,
 ];
 
-/** What lets the bridge give principals (Config.AcePermissions), and an owner's rule on one of them. */
-export const PRINCIPAL_ACES = [
+/** What lets the bridge give principals (Config.AcePermissions). */
+export const MAY_CHANGE_PRINCIPALS = [
   'add_ace resource.bridge command.add_principal allow',
   'add_ace resource.bridge command.remove_principal allow',
-  'add_ace bridge.lspd command.spikestrip allow',
 ];
+
+/** An owner's rule on a principal of the bridge: /spikestrip for LSPD on duty. */
+export const SPIKESTRIP_FOR_LSPD = 'add_ace bridge.lspd command.spikestrip allow';
+
+export const PRINCIPAL_ACES = [...MAY_CHANGE_PRINCIPALS, SPIKESTRIP_FOR_LSPD];
