@@ -60,7 +60,9 @@ export class PrincipalGrants {
     if (!this.held.has(chatId)) this.aces.addPrincipal(identifierPrincipal(chatId), account);
     for (const principal of before) if (!principals.includes(principal)) this.aces.removePrincipal(account, principal);
     this.held.set(chatId, { src, principals: [...principals] });
-    this.write({ chatId, principals: [...principals] });
+    // Synced writes cost: the record is rewritten only when it named principals that are gone now.
+    if (before.some((principal) => !principals.includes(principal)))
+      this.write({ chatId, principals: [...principals] });
     this.logger.debug(`player ${src} holds the ACE principals ${principals.join(', ')}`);
   }
 

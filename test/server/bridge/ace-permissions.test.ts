@@ -77,6 +77,19 @@ describe('ACE principals while on duty', () => {
     expect(running.port.store.keys('ace-principals:')).toEqual([]);
   });
 
+  it('hold nothing for players who left', async () => {
+    const running = await alexAndJamie();
+    running.port.requestDuty(7, 1, true, LSPD.id);
+    running.port.requestDuty(8, 1, true, 3);
+    await settle();
+    expect(running.bridge.footprint().acePrincipals).toBe(2);
+    running.port.drop(7);
+    running.port.drop(8);
+    await settle();
+    expect(running.bridge.footprint().acePrincipals).toBe(0);
+    expect(running.port.aces.principalLines()).toEqual([]);
+  });
+
   it('are never given with Config.AcePermissions off, the default', async () => {
     const running = await alexAndJamie({ config: { value: {} } });
     running.port.requestDuty(7, 1, true, LSPD.id);
