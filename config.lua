@@ -76,6 +76,22 @@ Config.DutyCommand = {
 -- set bridge_metrics_token "<a long random string>" (never the panel token); scrapers send it as a bearer token.
 Config.Metrics = false
 
+-- ACE permissions that follow duty. While on duty a player is in the principals
+--   bridge.onduty                 (any department)
+--   bridge.<slug>                 (e.g. bridge.lspd)
+--   bridge.<slug>.<rankId>        (e.g. bridge.lspd.2, the panel's rank id)
+-- and leaves them on going off duty, disconnecting, the bridge stopping, or (after a crash) the next start.
+-- Grant with ACEs in server.cfg, e.g.:
+--   add_ace bridge.lspd command.spikestrip allow
+--   add_ace bridge.lspd.3 command.impound allow
+-- The bridge adds them with add_principal, which FXServer only lets it run with these two lines in server.cfg:
+--   add_ace resource.bridge command.add_principal allow
+--   add_ace resource.bridge command.remove_principal allow
+-- It links the player's identifier.chat:<id> to its own principal bridge.account.chat:<id>, which is in the
+-- principals above, so principals you add by hand (add_principal identifier.chat:<id> bridge.lspd) are never removed.
+-- A slug with other characters than letters, digits, _ and - gives bridge.onduty only.
+Config.AcePermissions = false
+
 -- What players read. Change any text here; a key left out keeps the English text shown below.
 -- {name} placeholders are filled in: a text may leave them out but may not use others (it is then refused
 -- with a console warning and the English text is used). An empty text ('') shows no notification.
@@ -164,6 +180,8 @@ Config.Locale = {
   duty_menu_off = 'Go off duty',
   -- A /duty argument that is none of the player's departments ({choice} is what they typed).
   duty_unknown_department = 'You have no department "{choice}"; /{command} lists yours.',
+  -- Help of /dutyrefresh's optional argument: a supervisor (ACE command.dutyrefresh.others) refreshes another player.
+  dutyrefresh_id_help = "Supervisors: another player's server id",
 }
 
 -- The JS side of the resource cannot see Lua globals; it reads this table through a same-resource export.

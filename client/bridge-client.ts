@@ -196,7 +196,16 @@ export function startBridgeClient(port: ClientPort) {
 
   port.onServer(INTERNAL_EVENTS.notify, (key, params) => say(String(key), (params ?? {}) as Record<string, unknown>));
 
-  port.registerCommand('dutyrefresh', text('dutyrefresh_help'), () => port.emitServer(INTERNAL_EVENTS.refreshRequest));
+  // `/dutyrefresh <id>` is a supervisor's: the server checks the sender's ACE and does the rest.
+  port.registerCommand(
+    'dutyrefresh',
+    text('dutyrefresh_help'),
+    ([target]) =>
+      target === undefined
+        ? port.emitServer(INTERNAL_EVENTS.refreshRequest)
+        : port.emitServer(INTERNAL_EVENTS.refreshOtherRequest, target),
+    [{ name: 'id', help: text('dutyrefresh_id_help') }],
+  );
 
   if (settings.dutyCommand.enabled) {
     registerDutyCommand(

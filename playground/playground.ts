@@ -129,6 +129,7 @@ export class Playground {
     const { refreshIntervalMs, config = [] } = options;
     const configLines = [
       `Config.DutyCommand = { Enabled = true, Name = '${DUTY_COMMAND}' }`,
+      'Config.AcePermissions = true',
       ...(refreshIntervalMs === undefined ? [] : [`Config.RefreshIntervalMs = ${refreshIntervalMs}`]),
       ...config,
     ];
@@ -137,6 +138,11 @@ export class Playground {
     const sim = await createSim({
       resources: [{ dir: bridgeDir, name: 'bridge' }, ...(options.resources ?? [])],
       convars: { BRIDGE_API_BASE: options.apiBase, BRIDGE_LEO_API_TOKEN: options.token },
+      // What server.cfg must allow for Config.AcePermissions: the bridge runs add_principal and remove_principal.
+      aces: [
+        'add_ace resource.bridge command.add_principal allow',
+        'add_ace resource.bridge command.remove_principal allow',
+      ],
       kvpDir,
       clock: 'real',
       recordEvents: (name) => name.startsWith('bridge:'),
@@ -274,7 +280,7 @@ export class Playground {
       error: profile && !profile.ok ? profile.message : null,
       notifications: player.notifications.slice(-SHOWN_PER_PLAYER).map((notification) => notification.text),
       chat: chatLinesOf(player).slice(-CHAT_SHOWN_PER_PLAYER),
-      principals: this.sim.principals(player.id),
+      principals: this.sim.principalsOf(player.id),
     };
   }
 

@@ -4,10 +4,12 @@ import { endDutiesLeftOpen } from './duty/crashed-run-recovery.js';
 import type { Duty } from './duty/duty.js';
 import { DutyService } from './duty/duty-service.js';
 import { DutyStates } from './duty/duty-states.js';
+import { grantDutyPrincipals } from './duty/effects/ace-principals.js';
 import { emitClientDutyEvents } from './duty/effects/client-events.js';
 import { logDutyChanges } from './duty/effects/duty-log.js';
 import { publishDutyStateBags } from './duty/effects/duty-state-bag.js';
 import { tellIntegrations } from './duty/effects/integrations.js';
+import { publishOnDutyCounts } from './duty/effects/on-duty-count.js';
 import { pollOnDutyProfiles } from './duty/effects/on-duty-polling.js';
 import { recordOpenDuties } from './duty/effects/open-duty-record.js';
 import { emitServerDutyEvents } from './duty/effects/server-events.js';
@@ -119,9 +121,15 @@ export function startBridgeServer(port: ServerPort, runtime: BridgeRuntime): Bri
     panelStatus: panelStatusOf(stack, outbox, apiBase, config.DegradedMode),
   });
   // Every duty change reaches each of these the same way, whatever caused it; an integration is one more here.
+  // The principals and the counts come before the events: a listener of playerOnDuty already finds both.
   const effects = subscribeDutyEffects(duty.dutyChanges$, recordOpenDuties(openDuties, logger), [
     logDutyChanges(logger),
     pollOnDutyProfiles(polling, logger),
+    ...(config.AcePermissions ? [grantDutyPrincipals(game.principals, logger)] : []),
+    publishOnDutyCounts(
+      { onDutyPlayers: () => duty.onDutyPlayers(), setGlobalState: (key, value) => port.setGlobalState(key, value) },
+      logger,
+    ),
     publishDutyStateBags(game.stateBags, logger),
     tellIntegrations(game.integrations, logger),
     emitServerDutyEvents(port, logger),

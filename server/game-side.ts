@@ -4,13 +4,15 @@ import { registerBridgeCommands } from './commands/bridge-commands.js';
 import type { StatusSnapshot } from './commands/status-report.js';
 import { statusReader } from './commands/status-snapshot.js';
 import type { Duty } from './duty/duty.js';
+import { onDutyByDepartment } from './duty/on-duty-counts.js';
 import { registerServerExports } from './exports/register-exports.js';
 import { createIntegrations, type Integrations } from './integrations/create-integrations.js';
 import type { Logger } from './log/logger.js';
-import { onDutyByDepartment } from './metrics/on-duty-by-department.js';
 import { startMetrics } from './metrics/start-metrics.js';
 import { ClientEventLimits } from './net/client-event-limits.js';
 import { subscribeClientEvents } from './net/client-events.js';
+import { createAceConsole } from './permissions/ace-console.js';
+import { PrincipalGrants } from './permissions/principal-grants.js';
 import type { PlayerRegistry } from './players/player-registry.js';
 import { sessionOpener } from './players/player-sessions.js';
 import type { ProfileDelivery } from './profiles/profile-delivery.js';
@@ -38,6 +40,8 @@ export interface GameSideWiring {
 /** What the bridge keeps on the game's side, whatever is behind it. */
 export interface GameSide {
   readonly stateBags: StateBagGuard;
+  /** The ACE principals of players on duty (Config.AcePermissions); what a crashed run left is gone already. */
+  readonly principals: PrincipalGrants;
   readonly integrations: Integrations;
   readonly serverExports: BridgeServerExports;
   /** Entries held per player: all zero once everyone has left. */
@@ -52,6 +56,9 @@ export interface GameSide {
 export function startGameSide(wiring: GameSideWiring): GameSide {
   const { port, runtime, logger, config, players, duty, profiles } = wiring;
   const stateBags = guardDutyStateBags(port, runtime, logger);
+  // Before anyone can be on duty: principals a run that ended without taking them back left to players.
+  const principals = new PrincipalGrants(createAceConsole(port), port.store, logger);
+  principals.endLeftOver();
   const integrations = createIntegrations({
     config: config.Integrations,
     resources: port.resources,
@@ -70,8 +77,10 @@ export function startGameSide(wiring: GameSideWiring): GameSide {
   const revalidationAsks = new RevalidationAsks(config.RefreshIntervalMs, runtime.now);
   const openSession = sessionOpener({ players, port, stateBags });
 
+  const serverExports = registerServerExports({ port, duty, players, profiles, messages: config.Locale });
   const clientEvents = subscribeClientEvents({
     ...wiring,
+    refreshOther: serverExports.RefreshPlayer,
     now: runtime.now,
     refreshCooldownMs: config.RefreshCooldownMs,
     openSession,
@@ -92,7 +101,6 @@ export function startGameSide(wiring: GameSideWiring): GameSide {
   // A restart with players online: they count for the short-interval warning as joins would.
   wiring.playersOnline(players.size);
 
-  const serverExports = registerServerExports({ port, duty, players, profiles, messages: config.Locale });
   registerBridgeCommands({ ...wiring, serverExports, cachedProfiles: profiles.cachedCount });
   const readStatus = statusReader({ ...wiring, cachedProfiles: profiles.cachedCount });
   startMetrics({
@@ -105,6 +113,7 @@ export function startGameSide(wiring: GameSideWiring): GameSide {
 
   return {
     stateBags,
+    principals,
     integrations,
     serverExports,
     footprint: () => ({
@@ -113,6 +122,7 @@ export function startGameSide(wiring: GameSideWiring): GameSide {
       clientEventLimits: limits.size,
       revalidationAsks: revalidationAsks.size,
       stateBagGuard: stateBags.size,
+      acePrincipals: principals.size,
       tokenChallenges: tokenExposure.size,
     }),
     stop() {

@@ -1,6 +1,7 @@
 import type { BridgeServer } from './bridge-server.js';
 import type { BridgeSettings } from './config/bridge-settings.js';
 import { OFF_DUTY } from './duty/duty-state.js';
+import { publishOnDutyCounts } from './duty/effects/on-duty-count.js';
 import { NOT_CONFIGURED_DUTY } from './duty/not-configured-duty.js';
 import { startGameSide } from './game-side.js';
 import { PlayerRegistry } from './players/player-registry.js';
@@ -40,6 +41,11 @@ export function startInertBridge(
     playersOnline: () => {},
     panelStatus: () => undefined,
   });
+  // Nobody is ever on duty here, and scripts reading the counts find that said.
+  const counts = publishOnDutyCounts(
+    { onDutyPlayers: () => duty.onDutyPlayers(), setGlobalState: (key, value) => port.setGlobalState(key, value) },
+    logger,
+  )(duty.dutyChanges$);
   return {
     logger,
     players,
@@ -49,6 +55,7 @@ export function startInertBridge(
     stop() {
       game.stop();
       profileSubscribers.unsubscribe();
+      counts.unsubscribe();
     },
     footprint: () => game.footprint(),
   };

@@ -40,6 +40,8 @@ export interface ServerPort {
   readonly clientReady$: Observable<ClientMessage>;
   readonly dutyRequests$: Observable<ClientMessage>;
   readonly refreshRequests$: Observable<ClientMessage>;
+  /** /dutyrefresh <id>: a client asks to refresh another player (args: the target as typed). */
+  readonly refreshOtherRequests$: Observable<ClientMessage>;
   /** A client's menu read a profile older than the refresh interval (stale-while-revalidate). */
   readonly revalidateRequests$: Observable<ClientMessage>;
   /** Answers to the token exposure check (see TokenExposureCheck). */
@@ -57,6 +59,16 @@ export interface ServerPort {
   registerCommand(name: string, handler: (src: number, args: string[]) => void, restricted: boolean): void;
   /** A line for whoever ran a command: the server console (0) or that player's chat. */
   reply(src: number, line: string): void;
+  /** This resource's name (`bridge` unless the owner renamed the folder): its principal is `resource.<name>`. */
+  readonly resourceName: string;
+  /** A server console line run by this resource (FXServer checks its ACE `command.<name>`). */
+  executeCommand(line: string): void;
+  /** Whether a principal (`resource.bridge`, `group.admin`) has an ACE, through everything it inherits. */
+  isPrincipalAceAllowed(principal: string, object: string): boolean;
+  /** Whether a connected player has an ACE through any of their principals (identifiers, `player.<id>`). */
+  isPlayerAceAllowed(src: number, object: string): boolean;
+  /** A replicated `GlobalState` key (every client sees it). */
+  setGlobalState(key: string, value: unknown): void;
   convar(name: string): string;
   /** The table config.lua exports, or undefined with `error` when it could not be read. */
   readConfig(): { value: unknown } | { error: string };

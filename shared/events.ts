@@ -91,6 +91,8 @@ export const INTERNAL_EVENTS = {
   dutyRequest: 'bridge:internal:dutyRequest',
   /** client → server: /dutyrefresh */
   refreshRequest: 'bridge:internal:refresh',
+  /** client → server: (target) /dutyrefresh <id>, a supervisor refreshing another player (ACE command.dutyrefresh.others) */
+  refreshOtherRequest: 'bridge:internal:refreshOther',
   /** client → server: a menu read a profile older than RefreshIntervalMs; the server fetches it again (no args) */
   revalidateRequest: 'bridge:internal:revalidate',
   /** server → client: (requestId, outcome) */
@@ -162,6 +164,8 @@ export interface BridgeServerExports {
   /** For MDTs and admin tools: the same checks and panel calls as the player's own request. */
   SetPlayerDuty(src: number, on: boolean, departmentId?: number): Promise<DutyOutcome>;
   RefreshPlayer(src: number): Promise<ProfilePayload>;
+  /** Players on duty in the department with this slug, or in all departments without one. */
+  GetOnDutyCount(slug?: string): number;
 }
 
 /** Key of the replicated duty state on `Player(src).state` (server) and `LocalPlayer.state` (client). */
@@ -171,3 +175,15 @@ export const DUTY_STATE_BAG_KEY = 'bridge:duty';
 export type DutyStateBagKey = typeof DUTY_STATE_BAG_KEY;
 
 export type DutyStateBag = PlayerDuty;
+
+/** Key of the on-duty counts in `GlobalState` (replicated to every client). */
+export const ON_DUTY_COUNT_KEY = 'bridge:onDutyCount';
+
+/** Key of the on-duty counts, as a type. */
+export type OnDutyCountKey = typeof ON_DUTY_COUNT_KEY;
+
+/**
+ * `GlobalState['bridge:onDutyCount']`: players on duty per department slug (departments with nobody on duty are
+ * absent), and `total` for all departments.
+ */
+export type OnDutyCounts = { total: number } & Record<string, number>;

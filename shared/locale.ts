@@ -47,6 +47,7 @@ export const ENGLISH = {
   duty_menu_department_on_duty: 'On duty as {rank}',
   duty_menu_off: 'Go off duty',
   duty_unknown_department: 'You have no department "{choice}"; /{command} lists yours.',
+  dutyrefresh_id_help: "Supervisors: another player's server id",
 } as const;
 
 export type MessageKey = keyof typeof ENGLISH;

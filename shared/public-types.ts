@@ -25,6 +25,8 @@ export type {
   DutyStateBagKey,
   OffDutyPayload,
   OffDutyReason,
+  OnDutyCountKey,
+  OnDutyCounts,
   OnDutyPlayer,
   PlayerDepartments,
   PlayerDuty,

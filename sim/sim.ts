@@ -92,7 +92,8 @@ export class Sim {
         typeof entry === 'string'
           ? path.basename(path.resolve(entry))
           : (entry.name ?? path.basename(path.resolve(entry.dir)));
-      if (world.server.resources.get(name)?.state !== 'started') startResource(world, world.server, name);
+      if (world.server.resources.get(name)?.state !== 'started')
+        this.asConsole(() => startResource(world, world.server, name));
     }
     world.driver.start();
   }
@@ -168,19 +169,23 @@ export class Sim {
     return this.world.convars.get(name)?.value;
   }
   /**
+   * The principals a connected player is in, through their own (`identifier.<id>` for each identifier and
+   * `player.<id>`) and everything those inherit, sorted: what `add_principal` gave them, by hand or by a resource.
+   */
+  principalsOf(playerId: number): string[] {
+    const player = this.world.players.get(playerId);
+    return player ? this.world.aces.parentsOf(this.world.principalsOf(player)) : [];
+  }
+  /** Whether a connected player has an ACE, as IsPlayerAceAllowed answers it. */
+  isPlayerAceAllowed(playerId: number, object: string): boolean {
+    return this.world.isPlayerAceAllowed(playerId, object);
+  }
+  /**
    * Puts `player` in or out of `viewer`'s scope (OneSync culling): in scope, the viewer receives the player's state
    * bag and its updates (`Player(id).state` on the viewer's client).
    */
   setInScope(viewer: SimPlayer, player: SimPlayer, inScope = true): void {
     this.world.setInScope(viewer.id, player.id, inScope);
-  }
-  /**
-   * The principals a player is in, as `add_principal` (a console line or the ExecuteCommand of a resource) made
-   * their `player.<id>` or `identifier.<type:value>` principal a child of them, directly or through a parent: what
-   * their ACE checks see besides `builtin.everyone`.
-   */
-  principals(playerId: number): string[] {
-    return this.world.principalsHeldBy(playerId);
   }
   /** The server's copy of a state bag, decoded (`global`, `player:3`). */
   stateBag(bag: string): Record<string, unknown> {
@@ -214,15 +219,21 @@ export class Sim {
   }
   async startResource(name: string): Promise<boolean> {
     await this.world.lua.reserve(this.world.clients.size + 2);
-    return startResource(this.world, this.world.server, name);
+    return this.asConsole(() => startResource(this.world, this.world.server, name));
   }
   async stopResource(name: string): Promise<boolean> {
-    return stopResource(this.world, this.world.server, name);
+    return this.asConsole(() => stopResource(this.world, this.world.server, name));
   }
   async restartResource(name: string): Promise<boolean> {
     await this.world.lua.reserve(this.world.clients.size + 2);
-    stopResource(this.world, this.world.server, name);
-    return startResource(this.world, this.world.server, name);
+    return this.asConsole(() => {
+      stopResource(this.world, this.world.server, name);
+      return startResource(this.world, this.world.server, name);
+    });
+  }
+  /** The test controls the server as its console does (`start`, `stop`, `restart` typed there). */
+  private asConsole<T>(work: () => T): T {
+    return this.world.asPrincipals(['system.console'], work);
   }
 
   // --- players -------------------------------------------------------------------------------------------------
@@ -303,7 +314,9 @@ export class Sim {
       dropPlayer(world, player, 'Server shutting down', '__cfx_internal:server', 7);
     }
     this.playersById.clear();
-    for (const name of [...world.startOrder].reverse()) stopResource(world, world.server, name);
+    this.asConsole(() => {
+      for (const name of [...world.startOrder].reverse()) stopResource(world, world.server, name);
+    });
     world.server.destroy();
     // An orderly exit closes the KVP database: NoSync writes are kept.
     world.kvp.flush();

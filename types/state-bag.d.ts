@@ -1,7 +1,9 @@
-// The `bridge:duty` state bag on `Player(src).state` (server) and `LocalPlayer.state` (client), the same on both
-// sides: client.d.ts and server.d.ts reference it.
+// The `bridge:duty` state bag on `Player(src).state` (server) and `LocalPlayer.state` (client), and the on-duty
+// counts on `GlobalState`, the same on both sides: client.d.ts and server.d.ts reference it.
 
 interface StateBagInterface {
   /** Set by the bridge (replicated); absent until the player's first duty state. */
   'bridge:duty'?: import('./index').DutyStateBag;
+  /** On `GlobalState`, set by the bridge (replicated): players on duty per department slug, and `total`. */
+  'bridge:onDutyCount'?: import('./index').OnDutyCounts;
 }

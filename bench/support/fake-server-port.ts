@@ -2,6 +2,8 @@ import { filter, type Observable, Subject } from 'rxjs';
 import type { ResourcePort } from '../../server/integrations/integration.js';
 import type { ClientMessage, HttpAnswer, HttpRequest, PlayerStateWrite, ServerPort } from '../../server/server-port.js';
 import { createMemoryStore, type KeyValueStore } from '../../server/storage/key-value-store.js';
+import { AceStore } from '../../sim/server/aces.js';
+import { tokenize } from '../../sim/server/console-line.js';
 
 export interface FakePlayer {
   name: string;
@@ -26,6 +28,8 @@ export interface FakeServerPortOptions {
   store?: KeyValueStore;
   /** Players already connected when the bridge starts (a resource restart). */
   connected?: Record<number, FakePlayer>;
+  /** server.cfg lines: `add_ace <principal> <object> allow|deny` and `add_principal <child> <parent>`. */
+  aces?: readonly string[];
 }
 
 /**
@@ -40,6 +44,14 @@ export class FakeServerPort implements ServerPort {
   readonly refreshRequests$ = new Subject<ClientMessage>();
   readonly revalidateRequests$ = new Subject<ClientMessage>();
   readonly tokenProofs$ = new Subject<ClientMessage>();
+  readonly refreshOtherRequests$ = new Subject<ClientMessage>();
+  readonly resourceName = 'bridge';
+  /** FXServer's ACEs and principals, with its semantics (the simulator's store). */
+  readonly aces = new AceStore();
+  /** Console lines the bridge ran with ExecuteCommand, refused ones included. */
+  readonly executed: string[] = [];
+  /** GlobalState as the bridge set it (copies, as msgpack makes them). */
+  readonly globalState = new Map<string, unknown>();
 
   readonly localEvents: LocalEvent[] = [];
   readonly clientEvents: ClientEvent[] = [];
@@ -76,6 +88,51 @@ export class FakeServerPort implements ServerPort {
     this.config = options.config ?? { value: {} };
     this.store = options.store ?? createMemoryStore();
     for (const [src, player] of Object.entries(options.connected ?? {})) this.players.set(Number(src), player);
+    for (const line of options.aces ?? []) this.cfg(line);
+  }
+
+  /** A server.cfg line about permissions, run as the console. */
+  cfg(line: string): void {
+    const [command, a = '', b = '', c = ''] = tokenize(line);
+    if (command === 'add_ace') this.aces.addAce(a, b, c);
+    else if (command === 'remove_ace') this.aces.removeAce(a, b, c);
+    else if (command === 'add_principal') this.aces.addPrincipal(a, b);
+    else if (command === 'remove_principal') this.aces.removePrincipal(a, b);
+    else throw new Error(`the fake server.cfg has no command ${command}`);
+  }
+
+  /** ExecuteCommand: run as `resource.bridge`, which needs `command.<name>` as in FXServer. */
+  executeCommand(line: string): void {
+    this.executed.push(line);
+    const [command = ''] = tokenize(line);
+    if (!this.aces.isAllowed(`resource.${this.resourceName}`, `command.${command}`)) {
+      this.lines.push(`Access denied for command ${command}.`);
+      return;
+    }
+    if (command !== 'add_principal' && command !== 'remove_principal') {
+      throw new Error(`the fake console has no command ${command}`);
+    }
+    this.cfg(line);
+  }
+
+  isPrincipalAceAllowed(principal: string, object: string): boolean {
+    return this.aces.isAllowed(principal, object);
+  }
+
+  isPlayerAceAllowed(src: number, object: string): boolean {
+    const player = this.players.get(src);
+    if (!player) return false;
+    return this.aces.isAnyAllowed([`player.${src}`, ...player.identifiers.map((id) => `identifier.${id}`)], object);
+  }
+
+  /** The principals a player is in, through their identifiers (what `sim.principalsOf` answers). */
+  principalsOf(src: number): string[] {
+    const player = this.players.get(src);
+    return player ? this.aces.parentsOf([`player.${src}`, ...player.identifiers.map((id) => `identifier.${id}`)]) : [];
+  }
+
+  setGlobalState(key: string, value: unknown): void {
+    this.globalState.set(key, structuredClone(value));
   }
 
   playerName(src: number): string {
@@ -167,6 +224,11 @@ export class FakeServerPort implements ServerPort {
     this.refreshRequests$.next({ src, args: [] });
   }
 
+  /** `/dutyrefresh <id>` typed on the client, or anything a client sends on that event. */
+  requestRefreshOther(src: number, ...args: unknown[]): void {
+    this.refreshOtherRequests$.next({ src, args });
+  }
+
   /** What GetDutyOptions() sends when the client's profile is older than the refresh interval. */
   requestRevalidate(src: number): void {
     this.revalidateRequests$.next({ src, args: [] });
@@ -177,6 +239,10 @@ export class FakeServerPort implements ServerPort {
     const [name = '', ...args] = line.trim().split(/\s+/);
     const command = this.commands.get(name);
     if (!command) throw new Error(`no command ${name} is registered`);
+    if (command.restricted && src > 0 && !this.isPlayerAceAllowed(src, `command.${name}`)) {
+      this.lines.push(`Access denied for command ${name}.`);
+      return [];
+    }
     const mark = this.replies.length;
     command.handler(src, args);
     return this.replies.slice(mark).map((reply) => reply.line);

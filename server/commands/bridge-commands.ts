@@ -4,6 +4,7 @@ import type { Logger } from '../log/logger.js';
 import type { PlayerRegistry } from '../players/player-registry.js';
 import type { BridgeRuntime, ServerPort } from '../server-port.js';
 import { registerAdminCommand } from './admin-command.js';
+import { registerDutyKickCommand } from './dutykick-command.js';
 import { offDutyCommand } from './offduty-command.js';
 import { refreshCommand } from './refresh-command.js';
 import { statusCommand } from './status-command.js';
@@ -22,7 +23,7 @@ export interface BridgeCommandsWiring {
   cachedProfiles: () => number;
 }
 
-/** The `bridge` console command: status, refresh, offduty. */
+/** The server's commands: `bridge` (status, refresh, offduty) for the console, `/dutykick` for supervisors. */
 export function registerBridgeCommands(wiring: BridgeCommandsWiring): void {
   const { port, logger, players, serverExports } = wiring;
   const isConnected = (src: number) => players.get(src) !== undefined;
@@ -39,4 +40,5 @@ export function registerBridgeCommands(wiring: BridgeCommandsWiring): void {
     ],
     { redact: (text) => logger.redact(text), onError: (message) => logger.error(message) },
   );
+  registerDutyKickCommand({ port, logger, players, takeOffDuty: (src) => serverExports.SetPlayerDuty(src, false) });
 }

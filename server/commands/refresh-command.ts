@@ -9,7 +9,8 @@ export interface RefreshCommandDeps {
   refresh(src: number): Promise<ProfilePayload>;
 }
 
-const describe = (src: number, profile: ProfilePayload): string =>
+/** A refreshed profile in one line: `player 5: lspd (Sergeant), bcso (Deputy)`. */
+export const describeRefresh = (src: number, profile: ProfilePayload): string =>
   profile.ok
     ? `player ${src}: ${profile.departments.map((d) => `${d.slug} (${d.rank.name})`).join(', ') || 'no departments'}`
     : `player ${src}: ${profile.error}`;
@@ -36,7 +37,7 @@ export function refreshCommand(deps: RefreshCommandDeps): Subcommand {
       reply(`refreshing ${ids.length} player(s)`);
       for (const src of ids) {
         void deps.refresh(src).then(
-          (profile) => reply(describe(src, profile)),
+          (profile) => reply(describeRefresh(src, profile)),
           (error: unknown) => reply(`player ${src}: refresh failed (${String(error)})`),
         );
       }

@@ -6,6 +6,7 @@ import type {
   ProfilePayload,
 } from '../../shared/events.js';
 import { type DutyState, OFF_DUTY } from '../duty/duty-state.js';
+import { onDutyByDepartment } from '../duty/on-duty-counts.js';
 import { playerDutyOf } from '../state/duty-state-bag.js';
 
 export interface ServerExportsDeps {
@@ -55,6 +56,18 @@ export function createServerExports(deps: ServerExportsDeps): BridgeServerExport
     return listed;
   };
 
+  // Robbery scripts ask for counts often: counted once per list the duty service hands out.
+  let countedFrom: ReadonlyArray<readonly [number, DutyState]> | undefined;
+  let counted: Readonly<Record<string, number>> = {};
+  const departmentCounts = (): Readonly<Record<string, number>> => {
+    const onDuty = deps.onDutyPlayers();
+    if (onDuty !== countedFrom) {
+      countedFrom = onDuty;
+      counted = onDutyByDepartment(onDuty);
+    }
+    return counted;
+  };
+
   return {
     IsPlayerOnDuty: (src) => {
       const id = known(src);
@@ -91,6 +104,11 @@ export function createServerExports(deps: ServerExportsDeps): BridgeServerExport
       const only = profile?.ok && profile.departments.length === 1 ? profile.departments[0] : undefined;
       if (!only) return refuse('no_department_selected', 'name the department: the player has none or several');
       return deps.setDuty(id, true, only.id);
+    },
+    GetOnDutyCount: (slug) => {
+      if (slug === undefined || slug === null) return deps.onDutyPlayers().length;
+      // A slug is a string; anything else names no department (as GetOnDutyPlayers with a bad id lists nobody).
+      return typeof slug === 'string' ? (departmentCounts()[slug] ?? 0) : 0;
     },
     RefreshPlayer: (src) => {
       const id = known(src);

@@ -45,6 +45,7 @@ export function createServerPort(onStop: () => void): ServerPort {
     clientReady$: netStream(INTERNAL_EVENTS.clientReady),
     dutyRequests$: netStream(INTERNAL_EVENTS.dutyRequest),
     refreshRequests$: netStream(INTERNAL_EVENTS.refreshRequest),
+    refreshOtherRequests$: netStream(INTERNAL_EVENTS.refreshOtherRequest),
     revalidateRequests$: netStream(INTERNAL_EVENTS.revalidateRequest),
     tokenProofs$: netStream(INTERNAL_EVENTS.tokenProof),
     playerName: (src) => GetPlayerName(String(src)) ?? `player ${src}`,
@@ -65,6 +66,11 @@ export function createServerPort(onStop: () => void): ServerPort {
       if (src > 0) emitNet('chat:addMessage', src, { args: ['bridge', line] });
       else console.log(line);
     },
+    resourceName,
+    executeCommand: (line) => ExecuteCommand(line),
+    isPrincipalAceAllowed: (principal, object) => IsPrincipalAceAllowed(principal, object),
+    isPlayerAceAllowed: (src, object) => IsPlayerAceAllowed(String(src), object),
+    setGlobalState: (key, value) => GlobalState.set(key, value, true),
     convar: (name) => GetConvar(name, ''),
     readConfig() {
       try {

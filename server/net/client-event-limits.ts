@@ -3,7 +3,7 @@ import type { Logger } from '../log/logger.js';
 import { TokenBuckets } from './token-bucket.js';
 
 /** The events a client sends the server; each has its own per-player limit below. */
-export type ClientEvent = 'ready' | 'dutyRequest' | 'refresh' | 'revalidate' | 'tokenProof';
+export type ClientEvent = 'ready' | 'dutyRequest' | 'refresh' | 'refreshOther' | 'revalidate' | 'tokenProof';
 
 interface Limit {
   /** Events a player may send at once. */
@@ -15,7 +15,8 @@ interface Limit {
 /**
  * Per player, for every event a client can send. Each is far above what the bridge's own client sends, so a real
  * player never meets one: `ready` once when its script starts, `tokenProof` once per challenge (one per `ready`),
- * a duty request per click of a menu, a refresh per /dutyrefresh (which has its own 30 s cooldown besides), a
+ * a duty request per click of a menu, a refresh per /dutyrefresh (which has its own 30 s cooldown besides), one per
+ * supervisor's /dutyrefresh <id> (which needs an ACE besides), a
  * revalidation at most once per refresh interval (which the server gates per player besides: see RevalidationAsks).
  * A script that sends more is refused before any work, so it costs no panel request.
  */
@@ -24,6 +25,7 @@ export const CLIENT_EVENT_LIMITS: Readonly<Record<ClientEvent, Limit>> = {
   tokenProof: { burst: 2, perSecond: 1 / 60 },
   dutyRequest: { burst: 5, perSecond: 0.5 },
   refresh: { burst: 2, perSecond: 0.2 },
+  refreshOther: { burst: 3, perSecond: 0.2 },
   revalidate: { burst: 2, perSecond: 1 },
 };
 
@@ -32,6 +34,7 @@ const EVENT_NAMES: Readonly<Record<ClientEvent, string>> = {
   tokenProof: INTERNAL_EVENTS.tokenProof,
   dutyRequest: INTERNAL_EVENTS.dutyRequest,
   refresh: INTERNAL_EVENTS.refreshRequest,
+  refreshOther: INTERNAL_EVENTS.refreshOtherRequest,
   revalidate: INTERNAL_EVENTS.revalidateRequest,
 };
 

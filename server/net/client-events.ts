@@ -1,4 +1,5 @@
 import { filter, map, merge, mergeMap, type Subscription } from 'rxjs';
+import type { ProfilePayload } from '../../shared/events.js';
 import type { Duty } from '../duty/duty.js';
 import type { Logger } from '../log/logger.js';
 import type { PlayerRegistry, PlayerSession } from '../players/player-registry.js';
@@ -9,6 +10,7 @@ import type { ServerPort } from '../server-port.js';
 import type { ClientEventLimits } from './client-event-limits.js';
 import { dutyRequestHandler } from './duty-request.js';
 import { guarded } from './guarded.js';
+import { refreshOtherRequestHandler } from './refresh-other-request.js';
 import { refreshRequestHandler } from './refresh-request.js';
 
 export interface ClientEventsDeps {
@@ -23,6 +25,8 @@ export interface ClientEventsDeps {
   playersOnline: (count: number) => void;
   duty: Pick<Duty, 'request' | 'leave'>;
   profiles: Pick<ProfileDelivery, 'profiles' | 'send' | 'refresh'>;
+  /** A supervisor's /dutyrefresh <id>: RefreshPlayer, bypassing the cache and the target's cooldown. */
+  refreshOther: (src: number) => Promise<ProfilePayload>;
   limits: ClientEventLimits;
   revalidationAsks: RevalidationAsks;
   tokenExposure: TokenExposureCheck;
@@ -35,6 +39,7 @@ export function subscribeClientEvents(deps: ClientEventsDeps): Subscription {
   const { port, logger, players, openSession, duty, profiles, limits, revalidationAsks, tokenExposure } = deps;
   const handleDutyRequest = dutyRequestHandler(deps);
   const handleRefresh = refreshRequestHandler({ ...deps, cooldownMs: deps.refreshCooldownMs });
+  const handleRefreshOther = refreshOtherRequestHandler({ ...deps, refresh: deps.refreshOther });
   return merge(
     port.joins$.pipe(
       mergeMap(
@@ -59,6 +64,9 @@ export function subscribeClientEvents(deps: ClientEventsDeps): Subscription {
     port.refreshRequests$.pipe(
       map(({ src }) => src),
       mergeMap(guarded('refresh', logger, handleRefresh)),
+    ),
+    port.refreshOtherRequests$.pipe(
+      mergeMap(guarded('supervisor refresh', logger, ({ src, args }) => handleRefreshOther(src, args))),
     ),
     // Stale-while-revalidate: the client already shows its profile; the new one arrives as a background refresh.
     port.revalidateRequests$.pipe(

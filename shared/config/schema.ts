@@ -102,6 +102,11 @@ export const configShape = {
     false,
     'Serve Prometheus metrics at /<resource>/metrics, behind the bearer token of the bridge_metrics_token convar',
   ),
+  AcePermissions: option(
+    z.boolean(),
+    false,
+    'Players on duty are in the ACE principals bridge.onduty, bridge.<slug> and bridge.<slug>.<rankId>',
+  ),
   Locale: localeShape,
 } as const;
 

@@ -1,6 +1,7 @@
 // RegisterCommand / ExecuteCommand on one side (fivem-runtime.md §6). Registering a name twice only replaces the
 // handler; the command stays owned by its first registrant and goes away when that resource stops. On the server a
-// player needs the ACE `command.<name>` (a non-restricted command grants it to builtin.everyone).
+// player needs the ACE `command.<name>`: registering grants it to the registering resource, and a non-restricted
+// command to builtin.everyone; both go with the command (citizenfx/fivem ResourceScriptFunctions.cpp).
 import { pack } from '../codec/msgpack.js';
 import { tokenize } from '../server/console-line.js';
 import type { Host } from './host.js';
@@ -25,8 +26,9 @@ export class CommandRegistry {
       return;
     }
     this.commands.set(key, { name, owner, ref, restricted });
-    if (this.host.side === 'server' && !restricted)
-      this.host.world.aces.addAce('builtin.everyone', `command.${name}`, 'allow');
+    if (this.host.side !== 'server') return;
+    this.host.world.aces.addAce(`resource.${owner}`, `command.${name}`, 'allow');
+    if (!restricted) this.host.world.aces.addAce('builtin.everyone', `command.${name}`, 'allow');
   }
 
   has(name: string): boolean {
@@ -38,7 +40,13 @@ export class CommandRegistry {
   }
 
   unregisterOwner(owner: string): void {
-    for (const [key, c] of this.commands) if (c.owner === owner) this.commands.delete(key);
+    for (const [key, c] of this.commands) {
+      if (c.owner !== owner) continue;
+      this.commands.delete(key);
+      if (this.host.side !== 'server') continue;
+      this.host.world.aces.removeAce('builtin.everyone', `command.${c.name}`, 'allow');
+      this.host.world.aces.removeAce(`resource.${owner}`, `command.${c.name}`, 'allow');
+    }
   }
 
   /**

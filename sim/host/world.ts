@@ -15,6 +15,13 @@ import { HostWork } from './host-work.js';
 import { type LogOptions, SimLog } from './log.js';
 import { type ResourceDef, ResourceInstance } from './resource.js';
 
+/** A new server's security context: the console may run every command (GameServer.cpp). */
+function newAceStore(): AceStore {
+  const aces = new AceStore();
+  aces.addAce('system.console', 'command', 'allow');
+  return aces;
+}
+
 export interface WorldOptions extends LogOptions {
   clock: ClockMode;
   serverFrameMs: number;
@@ -37,7 +44,12 @@ export class World {
   readonly clients = new Map<number, Host>();
   players = new PlayerRegistry();
   convars = new ConvarStore();
-  aces = new AceStore();
+  aces = newAceStore();
+  /**
+   * Who is running what runs now, innermost first: `system.console` for server.cfg lines and the console,
+   * `resource.<name>` inside its ExecuteCommand, a player's principals while their command runs. Empty otherwise.
+   */
+  private principalStack: string[] = [];
   kvp: KvpStore;
   kvpFinds = new KvpFinds();
   /** SetHttpHandler's handlers, by resource. */
@@ -89,7 +101,9 @@ export class World {
         '__cfx_internal:commandFallback',
         (raw: unknown) => {
           const source = Number(host.test.currentSource);
-          if (!host.commands.execute(String(raw), source)) {
+          const player = this.players.get(source);
+          const principals = player ? this.principalsOf(player) : [];
+          if (!this.asPrincipals(principals, () => host.commands.execute(String(raw), source))) {
             this.log.print('server', null, null, 'warn', `No such command ${String(raw).split(' ')[0]}.`);
           }
         },
@@ -106,7 +120,8 @@ export class World {
   resetServer(): void {
     this.players = new PlayerRegistry();
     this.convars = new ConvarStore();
-    this.aces = new AceStore();
+    this.aces = newAceStore();
+    this.principalStack = [];
     if (this.options.kvpDir) this.kvp = new KvpStore(this.options.kvpDir);
     this.kvpFinds = new KvpFinds();
     this.http.clear();
@@ -132,9 +147,34 @@ export class World {
     this.kvp.crash();
   }
 
-  /** A server console line (server.cfg, ExecuteCommand, the test), run with source 0. */
+  /** A server console line (server.cfg, the console, the test), run with source 0 as `system.console`. */
   console(line: string): void {
-    runConsoleCommand(this, line);
+    this.asPrincipals(['system.console'], () => runConsoleCommand(this, line));
+  }
+
+  /** A resource's ExecuteCommand: a console line run as `resource.<name>`, above whoever runs now. */
+  executeCommand(resource: string, line: string): void {
+    this.asPrincipals([`resource.${resource}`], () => runConsoleCommand(this, line));
+  }
+
+  /** Runs `work` with these principals on top of the principal stack (FXServer's se::ScopedPrincipal). */
+  asPrincipals<T>(principals: readonly string[], work: () => T): T {
+    const outer = this.principalStack;
+    this.principalStack = [...principals, ...outer];
+    try {
+      return work();
+    } finally {
+      this.principalStack = outer;
+    }
+  }
+
+  /**
+   * Whether whoever runs now may use `object`: any principal on the stack allowed (FXServer's seCheckPrivilege),
+   * `builtin.everyone` when nobody is on it.
+   */
+  isAllowedNow(object: string): boolean {
+    const stack = this.principalStack.length > 0 ? this.principalStack : ['builtin.everyone'];
+    return this.aces.isAnyAllowed(stack, object);
   }
 
   clientCommand(client: Host, line: string): void {
@@ -204,15 +244,9 @@ export class World {
     return [`player.${player.id}`, ...player.identifiers.map((i) => `identifier.${i}`)];
   }
 
-  /** The principals a player is in (`add_principal identifier.<id> group.admin`), directly or inherited. */
-  principalsHeldBy(arg: unknown): string[] {
-    const player = this.player(arg);
-    return player ? this.aces.parentsOf(this.principalsOf(player)) : [];
-  }
-
   isPlayerAceAllowed(arg: unknown, object: string): boolean {
     const player = this.player(arg);
-    return player ? this.aces.isAllowed(this.principalsOf(player), object) : false;
+    return player ? this.aces.isAnyAllowed(this.principalsOf(player), object) : false;
   }
 
   // --- network -------------------------------------------------------------------------------------------------

@@ -1,5 +1,6 @@
-// Commands and ACEs (fivem-runtime.md §6). ExecuteCommand runs a console command as the console (source 0); on
-// the server the console's own commands (set, add_ace, ensure…) are available too.
+// Commands and ACEs (fivem-runtime.md §6). ExecuteCommand runs a console line with source 0; on the server as the
+// principal `resource.<name>` (it needs `command.<name>` like anyone else), where the console's own commands (set,
+// add_ace, add_principal, ensure…) are available too.
 import { bool, str } from './args.js';
 import { defineNatives } from './registry.js';
 
@@ -9,7 +10,7 @@ defineNatives('shared', {
   },
   ExecuteCommand: (ctx, ...a) => {
     const line = str(a, 0);
-    if (ctx.host.side === 'server') ctx.host.world.console(line);
+    if (ctx.host.side === 'server') ctx.host.world.executeCommand(ctx.resource, line);
     else ctx.host.world.clientCommand(ctx.host, line);
   },
   GetRegisteredCommands: (ctx) => ctx.host.commands.names().map((name) => ({ name, resource: '', arity: -1 })),
@@ -17,8 +18,8 @@ defineNatives('shared', {
 
 defineNatives('server', {
   /** The calling resource's own ACE (principal `resource.<name>`). */
-  IsAceAllowed: (ctx, ...a) => ctx.host.world.aces.isAllowed([`resource.${ctx.resource}`], str(a, 0)),
-  IsPrincipalAceAllowed: (ctx, ...a) => ctx.host.world.aces.isAllowed([str(a, 0)], str(a, 1)),
+  IsAceAllowed: (ctx, ...a) => ctx.host.world.aces.isAllowed(`resource.${ctx.resource}`, str(a, 0)),
+  IsPrincipalAceAllowed: (ctx, ...a) => ctx.host.world.aces.isAllowed(str(a, 0), str(a, 1)),
 });
 
 defineNatives('client', {

@@ -1,8 +1,13 @@
-// Access control entries (add_ace / add_principal). A principal inherits its parents' entries; an object is
-// checked from the most specific to the least (`command.foo` then `command`), and at one level a deny wins.
+// Access control entries and principal inheritance (add_ace / add_principal), as FXServer's security context keeps
+// them (citizenfx/fivem code/client/citicore/se/Security.cpp at 06d4d348):
+// - both are multimaps: adding the same entry twice keeps two, and a remove erases every entry that matches, so a
+//   remove_principal undoes any number of add_principal of that pair, whoever added them;
+// - a principal inherits its parents' entries, recursively;
+// - an object is checked with its parents (`command.foo.bar`, `command.foo`, `command`): a deny on any of them wins,
+//   otherwise any allow allows.
 export class AceStore {
   private readonly entries: { principal: string; object: string; allow: boolean }[] = [];
-  private readonly parents = new Map<string, Set<string>>();
+  private readonly inheritance: { child: string; parent: string }[] = [];
 
   addAce(principal: string, object: string, mode: string): void {
     this.entries.push({ principal, object, allow: mode !== 'deny' });
@@ -10,47 +15,66 @@ export class AceStore {
 
   removeAce(principal: string, object: string, mode: string): void {
     const allow = mode !== 'deny';
-    const i = this.entries.findIndex((e) => e.principal === principal && e.object === object && e.allow === allow);
-    if (i >= 0) this.entries.splice(i, 1);
+    this.removeWhere(this.entries, (e) => e.principal === principal && e.object === object && e.allow === allow);
   }
 
   addPrincipal(child: string, parent: string): void {
-    const set = this.parents.get(child) ?? new Set<string>();
-    set.add(parent);
-    this.parents.set(child, set);
+    this.inheritance.push({ child, parent });
   }
 
   removePrincipal(child: string, parent: string): void {
-    this.parents.get(child)?.delete(parent);
+    this.removeWhere(this.inheritance, (e) => e.child === child && e.parent === parent);
   }
 
-  /** These principals and every one they are in, directly or through a parent, in the order they are found. */
-  private closure(principals: readonly string[]): Set<string> {
-    const all = new Set<string>();
-    const pending = [...principals].reverse();
-    while (pending.length) {
-      const p = pending.pop() as string;
-      if (all.has(p)) continue;
-      all.add(p);
-      pending.push(...[...(this.parents.get(p) ?? [])].reverse());
-    }
-    return all;
-  }
-
-  /** The principals these are in through add_principal, directly or inherited, without themselves. */
+  /** Every principal these are in, directly or through their parents (not the given ones themselves). */
   parentsOf(principals: readonly string[]): string[] {
-    return [...this.closure(principals)].filter((p) => !principals.includes(p));
+    const found = new Set<string>();
+    const pending = [...principals];
+    while (pending.length) {
+      const principal = pending.pop() as string;
+      for (const { child, parent } of this.inheritance) {
+        if (child === principal && !found.has(parent)) {
+          found.add(parent);
+          pending.push(parent);
+        }
+      }
+    }
+    for (const principal of principals) found.delete(principal);
+    return [...found].sort();
   }
 
-  isAllowed(principals: readonly string[], object: string): boolean {
-    const all = this.closure([...principals, 'builtin.everyone']);
+  /** `child <- parent` for every inheritance, in the order added (what `list_principals` prints). */
+  principalLines(): string[] {
+    return this.inheritance.map(({ child, parent }) => `${child} <- ${parent}`);
+  }
+
+  /** `principal -> object = ALLOW|DENY` for every entry (what `list_aces` prints). */
+  aceLines(): string[] {
+    return this.entries.map((e) => `${e.principal} -> ${e.object} = ${e.allow ? 'ALLOW' : 'DENY'}`);
+  }
+
+  /** Whether one principal (with everything it inherits, and builtin.everyone) may use `object`. */
+  isAllowed(principal: string, object: string): boolean {
+    const all = new Set([principal, 'builtin.everyone', ...this.parentsOf([principal, 'builtin.everyone'])]);
     const segments = object.split('.');
+    let allowed = false;
     for (let n = segments.length; n > 0; n--) {
       const candidate = segments.slice(0, n).join('.');
-      const relevant = this.entries.filter((e) => all.has(e.principal) && e.object === candidate);
-      if (relevant.some((e) => !e.allow)) return false;
-      if (relevant.length > 0) return true;
+      for (const entry of this.entries) {
+        if (entry.object !== candidate || !all.has(entry.principal)) continue;
+        if (!entry.allow) return false;
+        allowed = true;
+      }
     }
-    return false;
+    return allowed;
+  }
+
+  /** Whether any of these principals may use `object` (a player's identifiers, or a principal stack). */
+  isAnyAllowed(principals: readonly string[], object: string): boolean {
+    return principals.some((principal) => this.isAllowed(principal, object));
+  }
+
+  private removeWhere<T>(list: T[], matches: (entry: T) => boolean): void {
+    for (let i = list.length - 1; i >= 0; i--) if (matches(list[i] as T)) list.splice(i, 1);
   }
 }

@@ -1,8 +1,29 @@
-// The server console: server.cfg lines, ExecuteCommand and sim.command() all run here with source 0. The
-// console's own commands (convars, ACEs, resource control) come first, then commands scripts registered.
+// The server console: server.cfg lines and sim.command() run here as `system.console`, a resource's ExecuteCommand
+// as `resource.<name>`, all with source 0. Every command, the console's own (convars, ACEs, resource control) and
+// those scripts registered, needs the ACE `command.<name>` of whoever runs it (citizenfx/fivem
+// code/client/citicore/console/Console.Commands.cpp): the console has `command` itself; a resource needs it granted,
+// e.g. `add_ace resource.bridge command.add_principal allow`, except for the commands it registered.
 import { startResource, stopResource } from '../host/lifecycle.js';
 import type { World } from '../host/world.js';
 import { tokenize } from './console-line.js';
+
+const BUILT_IN = new Set([
+  'set',
+  'seta',
+  'setr',
+  'sets',
+  'add_ace',
+  'remove_ace',
+  'add_principal',
+  'remove_principal',
+  'list_aces',
+  'list_principals',
+  'test_ace',
+  'start',
+  'stop',
+  'restart',
+  'ensure',
+]);
 
 export function runConsoleCommand(world: World, line: string): void {
   const [command, ...args] = tokenize(line);
@@ -10,6 +31,14 @@ export function runConsoleCommand(world: World, line: string): void {
   const name = command.toLowerCase();
   const say = (text: string, level: 'log' | 'warn' | 'error' = 'log') =>
     world.log.print('server', null, null, level, text);
+  if (!BUILT_IN.has(name) && !world.server.commands.has(name)) {
+    say(`No such command ${command}.`, 'warn');
+    return;
+  }
+  if (!world.isAllowedNow(`command.${name}`)) {
+    say(`Access denied for command ${name}.`, 'warn');
+    return;
+  }
   const [a = '', b = '', c = ''] = args;
   switch (name) {
     case 'set':
@@ -23,16 +52,25 @@ export function runConsoleCommand(world: World, line: string): void {
       world.convars.set(a, args.slice(1).join(' '), { serverInfo: true });
       return;
     case 'add_ace':
-      world.aces.addAce(a, b, c || 'allow');
+      if (accessType(c, say)) world.aces.addAce(a, b, c);
       return;
     case 'remove_ace':
-      world.aces.removeAce(a, b, c || 'allow');
+      if (accessType(c, say)) world.aces.removeAce(a, b, c);
       return;
     case 'add_principal':
       world.aces.addPrincipal(a, b);
       return;
     case 'remove_principal':
       world.aces.removePrincipal(a, b);
+      return;
+    case 'list_aces':
+      for (const entry of world.aces.aceLines()) say(entry);
+      return;
+    case 'list_principals':
+      for (const entry of world.aces.principalLines()) say(entry);
+      return;
+    case 'test_ace':
+      say(`${a} -> ${b} = ${world.aces.isAllowed(a, b)}`);
       return;
     case 'start':
       if (!startResource(world, world.server, a)) say(`Couldn't start resource ${a}.`, 'error');
@@ -48,7 +86,14 @@ export function runConsoleCommand(world: World, line: string): void {
       startResource(world, world.server, a);
       return;
   }
-  if (!world.server.commands.execute(line, 0)) say(`No such command ${command}.`, 'warn');
+  world.server.commands.execute(line, 0);
+}
+
+/** add_ace / remove_ace take `allow` or `deny` and nothing else. */
+function accessType(mode: string, say: (text: string) => void): boolean {
+  if (mode === 'allow' || mode === 'deny') return true;
+  say("Access type needs to be 'allow' or 'deny'.");
+  return false;
 }
 
 /** A command typed on a client: its own registration wins, otherwise the server runs it for that player. */

@@ -245,7 +245,6 @@ describe.skipIf(!hasChromium)("the dashboard's duty command, principals and coun
       token: TOKEN,
       port: 0,
       demoPlayers: [ALEX.chatId],
-      resources: [{ dir: join(REPO_ROOT, 'test', 'playground', 'fixtures', 'global_state'), name: 'global_state' }],
     });
     ({ running, page, pageErrors } = dashboard);
     await page.goto(`${running.url}/`);
@@ -284,24 +283,20 @@ describe.skipIf(!hasChromium)("the dashboard's duty command, principals and coun
     expect(pageErrors, pageErrors.join('\n')).toEqual([]);
   });
 
-  it("shows the principals a player is in and GlobalState['bridge:onDutyCount']", async () => {
+  it("shows the principals the bridge gives a player on duty and GlobalState['bridge:onDutyCount']", async () => {
     const counts = page.locator('#duty-counts');
-    await expect
-      .poll(() => counts.textContent(), { timeout: UI_WAIT_MS })
-      .toBe("On-duty counts: not published (GlobalState['bridge:onDutyCount'] is not set).");
+    await expect.poll(() => counts.textContent(), { timeout: UI_WAIT_MS }).toBe('On duty: 0 in all');
     expect(await row().locator('.no-principals').textContent()).toBe('none');
 
-    const { simulator } = running.playground;
-    simulator.command(`add_principal identifier.chat:${ALEX.chatId} bridge.lspd`);
-    simulator.command(`add_principal identifier.chat:${ALEX.chatId} bridge.lspd.2`);
-    simulator.command(`add_principal identifier.chat:${ALEX.chatId} bridge.onduty`);
-    simulator.exports.global_state.Set('bridge:onDutyCount', { lspd: 1, bcso: 0, total: 1 });
+    await typeDuty('lspd');
     await expect
       .poll(() => row().locator('.principals li').allTextContents(), { timeout: UI_WAIT_MS })
-      .toEqual(['bridge.lspd', 'bridge.lspd.2', 'bridge.onduty']);
+      .toEqual([`bridge.account.chat:${ALEX.chatId}`, 'bridge.lspd', 'bridge.lspd.2', 'bridge.onduty']);
     expect(await row().locator('.no-principals').textContent()).toBe('');
-    await expect.poll(() => counts.textContent(), { timeout: UI_WAIT_MS }).toBe('On duty: 1 in all · BCSO 0 · LSPD 1');
+    await expect.poll(() => counts.textContent(), { timeout: UI_WAIT_MS }).toBe('On duty: 1 in all · LSPD 1');
     if (SCREENSHOTS) await page.screenshot({ path: join(SCREENSHOTS, 'dashboard-duty-command.png'), fullPage: true });
+    await typeDuty('off');
+    await expect.poll(() => row().locator('.no-principals').textContent(), { timeout: UI_WAIT_MS }).toBe('none');
     expect(pageErrors, pageErrors.join('\n')).toEqual([]);
   });
 });

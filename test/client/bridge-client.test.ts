@@ -117,8 +117,14 @@ describe('the client half', () => {
   it('registers /dutyrefresh with help text and sends the refresh request', () => {
     const command = fake.commands.get('dutyrefresh');
     expect(command?.help).toBe('Reload your departments and ranks from the panel');
+    expect(command?.params).toEqual([{ name: 'id', help: "Supervisors: another player's server id" }]);
     command?.handler([]);
     expect(fake.sent.at(-1)).toEqual({ event: INTERNAL_EVENTS.refreshRequest, args: [] });
+  });
+
+  it("sends /dutyrefresh <id> as a supervisor's request, the id as typed, for the server to check", () => {
+    fake.commands.get('dutyrefresh')?.handler(['7', 'extra']);
+    expect(fake.sent.at(-1)).toEqual({ event: INTERNAL_EVENTS.refreshOtherRequest, args: ['7'] });
   });
 
   it('survives a callback that throws (a dead Lua reference)', () => {

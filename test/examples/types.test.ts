@@ -27,6 +27,9 @@ onNet('bridge:client:deptData', (department) => {
 onNet('some:other:event', (anything: unknown) => console.log(anything));
 const slug: string | null | undefined = LocalPlayer.state['bridge:duty']?.departmentSlug;
 console.log(slug);
+const policeOnDuty: number = GlobalState['bridge:onDutyCount']?.lspd ?? 0;
+const everyone: number | undefined = GlobalState['bridge:onDutyCount']?.total;
+console.log(policeOnDuty, everyone);
 
 // @ts-expect-error UpdatePlayerDuty takes a boolean
 exports.bridge.UpdatePlayerDuty('on');
@@ -48,8 +51,14 @@ const firstOnDuty: number | undefined = exports.bridge.GetOnDutyPlayers(1)[0]?.s
 const departments: string[] = exports.bridge.GetPlayerDepartments(1).departments.map((d) => d.slug);
 console.log(firstOnDuty, departments, exports.bridge.GetPlayerDuty(1).departmentSlug);
 
+const lspdCount: number = exports.bridge.GetOnDutyCount('lspd');
+const allCount: number = exports.bridge.GetOnDutyCount();
+console.log(lspdCount + allCount, GlobalState['bridge:onDutyCount']?.total);
+
 // @ts-expect-error the server's IsPlayerOnDuty needs the player
 exports.bridge.IsPlayerOnDuty();
+// @ts-expect-error GetOnDutyCount takes a department's slug, not its id
+exports.bridge.GetOnDutyCount(1);
 // @ts-expect-error SetPlayerDuty answers with a promise
 console.log(exports.bridge.SetPlayerDuty(1, false).ok);
 on('bridge:server:playerOffDuty', (src) => {

@@ -109,15 +109,15 @@ describe('commands', () => {
     sim = await startFixtures({ aces: ['add_principal group.admin group.moderator'] });
     const player = await sim.join();
     const admin = await sim.join({ identifiers: ['license:abc', `chat:${adminChatId}`] });
-    expect(sim.principals(player.id)).toEqual([]);
-    expect(sim.principals(admin.id)).toEqual(['group.admin', 'group.moderator']);
+    expect(sim.principalsOf(player.id)).toEqual([]);
+    expect(sim.principalsOf(admin.id)).toEqual(['group.admin', 'group.moderator']);
     sim.command(`add_principal identifier.license:abc bridge.lspd`);
     sim.command(`add_principal player.${admin.id} bridge.onduty`);
-    expect(sim.principals(admin.id)).toEqual(['bridge.onduty', 'bridge.lspd', 'group.admin', 'group.moderator']);
+    expect(sim.principalsOf(admin.id)).toEqual(['bridge.lspd', 'bridge.onduty', 'group.admin', 'group.moderator']);
     sim.command(`remove_principal identifier.chat:${adminChatId} group.admin`);
     sim.command('remove_principal identifier.license:abc bridge.lspd');
-    expect(sim.principals(admin.id)).toEqual(['bridge.onduty']);
-    expect(sim.principals(999)).toEqual([]);
+    expect(sim.principalsOf(admin.id)).toEqual(['bridge.onduty']);
+    expect(sim.principalsOf(999)).toEqual([]);
   });
 
   it('runs client commands on the client with source 0 (JS and Lua); unknown ones fall back to the server', async () => {

@@ -10,6 +10,7 @@ import {
   type DutyOutcome,
   type OffDutyPayload,
   type OffDutyReason,
+  ON_DUTY_COUNT_KEY,
   type PlayerDepartments,
   type ProfileErrorCode,
   type ProfilePayload,
@@ -153,6 +154,13 @@ describe('the LuaLS definitions in types/lua', () => {
     expect(shared).toContain(`Player(source).state['${DUTY_STATE_BAG_KEY}']`);
     expect(shared).toContain(`LocalPlayer.state['${DUTY_STATE_BAG_KEY}']`);
     expect(classFields(shared, 'BridgeDutyStateBag')).toEqual(Object.keys(playerDutyOf(OFF_DUTY)).sort());
+  });
+
+  it('describe the on-duty counts in GlobalState with the key the bridge sets and a robbery script one-liner', () => {
+    const shared = source('shared.lua');
+    expect(shared).toContain(`local police = (GlobalState['${ON_DUTY_COUNT_KEY}'] or {}).lspd or 0`);
+    expect(shared).toContain(`AddStateBagChangeHandler('${ON_DUTY_COUNT_KEY}', 'global',`);
+    expect(classFields(shared, 'BridgeOnDutyCount')).toEqual(['total']);
   });
 
   it('describe an entry of GetOnDutyPlayers with the fields the server export returns', () => {

@@ -57,6 +57,16 @@ function exports.bridge:SetPlayerDuty(src, on, departmentId) end
 ---@return BridgeProfilePayload
 function exports.bridge:RefreshPlayer(src) end
 
+---**server** How many players are on duty: in the department with this slug, or in all departments without one.
+---Answers at once, without a panel call; `GlobalState['bridge:onDutyCount']` (BridgeOnDutyCount) has the same
+---figures for scripts that read instead of call. A slug that names no department (or is not a string) counts 0.
+---```lua
+---if exports.bridge:GetOnDutyCount('lspd') < 3 then return end
+---```
+---@param slug? string A department slug (`lspd`); nil for every department.
+---@return integer
+function exports.bridge:GetOnDutyCount(slug) end
+
 ---Server events: local events on the server, fired for every duty change whichever resource asked for it.
 ---Listen with AddEventHandler (they do not come from clients: no RegisterNetEvent).
 ---@alias BridgeServerEvent

@@ -106,6 +106,23 @@
 ---```
 ---@alias BridgeDutyStateBagHandler fun(bagName: string, key: 'bridge:duty', value: BridgeDutyStateBag?, reserved: integer, replicated: boolean)
 
+---The replicated `GlobalState` value `bridge:onDutyCount`, on the server and every client: players on duty per
+---department slug (a department nobody is on duty in is absent) and `total`. Set when the bridge starts and after
+---every change, so a script reads it instead of calling an export every frame:
+---```lua
+---local police = (GlobalState['bridge:onDutyCount'] or {}).lspd or 0
+---if police < 3 then return end -- a robbery needs at least 3 LSPD officers on duty
+---```
+---@class BridgeOnDutyCount
+---@field total integer Everyone on duty, in all departments.
+---@field [string] integer Players on duty in the department with that slug.
+
+---A handler for changes of the on-duty counts:
+---```lua
+---AddStateBagChangeHandler('bridge:onDutyCount', 'global', function(bagName, key, value) end)
+---```
+---@alias BridgeOnDutyCountHandler fun(bagName: 'global', key: 'bridge:onDutyCount', value: BridgeOnDutyCount?, reserved: integer, replicated: boolean)
+
 ---@class BridgeDepartmentVehicle
 ---@field model string
 ---@field label string

@@ -1,6 +1,6 @@
 import type { DutyOptions } from '../../../client/bridge-client.js';
 import type { DutyOutcome } from '../../../shared/events.js';
-import type { SimPlayer } from '../../../sim/index.js';
+import type { Sim, SimPlayer } from '../../../sim/index.js';
 
 /** The bridge's client exports as a JS consumer calls them (through the simulator's msgpack boundary). */
 export interface BridgeClientExports {
@@ -23,3 +23,19 @@ export interface LuaDutyMenuExports {
 }
 
 export const luaMenuOf = (player: SimPlayer): LuaDutyMenuExports => player.exports.lua_duty_menu as LuaDutyMenuExports;
+
+/**
+ * The player's client goes on duty in the department at `departmentIndex` of their options (or off duty) through
+ * the client exports, as a menu does; resolves with the outcome once every event it caused was delivered.
+ */
+export async function changeDuty(sim: Sim, player: SimPlayer, on: boolean, departmentIndex = 0): Promise<DutyOutcome> {
+  if (on) {
+    const options = bridgeOf(player).GetDutyOptions() as { departments: Array<{ setActive(): boolean }> };
+    options.departments[departmentIndex]?.setActive();
+  }
+  const outcomes: DutyOutcome[] = [];
+  bridgeOf(player).UpdatePlayerDuty(on, (outcome) => outcomes.push(outcome));
+  await sim.until(() => outcomes.length > 0, 15_000, 'the duty outcome');
+  await sim.settle();
+  return outcomes[0] as DutyOutcome;
+}

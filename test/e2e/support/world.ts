@@ -34,6 +34,8 @@ export interface WorldOptions {
   kvpDir?: string;
   /** More resources, started after the bridge and the Lua duty menu (an example, a stub of ox_lib). */
   resources?: Array<string | { dir: string; name?: string }>;
+  /** server.cfg permission lines (`add_ace …`, `add_principal …`), run again by every restart. */
+  aces?: string[];
 }
 
 export interface World {
@@ -76,6 +78,7 @@ export async function startWorld(options: WorldOptions = {}): Promise<World> {
     },
     kvpDir,
     clock: options.clock ?? 'real',
+    aces: options.aces,
   });
   simNow = () => sim.now();
   // The probe's verdict is logged once its answer was read, so no test request overlaps it.

@@ -7,10 +7,11 @@ import { elapse, settle } from '../support/virtual-runtime.js';
 const mock = useMockPanel();
 
 describe('the bridge console command', () => {
-  it('is registered as one restricted command, bridge, so only the console and granted admins run it', async () => {
+  it('is registered as a restricted command, bridge, so only the console and granted admins run it (as /dutykick)', async () => {
     const running = await startBridge(mock.panel);
     expect([...running.port.commands.entries()].map(([name, { restricted }]) => [name, restricted])).toEqual([
       ['bridge', true],
+      ['dutykick', true],
     ]);
   });
 

@@ -51,6 +51,23 @@ describe('the server exports', () => {
     }
   });
 
+  it('count the players on duty, in one department by its slug or in all; anything but a slug counts nobody', () => {
+    const onDutyBcso: DutyState = { onDuty: true, departmentId: 2, departmentSlug: 'bcso', rankId: 4, since: 2000 };
+    const onDuty = [
+      [3, onDutyLspd],
+      [4, onDutyBcso],
+      [6, onDutyLspd],
+    ] as const;
+    const exports = createServerExports(deps({ onDutyPlayers: () => onDuty }));
+    expect(exports.GetOnDutyCount()).toBe(3);
+    expect(exports.GetOnDutyCount(null as unknown as string)).toBe(3);
+    expect(exports.GetOnDutyCount('lspd')).toBe(2);
+    expect(exports.GetOnDutyCount('bcso')).toBe(1);
+    for (const nobody of ['safr', 'LSPD', '', 'toString', '__proto__', 1, {}, ['lspd']]) {
+      expect(exports.GetOnDutyCount(nobody as string), String(nobody)).toBe(0);
+    }
+  });
+
   it('list the players on duty, all of them or one department', () => {
     const exports = createServerExports(deps());
     expect(exports.GetOnDutyPlayers()).toEqual([{ source: 3, ...onDutyLspd }]);
