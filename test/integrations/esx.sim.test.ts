@@ -135,4 +135,24 @@ describe("ESX: the player's own job back off duty", () => {
     expect(esx().job(4)).toEqual({ name: 'police', grade: 1, onDuty: true });
     expect((esx().calls() as Array<{ fn: string }>).filter((call) => call.fn === 'getSharedObject')).toHaveLength(1);
   });
+
+  it('fetches GetPlayerFromId again when the kept reference died with a restart of es_extended', async () => {
+    const w = await start({ esx_stub_legacy: 'true' });
+    esx().loadPlayer(3, IDENTIFIER);
+    w.bridge.change(onDuty(3, LSPD, LSPD.officer));
+    await w.sim.restartResource('es_extended');
+    await w.sim.tick(1);
+    esx().loadPlayer(3, IDENTIFIER);
+    w.bridge.change(offDuty(3));
+    expect(esx().job(3)).toEqual({ name: 'unemployed', grade: 0, onDuty: false });
+    expect(w.warnings()).toEqual([]);
+  });
+
+  it('tells a player without a loaded character apart from a refusal', async () => {
+    const w = await start();
+    w.bridge.change(onDuty(7, LSPD, LSPD.officer));
+    expect(w.warnings()).toEqual([
+      expect.stringContaining('ESX could not give player 7 the job police (grade 1): ESX has no player with this id'),
+    ]);
+  });
 });

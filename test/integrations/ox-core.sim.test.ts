@@ -188,4 +188,24 @@ describe('ox_core: the department group and the active group, never a group the 
     await frames();
     expect(holdings().groups).toEqual({ police: 3 });
   });
+
+  it('calls ox_core at once, and starts each change only after the one before answered (off never overtakes on)', async () => {
+    const w = await start();
+    await character({ mechanic: 1 }, 'mechanic');
+    const before = holdings();
+    const calls = (ox().calls() as unknown[]).length;
+    w.bridge.change(onDuty(3, LSPD, LSPD.officer));
+    w.bridge.change(offDuty(3));
+    expect((ox().calls() as unknown[]).slice(calls)).toEqual([{ fn: 'setGroup', src: 3, name: 'police', grade: 1 }]);
+    await frames();
+    expect(holdings()).toEqual(before);
+  });
+
+  it('warns about a player without a character (setGroup answers false)', async () => {
+    const w = await start();
+    ox().loadPlayer(3);
+    w.bridge.change(onDuty(3, LSPD, LSPD.officer));
+    await frames();
+    expect(w.warnings()).toEqual([expect.stringContaining('ox_core: the player has no character loaded')]);
+  });
 });

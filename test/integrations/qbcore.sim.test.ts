@@ -162,4 +162,22 @@ describe("QBCore: the player's own job back off duty, and the duty events script
       { fn: 'GetCoreObject', filters: ['Functions'] },
     ]);
   });
+
+  it('fetches Functions.GetPlayer again after qb-core restarted', async () => {
+    const w = await start({ qbcore_stub_classic: 'true' });
+    citizen('mechanic', 1, false);
+    w.bridge.change(onDuty(3, LSPD, LSPD.officer));
+    await w.sim.restartResource('qb-core');
+    await w.sim.tick(1);
+    qb().loadPlayer(3, CITIZEN);
+    w.bridge.change(offDuty(3));
+    expect(qb().job(3)).toMatchObject({ name: 'mechanic', grade: 1 });
+    expect(w.warnings()).toEqual([]);
+  });
+
+  it('warns about a player qb-core has not loaded', async () => {
+    const w = await start();
+    w.bridge.change(onDuty(3, LSPD, LSPD.officer));
+    expect(w.warnings()).toEqual([expect.stringContaining('qb-core has no player with this id')]);
+  });
 });

@@ -81,6 +81,7 @@ export async function simIntegrations(
       logger,
       store,
       wallNow: () => sim.wallNow(),
+      // No player is connected: the stubs load characters for ids the tests make up.
       connectedPlayers: () => [],
     });
     bridge.listener = integrations;
