@@ -4,8 +4,8 @@ import { RCORE_EVENTS } from '../../server/integrations/rcore/rcore-police.js';
 import { createMemoryStore } from '../../server/storage/key-value-store.js';
 import { defaultConfig } from '../../shared/config/index.js';
 import type { BridgeConfig } from '../../shared/config/schema.js';
-import { LSPD, offDuty, onDuty } from './support/duty-changes.js';
-import { FakeBridge, fakeRcorePolice } from './support/fake-bridge.js';
+import { LSPD, onDuty } from './support/duty-changes.js';
+import { FakeBridge } from './support/fake-bridge.js';
 import { FakeResources, recordingLogger } from './support/fake-resources.js';
 
 function setup(integrationsConfig: Partial<BridgeConfig['Integrations']>) {

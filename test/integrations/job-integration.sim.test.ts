@@ -11,12 +11,16 @@ describe('the job framework integration', () => {
     await world?.sim.stop();
     world = undefined;
   });
+  const open = async (...args: Parameters<typeof simIntegrations>) => {
+    world = await simIntegrations(...args);
+    return world;
+  };
 
   const esxJob = (src: number) => world?.stub('es_extended').job(src);
 
   describe('a framework that is configured but not started', () => {
     it('gives one clear warning, not one per player, and calls nothing', async () => {
-      const w = (world = await simIntegrations([STUB_RESOURCES.qbcore], { JobFramework: 'esx' }));
+      const w = await open([STUB_RESOURCES.qbcore], { JobFramework: 'esx' });
       w.stub('qb-core').loadPlayer(3, 'QBC1');
       for (const src of [3, 4, 5]) {
         w.bridge.change(onDuty(src, LSPD, LSPD.officer));
@@ -29,7 +33,7 @@ describe('the job framework integration', () => {
     });
 
     it('starts working once the framework runs, and warns again if it goes away', async () => {
-      const w = (world = await simIntegrations([{ ...STUB_RESOURCES.esx, start: false }], { JobFramework: 'esx' }));
+      const w = await open([{ ...STUB_RESOURCES.esx, start: false }], { JobFramework: 'esx' });
       w.bridge.change(onDuty(1, LSPD, LSPD.officer));
       await w.sim.startResource('es_extended');
       w.stub('es_extended').loadPlayer(2, 'char1:2');
@@ -45,7 +49,7 @@ describe('the job framework integration', () => {
     });
 
     it('keeps what it gave a player when the framework stopped before they went off duty, and gives their own back when it loads them again', async () => {
-      const w = (world = await simIntegrations([STUB_RESOURCES.esx], { JobFramework: 'esx' }));
+      const w = await open([STUB_RESOURCES.esx], { JobFramework: 'esx' });
       w.stub('es_extended').loadPlayer(3, 'char1:3');
       w.stub('es_extended').RunStaticPlayerMethod(3, 'setJob', 'mechanic', 1, false);
       w.stub('es_extended').savePlayers();
@@ -64,7 +68,7 @@ describe('the job framework integration', () => {
 
   describe("'auto'", () => {
     it('picks qbx_core before qb-core (Qbox also provides qb-core)', async () => {
-      const w = (world = await simIntegrations([STUB_RESOURCES.qbcore, STUB_RESOURCES.qbox], { JobFramework: 'auto' }));
+      const w = await open([STUB_RESOURCES.qbcore, STUB_RESOURCES.qbox], { JobFramework: 'auto' });
       w.stub('qb-core').loadPlayer(3, 'CID3');
       w.stub('qbx_core').loadPlayer(3, 'CID3');
       w.bridge.change(onDuty(3, LSPD, LSPD.officer));
@@ -73,14 +77,14 @@ describe('the job framework integration', () => {
     });
 
     it('picks the one framework that is started', async () => {
-      const w = (world = await simIntegrations([STUB_RESOURCES.esx], { JobFramework: 'auto' }));
+      const w = await open([STUB_RESOURCES.esx], { JobFramework: 'auto' });
       w.stub('es_extended').loadPlayer(3, 'char1:3');
       w.bridge.change(onDuty(3, LSPD, LSPD.officer));
       expect(esxJob(3)).toMatchObject({ name: 'lspd' });
     });
 
     it('names every framework it looked for when none is started', async () => {
-      const w = (world = await simIntegrations([], { JobFramework: 'auto' }));
+      const w = await open([], { JobFramework: 'auto' });
       w.bridge.change(onDuty(3, LSPD, LSPD.officer));
       w.bridge.change(onDuty(4, LSPD, LSPD.officer));
       expect(w.warnings()).toEqual([
@@ -90,7 +94,7 @@ describe('the job framework integration', () => {
   });
 
   it('changes nothing off duty for a player it gave nothing', async () => {
-    const w = (world = await simIntegrations([STUB_RESOURCES.esx], { JobFramework: 'esx' }));
+    const w = await open([STUB_RESOURCES.esx], { JobFramework: 'esx' });
     w.stub('es_extended').loadPlayer(3, 'char1:3');
     w.stub('es_extended').RunStaticPlayerMethod(3, 'setJob', 'mechanic', 0, true);
     const calls = (w.stub('es_extended').calls() as unknown[]).length;
@@ -100,12 +104,12 @@ describe('the job framework integration', () => {
   });
 
   it('follows a new rank with its grade, and calls nothing when the grade stays', async () => {
-    const w = (world = await simIntegrations([STUB_RESOURCES.esx], {
+    const w = await open([STUB_RESOURCES.esx], {
       JobFramework: 'esx',
       DepartmentJobs: {
         lspd: { Job: 'police', Grades: { [LSPD.officer]: 1, [LSPD.sergeant]: 1, [LSPD.lieutenant]: 3 } },
       },
-    }));
+    });
     w.stub('es_extended').loadPlayer(3, 'char1:3');
     w.bridge.change(onDuty(3, LSPD, LSPD.officer));
     w.bridge.change(onDuty(3, LSPD, LSPD.sergeant));
@@ -117,7 +121,7 @@ describe('the job framework integration', () => {
   });
 
   it('gives a dropped player their own back, and says nothing when the framework unloaded them first', async () => {
-    const w = (world = await simIntegrations([STUB_RESOURCES.esx], { JobFramework: 'esx' }));
+    const w = await open([STUB_RESOURCES.esx], { JobFramework: 'esx' });
     for (const src of [3, 4]) w.stub('es_extended').loadPlayer(src, `char1:${src}`);
     w.bridge.change(onDuty(3, LSPD, LSPD.officer));
     w.bridge.change(onDuty(4, LSPD, LSPD.officer));
@@ -132,7 +136,7 @@ describe('the job framework integration', () => {
   });
 
   it('gives every player their own back when the bridge stops, at once (a stopping resource gets no later tick)', async () => {
-    const w = (world = await simIntegrations([STUB_RESOURCES.qbox], { JobFramework: 'qbox' }));
+    const w = await open([STUB_RESOURCES.qbox], { JobFramework: 'qbox' });
     w.stub('qbx_core').loadPlayer(1, 'CID1');
     w.stub('qbx_core').loadPlayer(2, 'CID2');
     w.bridge.change(onDuty(1, LSPD, LSPD.officer));
@@ -147,7 +151,7 @@ describe('the job framework integration', () => {
   });
 
   it('forgets a dropped player, so a new player with the same id keeps their job', async () => {
-    const w = (world = await simIntegrations([STUB_RESOURCES.esx], { JobFramework: 'esx' }));
+    const w = await open([STUB_RESOURCES.esx], { JobFramework: 'esx' });
     w.stub('es_extended').loadPlayer(3, 'char1:3');
     w.bridge.change(onDuty(3, LSPD, LSPD.officer));
     w.integrations.playerDropped(3);
@@ -158,7 +162,7 @@ describe('the job framework integration', () => {
   });
 
   it('leaves another character of the same player alone, and gives the first one their own back when loaded', async () => {
-    const w = (world = await simIntegrations([STUB_RESOURCES.esx], { JobFramework: 'esx' }));
+    const w = await open([STUB_RESOURCES.esx], { JobFramework: 'esx' });
     w.stub('es_extended').loadPlayer(3, 'char1:3');
     w.bridge.change(onDuty(3, LSPD, LSPD.officer));
     // The player switches character (multicharacter) while on duty.
@@ -173,7 +177,7 @@ describe('the job framework integration', () => {
   });
 
   it('sets a kept record it cannot read aside, says so, and leaves the player as they are', async () => {
-    const w = (world = await simIntegrations([STUB_RESOURCES.esx], { JobFramework: 'esx' }));
+    const w = await open([STUB_RESOURCES.esx], { JobFramework: 'esx' });
     w.store.set('job-given:esx:char1:3', '{"framework":"esx","character":"char1:3","given":{"job":"lspd"}}');
     w.stub('es_extended').loadPlayer(3, 'char1:3');
     expect(w.store.get('job-given:esx:char1:3')).toBeNull();

@@ -13,6 +13,10 @@ describe('the rcore_police integration against a stub rcore_police in the simula
     await world?.sim.stop();
     world = undefined;
   });
+  const open = async (...args: Parameters<typeof simIntegrations>) => {
+    world = await simIntegrations(...args);
+    return world;
+  };
 
   const start = async () => {
     world = await simIntegrations([STUB_RESOURCES.rcorePolice], { RcorePolice: true });
@@ -77,10 +81,10 @@ describe('the rcore_police integration against a stub rcore_police in the simula
 
   describe('with a job framework too: the bridge owns the job, rcore_police its own duty', () => {
     it('sets the job before rcore_police hears of duty, and gives the player their own back after it heard duty end', async () => {
-      const w = (world = await simIntegrations([STUB_RESOURCES.esx, STUB_RESOURCES.rcorePolice], {
+      const w = await open([STUB_RESOURCES.esx, STUB_RESOURCES.rcorePolice], {
         JobFramework: 'esx',
         RcorePolice: true,
-      }));
+      });
       w.stub('es_extended').loadPlayer(3, 'char1:3');
       w.stub('es_extended').RunStaticPlayerMethod(3, 'setJob', 'mechanic', 1, false);
       const seen: string[] = [];
@@ -94,11 +98,11 @@ describe('the rcore_police integration against a stub rcore_police in the simula
     });
 
     it("ESX: rcore_police's ESX duty rewrites the job's duty flag on every change, to the bridge's own value, and never the job", async () => {
-      const w = (world = await simIntegrations(
+      const w = await open(
         [STUB_RESOURCES.esx, STUB_RESOURCES.rcorePolice],
         { JobFramework: 'esx', RcorePolice: true },
         { rcore_stub_duty: 'ESX' },
-      ));
+      );
       const esx = w.stub('es_extended');
       esx.loadPlayer(3, 'char1:3');
       esx.RunStaticPlayerMethod(3, 'setJob', 'mechanic', 1, true);
@@ -122,11 +126,11 @@ describe('the rcore_police integration against a stub rcore_police in the simula
 
     for (const mode of ['QBCORE', 'NONE']) {
       it(`QBCore: scripts hear QBCore:Server:SetDuty once per change (rcore_police duty ${mode})`, async () => {
-        const w = (world = await simIntegrations(
+        const w = await open(
           [STUB_RESOURCES.qbcore, STUB_RESOURCES.rcorePolice],
           { JobFramework: 'qbcore', RcorePolice: true },
           { rcore_stub_duty: mode },
-        ));
+        );
         w.stub('qb-core').loadPlayer(3, 'QBC3');
         w.bridge.change(onDuty(3, LSPD, LSPD.officer));
         w.bridge.change(onDuty(3, LSPD, LSPD.sergeant));
@@ -140,10 +144,10 @@ describe('the rcore_police integration against a stub rcore_police in the simula
     }
 
     it("does not take a player off duty when rcore_police ends its duty because the bridge changed the player's job", async () => {
-      const w = (world = await simIntegrations([STUB_RESOURCES.esx, STUB_RESOURCES.rcorePolice], {
+      const w = await open([STUB_RESOURCES.esx, STUB_RESOURCES.rcorePolice], {
         JobFramework: 'esx',
         RcorePolice: true,
-      }));
+      });
       w.stub('es_extended').loadPlayer(3, 'char1:3');
       // Whatever rcore_police's escrowed core does on a job change, say it ends its duty.
       w.sim.on('esx:setJob', (args) => {
@@ -160,10 +164,10 @@ describe('the rcore_police integration against a stub rcore_police in the simula
     });
 
     it('tells rcore_police nothing for a drop, gives the job back, and sets back a new player 3 who goes on duty there', async () => {
-      const w = (world = await simIntegrations([STUB_RESOURCES.esx, STUB_RESOURCES.rcorePolice], {
+      const w = await open([STUB_RESOURCES.esx, STUB_RESOURCES.rcorePolice], {
         JobFramework: 'esx',
         RcorePolice: true,
-      }));
+      });
       w.stub('es_extended').loadPlayer(3, 'char1:3');
       w.bridge.change(onDuty(3, LSPD, LSPD.officer));
       w.drop(3, 'es_extended', 'bridge');

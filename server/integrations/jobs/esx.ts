@@ -77,6 +77,7 @@ export function createEsxAdapter(resources: ResourcePort): FrameworkAdapter<EsxJ
     lowestGrade: 0,
     holds: 'job',
     noun: 'job',
+    answersLater: false,
     holdingsSchema: EsxJobSchema,
     read(src): PlayerRead<EsxJob> {
       const identifier = staticMethods()

@@ -41,6 +41,11 @@ export interface FrameworkAdapter<Holdings = unknown> {
   readonly holds: 'job' | 'group';
   /** What the framework calls what the bridge gives, for the console: a job, or ox_core's group. */
   readonly noun: 'job' | 'group';
+  /**
+   * Whether its changes answer later (ox_core writes its database first): a bridge that is stopping would be gone
+   * before the answer, so it leaves them to its next start, or to the framework loading the character again.
+   */
+  readonly answersLater: boolean;
   /** What `read` returns, checked again when it comes back from KVP after a crash. */
   readonly holdingsSchema: z.ZodMiniType<Holdings, unknown>;
   read(src: number): PlayerRead<Holdings>;

@@ -195,7 +195,8 @@ export function createJobIntegration(options: JobIntegrationOptions): Integratio
     });
   };
 
-  const goOffDuty = (src: number, dropped: boolean) => {
+  const goOffDuty = (src: number, reason: DutyChange['reason']) => {
+    const dropped = reason === 'dropped';
     queue.run(src, () => {
       const held = onDuty.get(src);
       if (!held) return;
@@ -203,6 +204,12 @@ export function createJobIntegration(options: JobIntegrationOptions): Integratio
       const { adapter } = held;
       if (!started(adapter)) {
         logger.debug(`${adapter.resource} is not started: player ${src} gets their own back when it loads them again`);
+        return;
+      }
+      if (reason === 'resource_stop' && adapter.answersLater) {
+        logger.debug(
+          `the bridge is stopping: player ${src} gets their own back from ${adapter.label} at its next start`,
+        );
         return;
       }
       // A dropped player may already be unloaded by the framework (event order across resources is not fixed).
@@ -254,7 +261,7 @@ export function createJobIntegration(options: JobIntegrationOptions): Integratio
     name: 'job framework',
     dutyChanged(change: DutyChange) {
       if (!change.onDuty) {
-        goOffDuty(change.src, change.reason === 'dropped');
+        goOffDuty(change.src, change.reason);
       } else if (change.departmentSlug) {
         goOnDuty(change.src, change.departmentSlug, change.rankId);
       } else {

@@ -86,6 +86,7 @@ export function createOxCoreAdapter(resources: ResourcePort): FrameworkAdapter<O
     lowestGrade: 1,
     holds: 'group',
     noun: 'group',
+    answersLater: true,
     holdingsSchema: OxGroupsSchema,
     read,
     async give(src, { holdings }, target) {

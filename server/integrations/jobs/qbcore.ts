@@ -83,6 +83,7 @@ export function createQbCoreAdapter(resources: ResourcePort): FrameworkAdapter<Q
     lowestGrade: 0,
     holds: 'job',
     noun: 'job',
+    answersLater: false,
     holdingsSchema: QbJobSchema,
     read: (src) => read(src) ?? notLoaded(NO_PLAYER),
     give(src, { holdings: job }, target) {

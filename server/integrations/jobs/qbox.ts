@@ -81,6 +81,7 @@ export function createQboxAdapter(resources: ResourcePort): FrameworkAdapter<Qbo
     lowestGrade: 0,
     holds: 'group',
     noun: 'job',
+    answersLater: false,
     holdingsSchema: QboxJobsSchema,
     read,
     give(src, { character, holdings }, { job, grade }) {
