@@ -32,11 +32,13 @@ Config.PanelRateLimit = {
 
 -- Integrations with other resources. All are off by default.
 Config.Integrations = {
-  -- Job framework that receives the department as the player's job while on duty (docs/integrations.md):
-  -- false (off), 'auto' (the first one started of qbx_core, qb-core, es_extended, ox_core), 'esx', 'qbcore',
-  -- 'qbox' or 'ox_core' (there the department becomes a group, removed again off duty).
+  -- Job framework that gives the player the department's job while on duty (docs/integrations.md): false (off),
+  -- 'auto' (the first one started of qbx_core, qb-core, es_extended, ox_core), 'esx', 'qbcore', 'qbox' or
+  -- 'ox_core' (a group, made the active group). Off duty the player gets back exactly what they had; what the
+  -- bridge gave is kept in KVP until then, so a crash or a drop is made good when the character loads again.
   JobFramework = false,
-  -- Job a player returns to when going off duty (not used on ox_core).
+  -- ESX and QBCore only: the job a player gets off duty when the framework no longer has their own job (it was
+  -- deleted while they were on duty). Qbox falls back to unemployed itself; ox_core has no job.
   FallbackJob = 'unemployed',
   -- Grade of that job.
   FallbackGrade = 0,
@@ -47,7 +49,8 @@ Config.Integrations = {
   --     bcso = { Job = 'sheriff', Grades = { [4] = 0, [5] = 2 } },
   --   },
   DepartmentJobs = {},
-  -- Pass duty state on to rcore_police; going off duty in rcore_police also ends duty here (docs/integrations.md).
+  -- Pass duty state on to rcore_police; going off duty in rcore_police also ends duty here. With a job framework
+  -- too, the bridge owns the job and rcore_police only its own duty (docs/integrations.md).
   RcorePolice = false,
 }
 

@@ -67,6 +67,9 @@ export function startGameSide(wiring: GameSideWiring): GameSide {
       takeOffDuty: (src, reason) => duty.submit({ kind: 'off', src, reason }),
     },
     logger,
+    store: port.store,
+    wallNow: runtime.wallNow,
+    connectedPlayers: () => port.connectedPlayers(),
   });
   const tokenExposure = new TokenExposureCheck({
     token: wiring.token,

@@ -79,6 +79,8 @@ export class FakeServerPort implements ServerPort {
       throw new Error(`No such export ${name} in resource ${resource}`);
     },
     emitLocal: (event, ...args) => this.emitLocal(event, ...args),
+    emitClient: (event, src, ...args) => this.emitClient(event, src, ...args),
+    globalState: () => undefined,
     onLocal: () => {},
   };
   private readonly config: { value: unknown } | { error: string };

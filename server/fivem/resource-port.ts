@@ -18,6 +18,8 @@ export function createResourcePort(): ResourcePort {
       return fn(...args);
     },
     emitLocal: (event, ...args) => emit(event, ...args),
+    emitClient: (event, src, ...args) => emitNet(event, src, ...args),
+    globalState: (key) => GlobalState[key],
     // Plain `on`, never `onNet`: a client must not be able to fake another resource's server event.
     onLocal: (event, handler) => on(event, handler),
   };

@@ -1,5 +1,6 @@
 import type { BridgeConfig } from '../../shared/config/schema.js';
 import type { Logger } from '../log/logger.js';
+import type { KeyValueStore } from '../storage/key-value-store.js';
 import { errorText } from './cached-function.js';
 import type { DutyChange, DutyControl, Integration, ResourcePort } from './integration.js';
 import { createJobIntegration } from './jobs/job-integration.js';
@@ -11,6 +12,11 @@ export interface IntegrationsOptions {
   resources: ResourcePort;
   duty: DutyControl;
   logger: Logger;
+  /** Resource KVP, where the job integration keeps what it gave until the player has their own back. */
+  store: KeyValueStore;
+  wallNow: () => number;
+  /** The players online when the bridge starts. */
+  connectedPlayers: () => readonly number[];
 }
 
 export interface Integrations {
@@ -27,7 +33,8 @@ export interface Integrations {
  * sees the department's job when its duty starts), going off duty in reverse (rcore_police still sees it when its
  * duty ends). None of them ever throws into the bridge.
  */
-export function createIntegrations({ config, resources, duty, logger }: IntegrationsOptions): Integrations {
+export function createIntegrations(options: IntegrationsOptions): Integrations {
+  const { config, resources, duty, logger } = options;
   const applying = new Set<number>();
   const integrations: Integration[] = [];
   if (config.JobFramework !== false) {
@@ -39,6 +46,9 @@ export function createIntegrations({ config, resources, duty, logger }: Integrat
         departmentJobs: config.DepartmentJobs,
         resources,
         logger,
+        store: options.store,
+        wallNow: options.wallNow,
+        connectedPlayers: options.connectedPlayers,
       }),
     );
   }
@@ -70,6 +80,7 @@ export function createIntegrations({ config, resources, duty, logger }: Integrat
       applying.add(change.src);
       try {
         each(order, 'a duty change', (integration) => integration.dutyChanged(change));
+        each(order, 'a duty change', (integration) => integration.settled?.(change));
       } finally {
         if (!nested) applying.delete(change.src);
       }

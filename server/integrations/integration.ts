@@ -26,6 +26,10 @@ export interface ResourcePort {
   /** `exports[resource][name](...args)`; throws as FiveM does when the export is missing or fails. */
   callExport(resource: string, name: string, ...args: unknown[]): unknown;
   emitLocal(event: string, ...args: unknown[]): void;
+  /** A net event to one player's client (`emitNet(event, src, ...args)`). */
+  emitClient(event: string, src: number, ...args: unknown[]): void;
+  /** A value of the global state bag (`GlobalState[key]`), where ox_core publishes its groups. */
+  globalState(key: string): unknown;
   /** Listens to a local server event (`on`, never `onNet`); the handler receives the event's arguments. */
   onLocal(event: string, handler: (...args: unknown[]) => void): void;
 }
@@ -40,6 +44,8 @@ export interface DutyControl {
 export interface Integration {
   readonly name: string;
   dutyChanged(change: DutyChange): void;
+  /** Every integration has heard of the change (what depends on what the others did then, runs now). */
+  settled?(change: DutyChange): void;
   /** The player left; forget what is kept about them (called after the drop's own duty change, if any). */
   playerDropped?(src: number): void;
 }

@@ -65,9 +65,13 @@ export const configShape = {
     JobFramework: option(
       z.union([z.literal(false), z.enum(JOB_FRAMEWORKS)]),
       false,
-      'Job framework that receives the department as the job while on duty',
+      "Job framework that gives the department's job while on duty, and the player's own back off duty",
     ),
-    FallbackJob: option(z.string().check(z.minLength(1)), 'unemployed', 'Job a player returns to off duty'),
+    FallbackJob: option(
+      z.string().check(z.minLength(1)),
+      'unemployed',
+      "ESX and QBCore: the job off duty when the framework no longer has the player's own",
+    ),
     FallbackGrade: option(z.int().check(z.gte(0)), 0, 'Grade of the fallback job'),
     DepartmentJobs: withMeta(departmentJobsSchema, {
       description: 'Per department slug: the job it gives (default: the slug) and the grade of each rank id',

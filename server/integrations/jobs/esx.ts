@@ -1,53 +1,121 @@
+import * as z from '../../../shared/zod-mini.js';
 import { cachedFunction } from '../cached-function.js';
 import type { ResourcePort } from '../integration.js';
-import { type FrameworkAdapter, JOB_OK, type JobOutcome, notLoaded, refused } from './job-framework.js';
+import {
+  andThen,
+  type FrameworkAdapter,
+  JOB_OK,
+  type JobAssignment,
+  type JobOutcome,
+  leftAlone,
+  type Maybe,
+  notLoaded,
+  type PlayerRead,
+  refused,
+} from './job-framework.js';
 
 const RESOURCE = 'es_extended';
 
+/** ESX's job of a player: one job, with its own duty flag (`job.onDuty`, ESX 1.11.0 and later). */
+export interface EsxJob {
+  name: string;
+  grade: number;
+  onDuty: boolean;
+}
+
+const EsxJobSchema: z.ZodMiniType<EsxJob, unknown> = z.object({
+  name: z.string(),
+  grade: z.number().check(z.int()),
+  onDuty: z.boolean(),
+});
+
 interface XPlayer {
+  identifier?: unknown;
   setJob(job: string, grade: number, onDuty: boolean): unknown;
   getJob(): unknown;
 }
 
-/** `xPlayer.getJob()` read back: ESX only prints a warning for a job or grade it does not know. */
-function checkJob(current: unknown, job: string, grade: number): JobOutcome {
-  if (current === null || typeof current !== 'object') return notLoaded('ESX has no player with this id');
-  const { name, grade: currentGrade } = current as { name?: unknown; grade?: unknown };
-  if (name === job && Number(currentGrade) === grade) return JOB_OK;
-  return refused(
-    `ESX kept the job ${String(name)} (grade ${String(currentGrade)}): is ${job} with grade ${grade} in its jobs and job_grades?`,
-  );
-}
+const NO_PLAYER = 'ESX has no player with this id';
+
+const readJob = (job: unknown): EsxJob | undefined => {
+  if (job === null || typeof job !== 'object') return undefined;
+  const { name, grade, onDuty } = job as { name?: unknown; grade?: unknown; onDuty?: unknown };
+  return { name: String(name), grade: Number(grade), onDuty: onDuty === true };
+};
+
+const isJob = (job: EsxJob | undefined, name: string, grade: number): boolean =>
+  job !== undefined && job.name === name && job.grade === grade;
+
+const fixFor = ({ job, grade }: JobAssignment) => `create job ${job} grade ${grade} in your jobs and job_grades tables`;
 
 /**
- * ESX (es_extended): `xPlayer.setJob(name, grade, onDuty)`. Through `RunStaticPlayerMethod` when ESX has it
- * (2025-01 and later; no copy of the player), else on the xPlayer from `getSharedObject().GetPlayerFromId(src)`.
+ * ESX (es_extended): `xPlayer.setJob(name, grade, onDuty)`, read back with `getJob` since ESX only prints a warning
+ * for a job or grade it does not know. Through `RunStaticPlayerMethod` when ESX has it (1.13.0 and later: no copy
+ * of the player), else on the xPlayer from `getSharedObject().GetPlayerFromId(src)`. setJob waits inside ESX while
+ * it reloads its jobs (DoesJobExist), and then answers with a Promise: the read-back waits for it.
  */
-export function createEsxAdapter(resources: ResourcePort): FrameworkAdapter {
+export function createEsxAdapter(resources: ResourcePort): FrameworkAdapter<EsxJob> {
   const getPlayerFromId = cachedFunction<[number], XPlayer | null>(
     'ESX.GetPlayerFromId',
     () => (resources.callExport(RESOURCE, 'getSharedObject') as { GetPlayerFromId?: unknown } | null)?.GetPlayerFromId,
   );
-
-  const setJob = (src: number, job: string, grade: number, onDuty: boolean): JobOutcome => {
-    if (resources.hasExport(RESOURCE, 'RunStaticPlayerMethod')) {
-      resources.callExport(RESOURCE, 'RunStaticPlayerMethod', src, 'setJob', job, grade, onDuty);
-      return checkJob(resources.callExport(RESOURCE, 'RunStaticPlayerMethod', src, 'getJob'), job, grade);
-    }
+  const staticMethods = () => resources.hasExport(RESOURCE, 'RunStaticPlayerMethod');
+  const call = (src: number, method: 'setJob' | 'getJob', ...args: unknown[]): unknown => {
+    if (staticMethods()) return resources.callExport(RESOURCE, 'RunStaticPlayerMethod', src, method, ...args);
     const xPlayer = getPlayerFromId(src);
-    if (!xPlayer) return notLoaded('ESX has no player with this id');
-    xPlayer.setJob(job, grade, onDuty);
-    return checkJob(xPlayer.getJob(), job, grade);
+    if (!xPlayer) return undefined;
+    return method === 'getJob' ? xPlayer.getJob() : xPlayer.setJob(...(args as [string, number, boolean]));
   };
+  const currentJob = (src: number) => readJob(call(src, 'getJob'));
+  const setJob = (src: number, job: EsxJob, then: (after: EsxJob | undefined) => Maybe<JobOutcome>) =>
+    andThen(call(src, 'setJob', job.name, job.grade, job.onDuty), () => then(currentJob(src)));
 
   return {
     id: 'esx',
     resource: RESOURCE,
     label: 'ESX',
     lowestGrade: 0,
-    usesFallback: true,
-    onDuty: (src, { job, grade }) => setJob(src, job, grade, true),
-    // ESX keeps a duty flag per job; off duty is off duty whatever the fallback job is (unemployed forces it anyway).
-    offDuty: (src, _previous, fallback) => setJob(src, fallback.job, fallback.grade, false),
+    holds: 'job',
+    noun: 'job',
+    answersLater: false,
+    holdingsSchema: EsxJobSchema,
+    read(src): PlayerRead<EsxJob> {
+      const identifier = staticMethods()
+        ? resources.callExport(RESOURCE, 'RunStaticPlayerMethod', src, 'getIdentifier')
+        : getPlayerFromId(src)?.identifier;
+      const job = currentJob(src);
+      if (typeof identifier !== 'string' || !job) return notLoaded(NO_PLAYER);
+      return { ok: true, character: identifier, holdings: job };
+    },
+    give(src, now, target) {
+      if (isJob(now.holdings, target.job, target.grade) && now.holdings.onDuty) return JOB_OK;
+      return setJob(src, { name: target.job, grade: target.grade, onDuty: true }, (after) => {
+        if (!after) return notLoaded(NO_PLAYER);
+        if (isJob(after, target.job, target.grade)) return JOB_OK;
+        return refused(`ESX kept the job ${after.name} (grade ${after.grade})`, fixFor(target));
+      });
+    },
+    giveBack(src, now, given, before, fallback) {
+      const job = now.holdings;
+      if (!isJob(job, given.job, given.grade)) {
+        return leftAlone(`ESX: player ${src}'s job became ${job.name} (grade ${job.grade}) while on duty; it is left`);
+      }
+      return setJob(src, before, (after) => {
+        if (isJob(after, before.name, before.grade)) return JOB_OK;
+        const own = { job: before.name, grade: before.grade };
+        return setJob(src, { name: fallback.job, grade: fallback.grade, onDuty: false }, () =>
+          refused(
+            `ESX no longer has the job ${own.job} (grade ${own.grade}) the player had before duty; they got ${fallback.job} (grade ${fallback.grade})`,
+            `${fixFor(own)}, then give it back to them`,
+          ),
+        );
+      });
+    },
+    onCharacterLoaded(loaded) {
+      resources.onLocal('esx:playerLoaded', (playerId, xPlayer) => {
+        const identifier = (xPlayer as { identifier?: unknown } | null)?.identifier;
+        if (typeof identifier === 'string') loaded(Number(playerId), identifier);
+      });
+    },
   };
 }

@@ -1,4 +1,5 @@
 import type { JobFramework } from '../../../shared/config/schema.js';
+import type * as z from '../../../shared/zod-mini.js';
 
 /** A job (ox_core: a group) and its grade, as the bridge hands it to a framework. */
 export interface JobAssignment {
@@ -14,28 +15,78 @@ export type JobOutcome =
   | { ok: true; note?: string }
   /** The framework has no such player: no character loaded yet, or already unloaded on a drop. */
   | { ok: false; kind: 'not_loaded'; detail: string }
-  /** The framework turned the change down: an unknown job or grade, too many jobs. */
-  | { ok: false; kind: 'refused'; detail: string };
+  /** The framework turned the change down (an unknown job or grade, too many jobs); `fix` tells the owner how. */
+  | { ok: false; kind: 'refused'; detail: string; fix: string };
+
+export type JobFailure = Extract<JobOutcome, { ok: false }>;
+
+/** The character a framework has loaded for a player, and what they hold now that a department's job touches. */
+export type PlayerRead<Holdings> = { ok: true; character: string; holdings: Holdings } | JobFailure;
 
 export type FrameworkId = Exclude<JobFramework, 'auto'>;
 
-/** One job framework, as the job integration drives it. Every call crosses msgpack into the framework's resource. */
-export interface FrameworkAdapter {
+/**
+ * One job framework, as the job integration drives it. Every call crosses msgpack into the framework's resource;
+ * every one that can answer at once does (a resource stop gives no later tick), and one that waits in the
+ * framework (ox_core's database, ESX reloading its jobs) answers with a Promise.
+ */
+export interface FrameworkAdapter<Holdings = unknown> {
   readonly id: FrameworkId;
   /** The resource the framework runs as (its exports are addressed by this name). */
   readonly resource: string;
   readonly label: string;
   /** Grade given to a rank the mapping does not list, and the least a grade may be (ox_core: grade 0 removes). */
   readonly lowestGrade: number;
-  /** Whether off duty goes back to the fallback job (ox_core instead removes the department's group). */
-  readonly usesFallback: boolean;
-  /** On duty: the department's job; `previous` is what the bridge set before, when the player switches. */
-  onDuty(src: number, assignment: JobAssignment, previous: JobAssignment | undefined): JobOutcome | Promise<JobOutcome>;
-  /** Off duty: back from `previous` (what the bridge set on duty) to `fallback`. */
-  offDuty(src: number, previous: JobAssignment, fallback: JobAssignment): JobOutcome | Promise<JobOutcome>;
+  /** 'job': one job per character, giving one replaces the other (ESX, QBCore); 'group': held beside the others. */
+  readonly holds: 'job' | 'group';
+  /** What the framework calls what the bridge gives, for the console: a job, or ox_core's group. */
+  readonly noun: 'job' | 'group';
+  /**
+   * Whether its changes answer later (ox_core writes its database first): a bridge that is stopping would be gone
+   * before the answer, so it leaves them to its next start, or to the framework loading the character again.
+   */
+  readonly answersLater: boolean;
+  /** What `read` returns, checked again when it comes back from KVP after a crash. */
+  readonly holdingsSchema: z.ZodMiniType<Holdings, unknown>;
+  read(src: number): PlayerRead<Holdings>;
+  /**
+   * Gives the department's job (ox_core: group) at `target`'s grade, with the framework's own duty where it has one.
+   * A failure leaves the player as `now` was.
+   */
+  give(src: number, now: PlayerRead<Holdings> & { ok: true }, target: JobAssignment): Maybe<JobOutcome>;
+  /**
+   * Takes back what the bridge gave (`given`) and gives back what the player had (`before`), leaving alone whatever
+   * was changed since by someone else. `fallback`: the job when the player's own cannot be given back.
+   */
+  giveBack(
+    src: number,
+    now: PlayerRead<Holdings> & { ok: true },
+    given: JobAssignment,
+    before: Holdings,
+    fallback: JobAssignment,
+  ): Maybe<JobOutcome>;
+  /** Calls `loaded` whenever the framework has loaded a character for a player (its own event). */
+  onCharacterLoaded(loaded: (src: number, character: string) => void): void;
+  /** Every integration heard of a duty change (QBCore announces duty then, unless somebody else did). */
+  dutySettled?(src: number, onDuty: boolean): void;
+  forget?(src: number): void;
 }
 
 export const JOB_OK: JobOutcome = Object.freeze({ ok: true });
 
-export const notLoaded = (detail: string): JobOutcome => ({ ok: false, kind: 'not_loaded', detail });
-export const refused = (detail: string): JobOutcome => ({ ok: false, kind: 'refused', detail });
+export const notLoaded = (detail: string): JobFailure => ({ ok: false, kind: 'not_loaded', detail });
+export const refused = (detail: string, fix: string): JobFailure => ({ ok: false, kind: 'refused', detail, fix });
+export const leftAlone = (note: string): JobOutcome => ({ ok: true, note });
+
+/** A value now, or later. */
+export type Maybe<T> = T | Promise<T>;
+
+/** Runs `next` with a value at once, or once it settled when it is a Promise: what can answer now does. */
+export function andThen<T, R>(value: T | PromiseLike<T>, next: (value: T) => Maybe<R>): Maybe<R> {
+  if (isThenable(value)) return Promise.resolve(value).then(next);
+  return next(value as T);
+}
+
+/** A Promise from any realm: an export that waited in Lua hands the caller the runtime's own Promise. */
+export const isThenable = (value: unknown): value is PromiseLike<unknown> =>
+  typeof (value as { then?: unknown } | null)?.then === 'function';

@@ -1,11 +1,21 @@
 import type { DepartmentJobs } from '../../../shared/config/department-jobs.js';
 import type { JobFramework } from '../../../shared/config/schema.js';
 import type { Logger } from '../../log/logger.js';
+import type { KeyValueStore } from '../../storage/key-value-store.js';
 import { errorText } from '../cached-function.js';
 import type { DutyChange, Integration, ResourcePort } from '../integration.js';
 import { AUTO_ORDER, createFrameworkAdapters } from './frameworks.js';
 import { assignJob } from './job-assignment.js';
-import type { FrameworkAdapter, JobAssignment, JobOutcome } from './job-framework.js';
+import {
+  andThen,
+  type FrameworkAdapter,
+  isThenable,
+  type JobAssignment,
+  type Maybe,
+  type PlayerRead,
+} from './job-framework.js';
+import { type JobGiven, JobLedger } from './job-ledger.js';
+import { JobReports, type ReportedFailure } from './job-reports.js';
 import { PlayerQueue } from './player-queue.js';
 
 export interface JobIntegrationOptions {
@@ -15,17 +25,27 @@ export interface JobIntegrationOptions {
   departmentJobs: DepartmentJobs;
   resources: ResourcePort;
   logger: Logger;
+  /** Resource KVP: what the bridge gave a character is kept there until they have their own back. */
+  store: KeyValueStore;
+  wallNow: () => number;
+  /** The players online when the bridge starts (a restart of the bridge with players on). */
+  connectedPlayers: () => readonly number[];
 }
 
-type Failure = Extract<JobOutcome, { ok: false }>['kind'] | 'call_failed';
+type Adapter = FrameworkAdapter<unknown>;
+type Loaded = PlayerRead<unknown> & { ok: true };
+/** What the bridge gave a player on duty in this run, with what they held before. */
+type OnDuty = Pick<JobGiven, 'character' | 'given' | 'before'> & { adapter: Adapter };
 
 const KEY = 'integrations:jobs';
+const sameAssignment = (a: JobAssignment, b: JobAssignment) => a.job === b.job && a.grade === b.grade;
 
 /**
- * On duty the player's job becomes the department's (see assignJob), off duty it goes back to the fallback job.
- * Only a job the bridge set is reverted, on the framework it was set on. A framework that is configured but not
- * started is told once (again after it was back); a failing call is told once per framework and kind, later ones
- * at debug level, and never reaches the bridge.
+ * On duty the player gets the department's job (see assignJob) through the framework's own calls; off duty they
+ * get back exactly what they held before, and nothing the bridge did not add is taken. What the bridge gave is
+ * kept in KVP until then, so a server that dies, or a framework that unloads the player before the bridge heard of
+ * the drop, is made good the next time the framework loads that character. A framework that refuses is reported
+ * once with the fix; duty never depends on a framework.
  */
 export function createJobIntegration(options: JobIntegrationOptions): Integration {
   const { resources, logger } = options;
@@ -33,14 +53,14 @@ export function createJobIntegration(options: JobIntegrationOptions): Integratio
   const candidates =
     options.framework === 'auto' ? AUTO_ORDER.map((id) => adapters[id]) : [adapters[options.framework]];
   const fallback: JobAssignment = { job: options.fallbackJob, grade: options.fallbackGrade };
-  /** What the bridge set, per player: reverted off duty. */
-  const assigned = new Map<number, { adapter: FrameworkAdapter; assignment: JobAssignment }>();
+  const ledger = new JobLedger(options.store);
+  const reports = new JobReports(logger);
+  const onDuty = new Map<number, OnDuty>();
   const queue = new PlayerQueue();
-  const warned = new Set<string>();
 
-  const started = (adapter: FrameworkAdapter) => resources.resourceState(adapter.resource) === 'started';
+  const started = (adapter: Adapter) => resources.resourceState(adapter.resource) === 'started';
 
-  const resolve = (): FrameworkAdapter | undefined => {
+  const resolve = (): Adapter | undefined => {
     const adapter = candidates.find(started);
     if (!adapter) {
       logger.once(`${KEY}:not_running`, 'warn', notRunningMessage());
@@ -60,105 +80,204 @@ export function createJobIntegration(options: JobIntegrationOptions): Integratio
       const names = candidates.map((adapter) => adapter.resource).join(', ');
       return `Config.Integrations.JobFramework is 'auto', but none of ${names} is started: jobs are not changed until one is`;
     }
-    const [adapter] = candidates as [FrameworkAdapter];
+    const adapter = candidates[0] as Adapter;
     return (
       `Config.Integrations.JobFramework is '${adapter.id}', but ${adapter.resource} is ` +
       `${resources.resourceState(adapter.resource)}: jobs are not changed until it is started`
     );
   };
 
-  const report = (adapter: FrameworkAdapter, kind: Failure, what: string, detail: string, quiet: boolean) => {
-    const line = `${adapter.label} could not ${what}: ${detail}`;
-    const key = `${adapter.id}:${kind}`;
-    if (quiet || warned.has(key)) {
-      logger.debug(line);
-      return;
-    }
-    warned.add(key);
-    logger.warn(`${line} (duty is not affected; further failures like this are logged at debug level)`);
-  };
-
-  /** Calls the framework in the player's queue; `settled` runs with the outcome, failures are reported. */
-  const apply = (
-    src: number,
-    adapter: FrameworkAdapter,
+  /**
+   * A framework call whose failure (a refusal, a player it has not loaded, a throw) is reported and comes back as
+   * `ok: false`: nothing escapes into the bridge.
+   */
+  const attempt = <T extends { ok: boolean }>(
+    adapter: Adapter,
     what: string,
     quiet: boolean,
-    call: () => JobOutcome | Promise<JobOutcome>,
-    settled: (ok: boolean) => void = () => {},
-  ) => {
-    const finish = (outcome: JobOutcome) => {
-      if (!outcome.ok) report(adapter, outcome.kind, what, outcome.detail, quiet);
-      else if (outcome.note) logger.debug(`${outcome.note} (player ${src})`);
-      settled(outcome.ok);
+    call: () => Maybe<T>,
+  ): Maybe<T | ReportedFailure> => {
+    const finish = (outcome: T | ReportedFailure) => {
+      if (!outcome.ok) reports.failed(adapter, what, outcome as ReportedFailure, quiet);
+      else if ('note' in outcome && typeof outcome.note === 'string') logger.debug(outcome.note);
+      return outcome;
     };
-    const failed = (error: unknown) => {
-      report(adapter, 'call_failed', what, errorText(error), quiet);
-      settled(false);
-    };
+    const failed = (error: unknown) => finish({ ok: false, kind: 'call_failed', detail: errorText(error) });
     try {
-      const result = call();
-      if (result instanceof Promise) return result.then(finish, failed);
-      finish(result);
+      const outcome = call();
+      return isThenable(outcome) ? Promise.resolve(outcome).then(finish, failed) : finish(outcome);
     } catch (error) {
-      failed(error);
+      return failed(error);
     }
+  };
+
+  const read = (adapter: Adapter, src: number, what: string, quiet: boolean) =>
+    attempt(adapter, what, quiet, () => adapter.read(src)) as PlayerRead<unknown> | ReportedFailure;
+
+  /** Gives the department's job; `before` is what the player held before this duty, `holding` what the bridge gave. */
+  const give = (
+    src: number,
+    adapter: Adapter,
+    now: Loaded,
+    target: JobAssignment,
+    before: unknown,
+    holding?: JobAssignment,
+  ) => {
+    const record = (given: JobAssignment) => ({
+      framework: adapter.id,
+      character: now.character,
+      given,
+      before,
+      serverId: src,
+      since: options.wallNow(),
+    });
+    // On disk before the framework hears of it: whatever happens next, the player's own job can be given back.
+    ledger.keep(record(target));
+    const what = `give player ${src} the ${adapter.noun} ${target.job} (grade ${target.grade})`;
+    return andThen(
+      attempt(adapter, what, false, () => adapter.give(src, now, target)),
+      (outcome) => {
+        // A call that threw may have done part of it: kept, and given back off duty as far as it is still the bridge's.
+        const gave = outcome.ok || outcome.kind === 'call_failed' ? target : holding;
+        if (gave) {
+          if (gave !== target) ledger.keep(record(gave));
+          onDuty.set(src, { adapter, character: now.character, given: gave, before });
+        } else {
+          ledger.drop(adapter.id, now.character);
+          onDuty.delete(src);
+        }
+      },
+    );
+  };
+
+  /** Gives back what the player held before; true when nothing of the bridge's is left to give back. */
+  const giveBack = (src: number, now: Loaded, held: OnDuty, quiet: boolean): Maybe<boolean> => {
+    const { adapter, character, given } = held;
+    const what = `give player ${src} back what they held before duty (the bridge gave the ${adapter.noun} ${given.job}, grade ${given.grade})`;
+    return andThen(
+      attempt(adapter, what, quiet, () => adapter.giveBack(src, now, given, held.before, fallback)),
+      (outcome) => {
+        // Not loaded or a failed call: kept, and given back when the framework loads the character next.
+        const done = outcome.ok || outcome.kind === 'refused';
+        if (done) ledger.drop(adapter.id, character);
+        return done;
+      },
+    );
   };
 
   const goOnDuty = (src: number, departmentSlug: string, rankId: number | null) => {
     const adapter = resolve();
     if (!adapter) return;
-    const assignment = assignJob(departmentSlug, rankId, options.departmentJobs, adapter.lowestGrade);
+    const target = assignJob(departmentSlug, rankId, options.departmentJobs, adapter.lowestGrade);
     queue.run(src, () => {
-      const held = assigned.get(src);
-      const previous = held?.adapter === adapter ? held.assignment : undefined;
-      if (previous?.job === assignment.job && previous.grade === assignment.grade) return;
-      return apply(
-        src,
+      const current = onDuty.get(src);
+      const held = current?.adapter === adapter ? current : undefined;
+      if (held && sameAssignment(held.given, target)) return;
+      const now = read(
         adapter,
-        `give player ${src} the job ${assignment.job} (grade ${assignment.grade})`,
+        src,
+        `give player ${src} the ${adapter.noun} ${target.job} (grade ${target.grade})`,
         false,
-        () => adapter.onDuty(src, assignment, previous),
-        (ok) => {
-          // A refused job leaves the player's own job in place, and that is not the bridge's to revert.
-          if (ok) assigned.set(src, { adapter, assignment });
-        },
       );
+      if (!now.ok) return;
+      if (!held || held.character !== now.character) return give(src, adapter, now, target, now.holdings);
+      if (adapter.holds === 'job' || held.given.job === target.job) {
+        return give(src, adapter, now, target, held.before, held.given);
+      }
+      // Another department's group beside the last one: the last one goes first (ox_core allows one group of a
+      // type, Qbox a number of jobs), and the player is given the new one from what they held before.
+      return andThen(giveBack(src, now, held, false), (done) => {
+        onDuty.delete(src);
+        if (!done) return;
+        const again = read(adapter, src, `give player ${src} the ${adapter.noun} ${target.job}`, false);
+        if (again.ok) return give(src, adapter, again, target, held.before);
+      });
     });
   };
 
-  const goOffDuty = (src: number, dropped: boolean) => {
+  const goOffDuty = (src: number, reason: DutyChange['reason']) => {
+    const dropped = reason === 'dropped';
     queue.run(src, () => {
-      const held = assigned.get(src);
+      const held = onDuty.get(src);
       if (!held) return;
-      assigned.delete(src);
-      const { adapter, assignment } = held;
+      onDuty.delete(src);
+      const { adapter } = held;
       if (!started(adapter)) {
-        logger.debug(`${adapter.resource} is not started: the job of player ${src} is left as it is`);
+        logger.debug(`${adapter.resource} is not started: player ${src} gets their own back when it loads them again`);
         return;
       }
-      const what = adapter.usesFallback
-        ? `give player ${src} the job ${fallback.job} (grade ${fallback.grade}) back`
-        : `remove the group ${assignment.job} from player ${src}`;
+      if (reason === 'resource_stop' && adapter.answersLater) {
+        logger.debug(
+          `the bridge is stopping: player ${src} gets their own back from ${adapter.label} at its next start`,
+        );
+        return;
+      }
       // A dropped player may already be unloaded by the framework (event order across resources is not fixed).
-      return apply(src, adapter, what, dropped, () => adapter.offDuty(src, assignment, fallback));
+      const now = read(adapter, src, `give player ${src} back what they held before duty`, dropped);
+      if (!now.ok) return;
+      if (now.character !== held.character) {
+        logger.debug(`player ${src} plays another character now: ${held.character} gets their own back when loaded`);
+        return;
+      }
+      return andThen(giveBack(src, now, held, dropped), () => undefined);
     });
   };
+
+  /** A character the framework loaded who still has what the bridge gave in a run or session that ended. */
+  const giveBackKept = (adapter: Adapter, src: number, character?: string) => {
+    if (character !== undefined && !ledger.has(adapter.id, character)) return;
+    queue.run(src, () => {
+      const now = read(adapter, src, `give player ${src} back what they held before duty`, true);
+      if (!now.ok || (character !== undefined && now.character !== character)) return;
+      const current = onDuty.get(src);
+      if (current?.adapter === adapter && current.character === now.character) return;
+      const kept = ledger.find(adapter, now.character);
+      if (!kept.found) {
+        if ('problem' in kept) {
+          logger.error(
+            `the kept job record of ${adapter.label} character ${now.character} could not be read (${kept.problem}); it is set aside as ${kept.movedTo}`,
+          );
+        }
+        return;
+      }
+      const held: OnDuty = { adapter, character: now.character, given: kept.record.given, before: kept.record.before };
+      return andThen(giveBack(src, now, held, false), (done) => {
+        if (!done) return;
+        logger.info(
+          `gave player ${src} (character ${now.character}) back what they had before going on duty: that duty ended without it (a server that stopped, or a framework that unloaded them first)`,
+        );
+      });
+    });
+  };
+
+  for (const adapter of candidates)
+    adapter.onCharacterLoaded((src, character) => giveBackKept(adapter, src, character));
+  if (!ledger.isEmpty()) {
+    const adapter = candidates.find(started);
+    if (adapter) for (const src of options.connectedPlayers()) giveBackKept(adapter, src);
+  }
 
   return {
     name: 'job framework',
     dutyChanged(change: DutyChange) {
       if (!change.onDuty) {
-        goOffDuty(change.src, change.reason === 'dropped');
+        goOffDuty(change.src, change.reason);
       } else if (change.departmentSlug) {
         goOnDuty(change.src, change.departmentSlug, change.rankId);
       } else {
         logger.debug(`player ${change.src} is on duty without a department slug: no job to give`);
       }
     },
+    settled(change: DutyChange) {
+      if (!change.onDuty) return;
+      queue.run(change.src, () => {
+        onDuty.get(change.src)?.adapter.dutySettled?.(change.src, true);
+      });
+    },
     playerDropped(src: number) {
       queue.run(src, () => {
-        assigned.delete(src);
+        onDuty.delete(src);
+        for (const adapter of candidates) adapter.forget?.(src);
       });
     },
   };

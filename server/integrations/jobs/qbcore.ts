@@ -1,22 +1,50 @@
+import * as z from '../../../shared/zod-mini.js';
 import { cachedFunction } from '../cached-function.js';
 import type { ResourcePort } from '../integration.js';
-import { type FrameworkAdapter, JOB_OK, type JobOutcome, notLoaded, refused } from './job-framework.js';
+import { type FrameworkAdapter, JOB_OK, leftAlone, notLoaded, type PlayerRead, refused } from './job-framework.js';
+import { QbCoreDutyEvents } from './qbcore-duty-events.js';
 
 const RESOURCE = 'qb-core';
 
+/** qb-core's job of a player: one job, with its duty flag `onduty`. */
+export interface QbJob {
+  name: string;
+  grade: number;
+  onDuty: boolean;
+}
+
+const QbJobSchema: z.ZodMiniType<QbJob, unknown> = z.object({
+  name: z.string(),
+  grade: z.number().check(z.int()),
+  onDuty: z.boolean(),
+});
+
 interface QbPlayer {
+  PlayerData?: {
+    citizenid?: unknown;
+    job?: { name?: unknown; onduty?: unknown; grade?: { name?: unknown; level?: unknown } };
+  };
   Functions?: {
     SetJob(job: string, grade: number): unknown;
     SetJobDuty(onDuty: boolean): unknown;
   };
 }
 
+/** The grade qb-core gives when the job has not the one asked for: SetJob accepts it without a word. */
+const NO_GRADES = 'No Grades';
+
+const NO_PLAYER = 'qb-core has no player with this id';
+
+const sameJob = (job: QbJob, name: string, grade: number) => job.name === name && job.grade === grade;
+
 /**
- * QBCore (qb-core): `Player.Functions.SetJob(job, grade)` then `SetJobDuty(true)` on duty (SetJob resets duty to the
- * job's `defaultDuty`). The player comes from the `GetPlayer` export (2026 and later) or from
- * `GetCoreObject({ 'Functions' }).Functions.GetPlayer(src)`.
+ * QBCore (qb-core): `Player.Functions.SetJob(job, grade)` (it resets duty to the job's `defaultDuty`), then
+ * `SetJobDuty(true)`; the job is read back, since a grade the job lacks becomes 'No Grades' level 0 and SetJob still
+ * answers true. SetJobDuty fires only the job update, so the bridge fires QBCore:Server:SetDuty and
+ * QBCore:Client:SetDuty as qb-core's own toggle does. The player comes from the `GetPlayer` export (2026 and later)
+ * or from `GetCoreObject({ 'Functions' }).Functions.GetPlayer(src)`.
  */
-export function createQbCoreAdapter(resources: ResourcePort): FrameworkAdapter {
+export function createQbCoreAdapter(resources: ResourcePort): FrameworkAdapter<QbJob> {
   const getPlayerFromCore = cachedFunction<[number], QbPlayer | null>(
     'QBCore.Functions.GetPlayer',
     () =>
@@ -27,13 +55,25 @@ export function createQbCoreAdapter(resources: ResourcePort): FrameworkAdapter {
     resources.hasExport(RESOURCE, 'GetPlayer')
       ? (resources.callExport(RESOURCE, 'GetPlayer', src) as QbPlayer | null)
       : getPlayerFromCore(src);
+  const dutyEvents = new QbCoreDutyEvents(resources);
 
-  const setJob = (src: number, job: string, grade: number, onDuty?: boolean): JobOutcome => {
+  const read = (src: number): (PlayerRead<QbJob> & { ok: true; noGrades: boolean }) | undefined => {
+    const data = getPlayer(src)?.PlayerData;
+    const job = data?.job;
+    if (!job || typeof data?.citizenid !== 'string') return undefined;
+    return {
+      ok: true,
+      character: data.citizenid,
+      holdings: { name: String(job.name), grade: Number(job.grade?.level), onDuty: job.onduty === true },
+      noGrades: job.grade?.name === NO_GRADES,
+    };
+  };
+  /** SetJob, then whether it gave that job and grade: undefined when qb-core has no such job (or player). */
+  const setJob = (src: number, job: string, grade: number) => {
     const functions = getPlayer(src)?.Functions;
-    if (!functions) return notLoaded('qb-core has no player with this id');
-    if (functions.SetJob(job, grade) === false) return refused(`qb-core has no job ${job} (QBShared.Jobs)`);
-    if (onDuty !== undefined) functions.SetJobDuty(onDuty);
-    return JOB_OK;
+    if (!functions || functions.SetJob(job, grade) === false) return undefined;
+    const now = read(src);
+    return { functions, took: now !== undefined && !now.noGrades && sameJob(now.holdings, job, grade) };
   };
 
   return {
@@ -41,9 +81,56 @@ export function createQbCoreAdapter(resources: ResourcePort): FrameworkAdapter {
     resource: RESOURCE,
     label: 'QBCore',
     lowestGrade: 0,
-    usesFallback: true,
-    onDuty: (src, { job, grade }) => setJob(src, job, grade, true),
-    // The fallback job keeps its own defaultDuty: setting it off would stop the civilian pay of `unemployed`.
-    offDuty: (src, _previous, fallback) => setJob(src, fallback.job, fallback.grade),
+    holds: 'job',
+    noun: 'job',
+    answersLater: false,
+    holdingsSchema: QbJobSchema,
+    read: (src) => read(src) ?? notLoaded(NO_PLAYER),
+    give(src, { holdings: job }, target) {
+      if (sameJob(job, target.job, target.grade)) {
+        if (!job.onDuty) getPlayer(src)?.Functions?.SetJobDuty(true);
+        return JOB_OK;
+      }
+      const set = setJob(src, target.job, target.grade);
+      if (!set)
+        return refused(`qb-core has no job ${target.job}`, `add the job ${target.job} to qb-core/shared/jobs.lua`);
+      if (!set.took) {
+        set.functions.SetJob(job.name, job.grade);
+        set.functions.SetJobDuty(job.onDuty);
+        return refused(
+          `qb-core has no grade ${target.grade} in the job ${target.job} (it gave '${NO_GRADES}', level 0)`,
+          `add grade '${target.grade}' to the job ${target.job} in qb-core/shared/jobs.lua`,
+        );
+      }
+      set.functions.SetJobDuty(true);
+      return JOB_OK;
+    },
+    giveBack(src, { holdings: job }, given, before, fallback) {
+      if (!sameJob(job, given.job, given.grade)) {
+        return leftAlone(`QBCore: player ${src}'s job became ${job.name} while on duty; it is left`);
+      }
+      // Scripts hear the department's duty end while the job is still the department's.
+      dutyEvents.announce(src, false);
+      const set = setJob(src, before.name, before.grade);
+      if (set?.took) {
+        set.functions.SetJobDuty(before.onDuty);
+        return JOB_OK;
+      }
+      setJob(src, fallback.job, fallback.grade);
+      return refused(
+        `qb-core no longer has the job ${before.name} (grade ${before.grade}) the player had before duty; they got ${fallback.job} (grade ${fallback.grade})`,
+        `add grade '${before.grade}' of the job ${before.name} to qb-core/shared/jobs.lua, then give it back to them`,
+      );
+    },
+    onCharacterLoaded(loaded) {
+      resources.onLocal('QBCore:Server:PlayerLoaded', (player) => {
+        const data = (player as (QbPlayer & { PlayerData?: { source?: unknown } }) | null)?.PlayerData;
+        if (typeof data?.citizenid === 'string') loaded(Number(data.source), data.citizenid);
+      });
+    },
+    dutySettled(src, onDuty) {
+      if (onDuty) dutyEvents.announce(src, true);
+    },
+    forget: (src) => dutyEvents.forget(src),
   };
 }

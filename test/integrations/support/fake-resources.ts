@@ -86,6 +86,17 @@ export class FakeResources implements ResourcePort {
     }
   }
 
+  /** Net events to clients, recorded as `event` with the target first. */
+  emitClient(event: string, src: number, ...args: unknown[]): void {
+    this.emitted.push({ event, args: [src, ...args] });
+    this.sequence.push(event);
+  }
+
+  readonly global = new Map<string, unknown>();
+  globalState(key: string): unknown {
+    return this.global.get(key);
+  }
+
   emitLocal(event: string, ...args: unknown[]): void {
     this.emitted.push({ event, args });
     this.sequence.push(event);

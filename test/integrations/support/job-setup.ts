@@ -1,6 +1,6 @@
 import type { Integration } from '../../../server/integrations/integration.js';
 import { createJobIntegration } from '../../../server/integrations/jobs/job-integration.js';
-import type { DepartmentJobs } from '../../../shared/config/department-jobs.js';
+import { createMemoryStore } from '../../../server/storage/key-value-store.js';
 import type { JobFramework } from '../../../shared/config/schema.js';
 import { FakeResources, recordingLogger } from './fake-resources.js';
 
@@ -11,20 +11,20 @@ export interface JobSetup {
   warnings: () => string[];
 }
 
-/** A job integration on fake resources, with the shipped fallback (unemployed, grade 0) unless told otherwise. */
-export function jobSetup(
-  framework: JobFramework,
-  options: { departmentJobs?: DepartmentJobs; fallbackJob?: string; fallbackGrade?: number } = {},
-): JobSetup {
+/** A job integration on fake resources (for exports that fail; the frameworks themselves are the stub resources). */
+export function jobSetup(framework: JobFramework): JobSetup {
   const resources = new FakeResources();
   const { logger, lines, at } = recordingLogger();
   const jobs = createJobIntegration({
     framework,
-    fallbackJob: options.fallbackJob ?? 'unemployed',
-    fallbackGrade: options.fallbackGrade ?? 0,
-    departmentJobs: options.departmentJobs ?? {},
+    fallbackJob: 'unemployed',
+    fallbackGrade: 0,
+    departmentJobs: {},
     resources,
     logger,
+    store: createMemoryStore(),
+    wallNow: () => 0,
+    connectedPlayers: () => [],
   });
   return { resources, jobs, lines, warnings: () => at('WARN') };
 }

@@ -18,6 +18,8 @@ export function simResourcePort(sim: Sim): ResourcePort {
     },
     callExport: (resource, name, ...args) => sim.exports[resource][name](...args),
     emitLocal: (event, ...args) => sim.emit(event, ...args),
+    emitClient: (event, src, ...args) => sim.emitNet(event, src, ...args),
+    globalState: (key) => sim.stateBag('global')[key],
     onLocal: (event, handler) => sim.on(event, (args) => handler(...args)),
   };
 }

@@ -1,0 +1,158 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { BCSO, LSPD, offDuty, onDuty } from './support/duty-changes.js';
+import { type SimIntegrations, simIntegrations } from './support/sim-integrations.js';
+import { STUB_RESOURCES } from './support/stub-resources.js';
+
+// es_extended's stub keeps users (job, job_grade, metadata.jobDuty) in its KVP, saved every 10 minutes and on a drop.
+const POLICE = { lspd: { Job: 'police', Grades: { [LSPD.officer]: 1, [LSPD.sergeant]: 2, [LSPD.lieutenant]: 9 } } };
+const IDENTIFIER = 'char1:0123456789abcdef';
+
+describe("ESX: the player's own job back off duty", () => {
+  let world: SimIntegrations | undefined;
+  afterEach(async () => {
+    world?.sim.assertNoErrors();
+    await world?.sim.stop();
+    world = undefined;
+  });
+
+  const start = async (convars: Record<string, string> = {}) => {
+    world = await simIntegrations([STUB_RESOURCES.esx], { JobFramework: 'esx', DepartmentJobs: POLICE }, convars);
+    return world;
+  };
+  const esx = () => (world as SimIntegrations).stub('es_extended');
+  /** The player as the test starts them: this job, grade and duty flag, set with ESX's setJob and saved. */
+  const character = (job: string, grade: number, onDuty: boolean, src = 3) => {
+    esx().loadPlayer(src, IDENTIFIER);
+    esx().RunStaticPlayerMethod(src, 'setJob', job, grade, onDuty);
+    esx().savePlayers();
+    return { job: esx().job(src), stored: esx().stored(IDENTIFIER) };
+  };
+
+  it('keeps the job a player already holds, at their grade and duty, through on duty, off duty and a rejoin', async () => {
+    const w = await start();
+    const before = character('police', 1, false);
+    expect(before).toEqual({
+      job: { name: 'police', grade: 1, onDuty: false },
+      stored: { name: 'police', grade: 1, onDuty: false },
+    });
+
+    w.bridge.change(onDuty(3, LSPD, LSPD.sergeant));
+    expect(esx().job(3)).toEqual({ name: 'police', grade: 2, onDuty: true });
+    w.bridge.change(offDuty(3));
+    expect(esx().job(3)).toEqual(before.job);
+
+    w.drop(3, 'es_extended', 'bridge');
+    expect(esx().stored(IDENTIFIER)).toEqual(before.stored);
+    esx().loadPlayer(3, IDENTIFIER);
+    expect(esx().job(3)).toEqual(before.job);
+    expect(w.warnings()).toEqual([]);
+  });
+
+  it("gives a mechanic the department's job and their own back, duty flag included", async () => {
+    const w = await start();
+    const before = character('mechanic', 1, true);
+
+    w.bridge.change(onDuty(3, LSPD, LSPD.officer));
+    w.bridge.change(onDuty(3, BCSO, BCSO.deputy));
+    expect(esx().job(3)).toEqual({ name: 'bcso', grade: 0, onDuty: true });
+    w.bridge.change(offDuty(3));
+    expect(esx().job(3)).toEqual(before.job);
+
+    w.drop(3, 'es_extended', 'framework');
+    esx().loadPlayer(4, IDENTIFIER);
+    expect(esx().job(4)).toEqual(before.job);
+    expect(esx().stored(IDENTIFIER)).toEqual(before.stored);
+  });
+
+  it('waits for a setJob that waits while ESX reloads its jobs, instead of reading the old job back as a refusal', async () => {
+    const w = await start();
+    character('mechanic', 1, false);
+    esx().refreshJobs(1000);
+
+    w.bridge.change(onDuty(3, LSPD, LSPD.sergeant));
+    expect(esx().job(3)).toMatchObject({ name: 'mechanic' });
+    await w.sim.advance(1500);
+    expect(esx().job(3)).toEqual({ name: 'police', grade: 2, onDuty: true });
+    expect(w.warnings()).toEqual([]);
+
+    esx().refreshJobs(1000);
+    w.bridge.change(offDuty(3));
+    await w.sim.advance(1500);
+    expect(esx().job(3)).toEqual({ name: 'mechanic', grade: 1, onDuty: false });
+    expect(w.warnings()).toEqual([]);
+  });
+
+  it('refuses a job or grade ESX does not have, says how to fix it once, and duty goes on', async () => {
+    const w = await start();
+    const before = character('mechanic', 1, false);
+    w.bridge.change(onDuty(3, LSPD, LSPD.lieutenant));
+    w.bridge.change(offDuty(3));
+    w.bridge.change(onDuty(3, LSPD, LSPD.lieutenant));
+    w.bridge.change(onDuty(3, { id: 9, slug: 'doj' }, 12));
+    expect(esx().job(3)).toEqual(before.job);
+    expect(w.bridge.onDuty.has(3)).toBe(true);
+    expect(w.warnings()).toEqual([
+      expect.stringContaining(
+        'ESX refused to give player 3 the job police (grade 9): ESX kept the job mechanic (grade 1). Fix: create job police grade 9 in your jobs and job_grades tables',
+      ),
+      expect.stringContaining('Fix: create job doj grade 0 in your jobs and job_grades tables'),
+    ]);
+  });
+
+  it('gives a player back what they had when the server died while they were on duty', async () => {
+    const w = await start();
+    const before = character('mechanic', 1, false);
+    w.bridge.change(onDuty(3, LSPD, LSPD.officer));
+    await w.sim.advance(10 * 60 * 1000); // ESX saves every player every 10 minutes
+    expect(esx().stored(IDENTIFIER)).toEqual({ name: 'police', grade: 1, onDuty: true });
+
+    await w.crash();
+    esx().loadPlayer(2, IDENTIFIER);
+    expect(esx().job(2)).toEqual(before.job);
+    w.drop(2, 'es_extended', 'framework');
+    expect(esx().stored(IDENTIFIER)).toEqual(before.stored);
+  });
+
+  it('gives a player back what they had when ESX saved and unloaded them before the bridge heard of the drop', async () => {
+    const w = await start();
+    const before = character('mechanic', 1, false);
+    w.bridge.change(onDuty(3, LSPD, LSPD.officer));
+    w.drop(3, 'es_extended', 'framework');
+    expect(esx().stored(IDENTIFIER)).toMatchObject({ name: 'police' });
+    esx().loadPlayer(4, IDENTIFIER);
+    expect(esx().job(4)).toEqual(before.job);
+    expect(w.warnings()).toEqual([]);
+  });
+
+  it('without RunStaticPlayerMethod (ESX before 1.13.0), works on the xPlayer from GetPlayerFromId, copying ESX once', async () => {
+    const w = await start({ esx_stub_legacy: 'true' });
+    esx().loadPlayer(3, IDENTIFIER);
+    esx().loadPlayer(4, 'char1:fedcba9876543210');
+    w.bridge.change(onDuty(3, LSPD, LSPD.officer));
+    w.bridge.change(onDuty(4, LSPD, LSPD.officer));
+    w.bridge.change(offDuty(3));
+    expect(esx().job(3)).toEqual({ name: 'unemployed', grade: 0, onDuty: false });
+    expect(esx().job(4)).toEqual({ name: 'police', grade: 1, onDuty: true });
+    expect((esx().calls() as Array<{ fn: string }>).filter((call) => call.fn === 'getSharedObject')).toHaveLength(1);
+  });
+
+  it('fetches GetPlayerFromId again when the kept reference died with a restart of es_extended', async () => {
+    const w = await start({ esx_stub_legacy: 'true' });
+    esx().loadPlayer(3, IDENTIFIER);
+    w.bridge.change(onDuty(3, LSPD, LSPD.officer));
+    await w.sim.restartResource('es_extended');
+    await w.sim.tick(1);
+    esx().loadPlayer(3, IDENTIFIER);
+    w.bridge.change(offDuty(3));
+    expect(esx().job(3)).toEqual({ name: 'unemployed', grade: 0, onDuty: false });
+    expect(w.warnings()).toEqual([]);
+  });
+
+  it('tells a player without a loaded character apart from a refusal', async () => {
+    const w = await start();
+    w.bridge.change(onDuty(7, LSPD, LSPD.officer));
+    expect(w.warnings()).toEqual([
+      expect.stringContaining('ESX could not give player 7 the job police (grade 1): ESX has no player with this id'),
+    ]);
+  });
+});
