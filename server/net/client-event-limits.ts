@@ -29,7 +29,8 @@ export const CLIENT_EVENT_LIMITS: Readonly<Record<ClientEvent, Limit>> = {
   revalidate: { burst: 2, perSecond: 1 },
 };
 
-const EVENT_NAMES: Readonly<Record<ClientEvent, string>> = {
+/** The net event behind each limit. */
+export const CLIENT_EVENT_NAMES: Readonly<Record<ClientEvent, string>> = {
   ready: INTERNAL_EVENTS.clientReady,
   tokenProof: INTERNAL_EVENTS.tokenProof,
   dutyRequest: INTERNAL_EVENTS.dutyRequest,
@@ -73,7 +74,7 @@ export class ClientEventLimits {
     if (refusing && !refusing.has(src)) {
       refusing.add(src);
       this.logger.debug(
-        `player ${src} sends ${EVENT_NAMES[event]} faster than a client does; refused until it slows down`,
+        `player ${src} sends ${CLIENT_EVENT_NAMES[event]} faster than a client does; refused until it slows down`,
       );
     }
     return false;

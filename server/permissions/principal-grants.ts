@@ -39,6 +39,11 @@ export class PrincipalGrants {
   private readonly held = new Map<string, Held>();
   /** Accounts whose principals could not be taken back yet (the bridge lacks the ACE); their records stay. */
   private readonly pending = new Set<string>();
+  /**
+   * Accounts on duty whose principals could not be given (the bridge lacked the ACEs): given once it may, since
+   * FXServer says nothing when an owner adds the ACEs in the live console.
+   */
+  private readonly refused = new Map<string, Held>();
 
   constructor(
     private readonly aces: AceConsole,
@@ -52,7 +57,11 @@ export class PrincipalGrants {
    */
   grant(chatId: string, src: number, principals: readonly string[]): void {
     this.retryPending();
-    if (!this.may('add', 'players on duty get no ACE principals until then')) return;
+    this.refused.set(chatId, { src, principals: [...principals] });
+    this.retryRefused();
+  }
+
+  private give(chatId: string, src: number, principals: readonly string[]): void {
     const before = this.held.get(chatId)?.principals ?? [];
     const account = accountPrincipal(chatId);
     this.write({ chatId, principals: [...new Set([...before, ...principals])] });
@@ -69,6 +78,8 @@ export class PrincipalGrants {
   /** The session `src` went off duty: the account's principals go, unless another session of it holds them now. */
   revoke(chatId: string, src: number): void {
     this.retryPending();
+    if (this.refused.get(chatId)?.src === src) this.refused.delete(chatId);
+    this.retryRefused();
     const held = this.held.get(chatId);
     if (!held || held.src !== src) return;
     this.held.delete(chatId);
@@ -102,9 +113,9 @@ export class PrincipalGrants {
     return records.length;
   }
 
-  /** Accounts holding principals this run: zero once everyone is off duty. */
+  /** Accounts holding principals, or waiting for them, this run: zero once everyone is off duty. */
   get size(): number {
-    return this.held.size;
+    return this.held.size + this.refused.size;
   }
 
   private removeAll(record: GrantRecord, whose: string): void {
@@ -126,6 +137,15 @@ export class PrincipalGrants {
       const read = readKeptRecord(this.store.get(keyOf(chatId)), GrantRecordSchema);
       if (read.ok) this.removeAll(read.record, `chat account ${chatId}`);
       else this.pending.delete(chatId);
+    }
+  }
+
+  /** Principals refused for want of the ACEs are given as soon as the bridge may: at the next change of anyone's duty. */
+  private retryRefused(): void {
+    if (this.refused.size === 0 || !this.may('add', 'players on duty get no ACE principals until then')) return;
+    for (const [chatId, { src, principals }] of [...this.refused]) {
+      this.refused.delete(chatId);
+      this.give(chatId, src, principals);
     }
   }
 

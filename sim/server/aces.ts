@@ -4,30 +4,37 @@
 //   remove_principal undoes any number of add_principal of that pair, whoever added them;
 // - a principal inherits its parents' entries, recursively;
 // - an object is checked with its parents (`command.foo.bar`, `command.foo`, `command`): a deny on any of them wins,
-//   otherwise any allow allows.
+//   otherwise any allow allows;
+// - principal and object names are lowercased as they are made (se/Security.h, `::tolower`: ASCII only), so
+//   `bridge.LSPD` and `bridge.lspd` are one principal and `list_principals` prints them lowercased.
+const lower = (name: string): string => name.replace(/[A-Z]+/g, (letters) => letters.toLowerCase());
+
 export class AceStore {
   private readonly entries: { principal: string; object: string; allow: boolean }[] = [];
   private readonly inheritance: { child: string; parent: string }[] = [];
 
   addAce(principal: string, object: string, mode: string): void {
-    this.entries.push({ principal, object, allow: mode !== 'deny' });
+    this.entries.push({ principal: lower(principal), object: lower(object), allow: mode !== 'deny' });
   }
 
   removeAce(principal: string, object: string, mode: string): void {
     const allow = mode !== 'deny';
+    [principal, object] = [lower(principal), lower(object)];
     this.removeWhere(this.entries, (e) => e.principal === principal && e.object === object && e.allow === allow);
   }
 
   addPrincipal(child: string, parent: string): void {
-    this.inheritance.push({ child, parent });
+    this.inheritance.push({ child: lower(child), parent: lower(parent) });
   }
 
   removePrincipal(child: string, parent: string): void {
+    [child, parent] = [lower(child), lower(parent)];
     this.removeWhere(this.inheritance, (e) => e.child === child && e.parent === parent);
   }
 
   /** Every principal these are in, directly or through their parents (not the given ones themselves). */
-  parentsOf(principals: readonly string[]): string[] {
+  parentsOf(given: readonly string[]): string[] {
+    const principals = given.map(lower);
     const found = new Set<string>();
     const pending = [...principals];
     while (pending.length) {
@@ -55,6 +62,7 @@ export class AceStore {
 
   /** Whether one principal (with everything it inherits, and builtin.everyone) may use `object`. */
   isAllowed(principal: string, object: string): boolean {
+    [principal, object] = [lower(principal), lower(object)];
     const all = new Set([principal, 'builtin.everyone', ...this.parentsOf([principal, 'builtin.everyone'])]);
     const segments = object.split('.');
     let allowed = false;

@@ -176,6 +176,38 @@ describe('ACE principals that follow duty (Config.AcePermissions)', () => {
     expect(consoleLines('Access denied')).toEqual([]);
   });
 
+  it('reach the players already on duty once the bridge gains the ACEs, at the next change of anyone’s duty', async () => {
+    world = await start({ aces: RULES });
+    const { sim } = world;
+    const alex = await world.join(TWO_DEPARTMENTS, 'Alex Mercer');
+    const jamie = await world.join(ONE_DEPARTMENT, 'Jamie Rivera');
+    await duty(alex, true, 0);
+    expect(sim.principalsOf(alex.id)).toEqual([]);
+
+    // The owner adds the lines in the live console, as the ERROR asked.
+    for (const line of MAY_CHANGE) sim.command(line);
+    await duty(jamie, true);
+    expect(sim.principalsOf(alex.id)).toEqual(IN_LSPD);
+    expect(perks().allowed(alex.id, 'command.spikestrip')).toBe(true);
+
+    await duty(alex, false);
+    expect(sim.principalsOf(alex.id)).toEqual([]);
+    expect(principalTable().filter((line) => line.includes(TWO_DEPARTMENTS))).toEqual([]);
+  });
+
+  it('are never given to a player who went off duty while the bridge lacked the ACEs', async () => {
+    world = await start({ aces: RULES });
+    const { sim } = world;
+    const alex = await world.join(TWO_DEPARTMENTS, 'Alex Mercer');
+    const jamie = await world.join(ONE_DEPARTMENT, 'Jamie Rivera');
+    await duty(alex, true, 0);
+    await duty(alex, false);
+    for (const line of MAY_CHANGE) sim.command(line);
+    await duty(jamie, true);
+    expect(sim.principalsOf(alex.id)).toEqual([]);
+    expect(sim.principalsOf(jamie.id)).toContain('bridge.safr');
+  });
+
   it('are never given with Config.AcePermissions left off', async () => {
     world = await start({ config: 'Config.AcePermissions = false' });
     const alex = await world.join(TWO_DEPARTMENTS, 'Alex Mercer');

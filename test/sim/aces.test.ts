@@ -64,6 +64,26 @@ describe("a resource's ExecuteCommand", () => {
     expect(denied('add_principal')).toEqual([]);
   });
 
+  it('knows principals and objects in any case: FXServer keeps them lowercased (se/Security.h)', async () => {
+    const { run, playerId } = await start([
+      'add_ace Resource.Granter command.add_principal allow',
+      'add_ace resource.granter COMMAND.remove_principal allow',
+      'add_ace bridge.lspd command.spikestrip allow',
+    ]);
+    run(`add_principal identifier.${CHAT} BRIDGE.LSPD`);
+    expect(denied('add_principal')).toEqual([]);
+    expect(sim.principalsOf(playerId)).toEqual(['bridge.lspd']);
+    expect(sim.exports.granter.PlayerAce(playerId, 'Command.SpikeStrip')).toBe(true);
+    expect(sim.exports.granter.PrincipalAce('Bridge.Lspd', 'command.spikestrip')).toBe(true);
+
+    // One entry, whatever case each line used: a remove in another case takes it back.
+    run(`add_principal identifier.${CHAT} bridge.lspd`);
+    run(`remove_principal IDENTIFIER.${CHAT} bridge.Lspd`);
+    expect(sim.principalsOf(playerId)).toEqual([]);
+    sim.command('list_principals');
+    expect(sim.console.filter((line) => line.text.includes(' <- '))).toEqual([]);
+  });
+
   it('gets `command` as a whole from one ACE on the parent object', async () => {
     const { run, playerId } = await start(['add_ace resource.granter command allow']);
     run(`add_principal identifier.${CHAT} bridge.onduty`);

@@ -1,5 +1,13 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CLIENT_EVENT_LIMITS, type ClientEvent, ClientEventLimits } from '../../../server/net/client-event-limits.js';
+import {
+  CLIENT_EVENT_LIMITS,
+  CLIENT_EVENT_NAMES,
+  type ClientEvent,
+  ClientEventLimits,
+} from '../../../server/net/client-event-limits.js';
+import { REPO_ROOT } from '../../e2e/support/world.js';
 
 function clock() {
   let now = 5_000_000;
@@ -83,5 +91,16 @@ describe('per-player limits of client → server events', () => {
     while (limits.admit('ready', 4));
     limits.forget(4);
     expect(limits.admit('ready', 4)).toBe(true);
+  });
+
+  // The README's table of client → server events is what an owner reads to know what a client may send.
+  it.each(EVENTS)('%s: the README names its event and limit in the table of client → server events', (event) => {
+    const { burst, perSecond } = CLIENT_EVENT_LIMITS[event];
+    const period = 1 / perSecond;
+    const refill = period === 60 ? '1 a minute' : period === 1 ? '1 a second' : `1 every ${period} s`;
+    const readme = readFileSync(join(REPO_ROOT, 'README.md'), 'utf8').split('\n');
+    const row = readme.find((line) => line.startsWith(`| \`${CLIENT_EVENT_NAMES[event]}\``));
+    expect(row, `a row for ${CLIENT_EVENT_NAMES[event]}`).toBeDefined();
+    expect(row).toContain(`${burst} at once, then ${refill}`);
   });
 });

@@ -147,6 +147,24 @@ describe('without the ACEs to run add_principal and remove_principal', () => {
     ]);
   });
 
+  it('gives them to accounts still on duty at the next change once the ACEs are there; never to one gone off duty', () => {
+    const { port, grants } = setUp(RULES);
+    grants.grant(TWO_DEPARTMENTS, 7, dutyPrincipals('lspd', 2));
+    grants.grant(ONE_DEPARTMENT, 8, dutyPrincipals('safr', 7));
+    expect(grants.size).toBe(2);
+    grants.revoke(ONE_DEPARTMENT, 8);
+    expect(grants.size).toBe(1);
+
+    for (const line of MAY_CHANGE) port.cfg(line);
+    expect(port.principalsOf(7)).toEqual([]);
+    grants.revoke(ONE_DEPARTMENT, 8);
+    expect(port.principalsOf(7)).toEqual([ALEX_ACCOUNT, 'bridge.lspd', 'bridge.lspd.2', 'bridge.onduty']);
+    expect(port.principalsOf(8)).toEqual([]);
+    grants.revoke(TWO_DEPARTMENTS, 7);
+    expect(port.aces.principalLines()).toEqual([]);
+    expect(grants.size).toBe(0);
+  });
+
   it('does not grant with add_principal alone: it could not take them back', () => {
     const { port, grants, lines } = setUp([MAY_CHANGE[0] as string]);
     grants.grant(TWO_DEPARTMENTS, 7, ['bridge.onduty']);
