@@ -15,7 +15,15 @@ export interface BenchResources {
   remove(): void;
 }
 
-const quiet = { silent: true, format: 'iife' as const, noExternal: [/.*/], clean: false, sourcemap: false };
+// config: false, or tsup merges these options into each build of tsup.config.ts, the declaration build too.
+const quiet = {
+  config: false,
+  silent: true,
+  format: 'iife' as const,
+  noExternal: [/.*/],
+  clean: false,
+  sourcemap: false,
+};
 
 /** Builds both server bundles and lays out one resource folder (named `bridge`) for each. */
 export async function prepareResources(): Promise<BenchResources> {
@@ -31,8 +39,20 @@ export async function prepareResources(): Promise<BenchResources> {
     cpSync(serverBundle ?? join(REPO_ROOT, 'dist', 'server.js'), join(dir, 'dist', 'server.js'));
     return dir;
   };
-  // The naive baseline's entry, written here rather than kept in bench/: it imports the FiveM adapter, whose
-  // globals only the server's tsconfig knows.
+  const naiveBundle = await buildNaiveBundle(root);
+  let copies = 0;
+  return {
+    bridge: layout('bridge'),
+    naive: layout('naive', naiveBundle),
+    bridgeWith: (configLines) => layout(`bridge-${++copies}`, undefined, configLines),
+    remove: () => rmSync(root, { recursive: true, force: true }),
+  };
+}
+
+/** Bundles the naive baseline's server script into `<root>/naive-build/server.js`; returns its path. */
+export async function buildNaiveBundle(root: string): Promise<string> {
+  // The entry is written here rather than kept in bench/: it imports the FiveM adapter, whose globals only the
+  // server's tsconfig knows.
   const naiveEntry = join(root, 'naive-main.ts');
   writeFileSync(
     naiveEntry,
@@ -50,20 +70,15 @@ export async function prepareResources(): Promise<BenchResources> {
       'stop = () => naive.stop();',
     ].join('\n'),
   );
+  const outDir = join(root, 'naive-build');
   await build({
     ...quiet,
     entry: { server: naiveEntry },
-    outDir: join(root, 'naive-build'),
+    outDir,
     platform: 'node',
     target: 'node22',
     tsconfig: join(REPO_ROOT, 'server', 'tsconfig.json'),
     outExtension: () => ({ js: '.js' }),
   });
-  let copies = 0;
-  return {
-    bridge: layout('bridge'),
-    naive: layout('naive', join(root, 'naive-build', 'server.js')),
-    bridgeWith: (configLines) => layout(`bridge-${++copies}`, undefined, configLines),
-    remove: () => rmSync(root, { recursive: true, force: true }),
-  };
+  return join(outDir, 'server.js');
 }
