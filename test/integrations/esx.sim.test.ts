@@ -1,6 +1,6 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { BCSO, LSPD, offDuty, onDuty } from './support/duty-changes.js';
-import { type SimIntegrations, simIntegrations } from './support/sim-integrations.js';
+import { useSimIntegrations } from './support/sim-integrations.js';
 import { STUB_RESOURCES } from './support/stub-resources.js';
 
 // es_extended's stub keeps users (job, job_grade, metadata.jobDuty) in its KVP, saved every 10 minutes and on a drop.
@@ -8,18 +8,12 @@ const POLICE = { lspd: { Job: 'police', Grades: { [LSPD.officer]: 1, [LSPD.serge
 const IDENTIFIER = 'char1:0123456789abcdef';
 
 describe("ESX: the player's own job back off duty", () => {
-  let world: SimIntegrations | undefined;
-  afterEach(async () => {
-    world?.sim.assertNoErrors();
-    await world?.sim.stop();
-    world = undefined;
-  });
+  const { open, world } = useSimIntegrations();
 
   const start = async (convars: Record<string, string> = {}) => {
-    world = await simIntegrations([STUB_RESOURCES.esx], { JobFramework: 'esx', DepartmentJobs: POLICE }, convars);
-    return world;
+    return open([STUB_RESOURCES.esx], { JobFramework: 'esx', DepartmentJobs: POLICE }, convars);
   };
-  const esx = () => (world as SimIntegrations).stub('es_extended');
+  const esx = () => world().stub('es_extended');
   /** The player as the test starts them: this job, grade and duty flag, set with ESX's setJob and saved. */
   const character = (job: string, grade: number, onDuty: boolean, src = 3) => {
     esx().loadPlayer(src, IDENTIFIER);

@@ -1,22 +1,13 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { BCSO, LSPD, offDuty, onDuty } from './support/duty-changes.js';
-import { type SimIntegrations, simIntegrations } from './support/sim-integrations.js';
+import { useSimIntegrations } from './support/sim-integrations.js';
 import { STUB_RESOURCES } from './support/stub-resources.js';
 
 // What the job integration does whatever the framework, against the stub resources in the simulator.
 describe('the job framework integration', () => {
-  let world: SimIntegrations | undefined;
-  afterEach(async () => {
-    world?.sim.assertNoErrors();
-    await world?.sim.stop();
-    world = undefined;
-  });
-  const open = async (...args: Parameters<typeof simIntegrations>) => {
-    world = await simIntegrations(...args);
-    return world;
-  };
+  const { open, world } = useSimIntegrations();
 
-  const esxJob = (src: number) => world?.stub('es_extended').job(src);
+  const esxJob = (src: number) => world().stub('es_extended').job(src);
 
   describe('a framework that is configured but not started', () => {
     it('gives one clear warning, not one per player, and calls nothing', async () => {

@@ -1,7 +1,7 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { DepartmentJobs } from '../../shared/config/department-jobs.js';
 import { BCSO, LSPD, offDuty, onDuty } from './support/duty-changes.js';
-import { type SimIntegrations, simIntegrations } from './support/sim-integrations.js';
+import { useSimIntegrations } from './support/sim-integrations.js';
 import { STUB_RESOURCES } from './support/stub-resources.js';
 
 // ox_core's stub keeps character_groups in its KVP (server/groups/db.ts); every setGroup is awaited a frame.
@@ -9,30 +9,24 @@ const POLICE = { lspd: { Job: 'police', Grades: { [LSPD.officer]: 1, [LSPD.serge
 const CHAR = 103;
 
 describe('ox_core: the department group and the active group, never a group the character had', () => {
-  let world: SimIntegrations | undefined;
-  afterEach(async () => {
-    world?.sim.assertNoErrors();
-    await world?.sim.stop();
-    world = undefined;
-  });
+  const { open, world } = useSimIntegrations();
 
   const start = async (departmentJobs: DepartmentJobs = POLICE) => {
-    world = await simIntegrations([STUB_RESOURCES.oxCore], { JobFramework: 'ox_core', DepartmentJobs: departmentJobs });
-    return world;
+    return open([STUB_RESOURCES.oxCore], { JobFramework: 'ox_core', DepartmentJobs: departmentJobs });
   };
-  const ox = () => (world as SimIntegrations).stub('ox_core');
+  const ox = () => world().stub('ox_core');
   /** What ox_core holds for the character: in memory (player 3) and in character_groups. */
   const holdings = (src = 3) => ({
     groups: ox().groups(src),
     active: ox().activeGroup(src) ?? null,
     stored: ox().stored(CHAR),
   });
-  const frames = () => world?.sim.tick(10);
+  const frames = () => world().sim.tick(10);
   /** The character as the test starts it: these groups (via ox_core's own setGroup) and this active group. */
   const character = async (groups: Record<string, number>, active?: string) => {
     ox().loadPlayer(3, CHAR);
     for (const [name, grade] of Object.entries(groups))
-      await world?.sim.resolve(ox().CallPlayer(3, 'setGroup', name, grade) as Promise<unknown>);
+      await world().sim.resolve(ox().CallPlayer(3, 'setGroup', name, grade) as Promise<unknown>);
     if (active) ox().CallPlayer(3, 'setActiveGroup', active);
     const calls = (ox().calls() as unknown[]).length;
     return () => (ox().calls() as unknown[]).slice(calls);

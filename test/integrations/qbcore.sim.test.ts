@@ -1,6 +1,6 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { BCSO, LSPD, offDuty, onDuty } from './support/duty-changes.js';
-import { type SimIntegrations, simIntegrations } from './support/sim-integrations.js';
+import { type SimIntegrations, useSimIntegrations } from './support/sim-integrations.js';
 import { STUB_RESOURCES } from './support/stub-resources.js';
 
 // qb-core's stub keeps players.job in its KVP, written by QBCore.Player.Save (load, the 5-minute update, the drop).
@@ -12,18 +12,12 @@ interface QbPlayer {
 }
 
 describe("QBCore: the player's own job back off duty, and the duty events scripts listen for", () => {
-  let world: SimIntegrations | undefined;
-  afterEach(async () => {
-    world?.sim.assertNoErrors();
-    await world?.sim.stop();
-    world = undefined;
-  });
+  const { open, world } = useSimIntegrations();
 
   const start = async (convars: Record<string, string> = {}) => {
-    world = await simIntegrations([STUB_RESOURCES.qbcore], { JobFramework: 'qbcore', DepartmentJobs: POLICE }, convars);
-    return world;
+    return open([STUB_RESOURCES.qbcore], { JobFramework: 'qbcore', DepartmentJobs: POLICE }, convars);
   };
-  const qb = () => (world as SimIntegrations).stub('qb-core');
+  const qb = () => world().stub('qb-core');
   /** The player as the test starts them: this job and grade (set and saved through qb-core), and this duty. */
   const player = (src: number) =>
     (qb().GetCoreObject(['Functions']) as { Functions: { GetPlayer(src: number): QbPlayer } }).Functions.GetPlayer(src);

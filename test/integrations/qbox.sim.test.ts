@@ -1,7 +1,7 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { DepartmentJobs } from '../../shared/config/department-jobs.js';
 import { BCSO, LSPD, offDuty, onDuty } from './support/duty-changes.js';
-import { type SimIntegrations, simIntegrations } from './support/sim-integrations.js';
+import { type SimIntegrations, useSimIntegrations } from './support/sim-integrations.js';
 import { STUB_RESOURCES } from './support/stub-resources.js';
 
 // qbx_core's stub keeps players.job and player_groups in its KVP (server/player.lua, server/storage/players.lua).
@@ -9,22 +9,12 @@ const POLICE = { lspd: { Job: 'police', Grades: { [LSPD.officer]: 1, [LSPD.serge
 const CITIZEN = 'QBX10001';
 
 describe('Qbox: the multi-job calls by citizenid, never a job the player had', () => {
-  let world: SimIntegrations | undefined;
-  afterEach(async () => {
-    world?.sim.assertNoErrors();
-    await world?.sim.stop();
-    world = undefined;
-  });
+  const { open, world } = useSimIntegrations();
 
   const start = async (convars: Record<string, string> = {}, departmentJobs: DepartmentJobs = POLICE) => {
-    world = await simIntegrations(
-      [STUB_RESOURCES.qbox],
-      { JobFramework: 'qbox', DepartmentJobs: departmentJobs },
-      convars,
-    );
-    return world;
+    return open([STUB_RESOURCES.qbox], { JobFramework: 'qbox', DepartmentJobs: departmentJobs }, convars);
   };
-  const qbox = () => (world as SimIntegrations).stub('qbx_core');
+  const qbox = () => world().stub('qbx_core');
   /** What Qbox holds for the citizen: in memory (player `src`) and in storage. */
   const holdings = (src = 3) => ({ job: qbox().job(src), jobs: qbox().jobs(src), stored: qbox().stored(CITIZEN) });
   /** The player as the test starts them, through qbx_core's own calls: these jobs, this primary job and duty. */

@@ -1,26 +1,17 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { LSPD, offDuty, onDuty } from './support/duty-changes.js';
-import { type SimIntegrations, simIntegrations } from './support/sim-integrations.js';
+import { useSimIntegrations } from './support/sim-integrations.js';
 import { STUB_RESOURCES } from './support/stub-resources.js';
 
 const SET = (playerId: number, state: boolean) => ({ event: 'setPlayerDuty', playerId, state });
 const ANNOUNCED = (playerId: number, state: boolean) => ({ event: 'SetDuty', playerId, state });
 
 describe('the rcore_police integration against a stub rcore_police in the simulator', () => {
-  let world: SimIntegrations | undefined;
-  afterEach(async () => {
-    world?.sim.assertNoErrors();
-    await world?.sim.stop();
-    world = undefined;
-  });
-  const open = async (...args: Parameters<typeof simIntegrations>) => {
-    world = await simIntegrations(...args);
-    return world;
-  };
+  const { open, world } = useSimIntegrations();
 
   const start = async () => {
-    world = await simIntegrations([STUB_RESOURCES.rcorePolice], { RcorePolice: true });
-    return { rcore: world.stub('rcore_police'), bridge: world.bridge };
+    const opened = await open([STUB_RESOURCES.rcorePolice], { RcorePolice: true });
+    return { rcore: opened.stub('rcore_police'), bridge: opened.bridge };
   };
 
   it('passes the bridge duty on with setPlayerDuty, and the SetDuty it answers with changes nothing', async () => {
@@ -51,7 +42,7 @@ describe('the rcore_police integration against a stub rcore_police in the simula
     const { rcore, bridge } = await start();
 
     rcore.toggleDuty(3);
-    await world?.sim.tick(5);
+    await world().sim.tick(5);
 
     expect(rcore.isInService(3)).toBe(false);
     expect(rcore.calls()).toEqual([ANNOUNCED(3, true), SET(3, false), ANNOUNCED(3, false)]);
@@ -60,21 +51,21 @@ describe('the rcore_police integration against a stub rcore_police in the simula
 
   it('warns once when rcore_police is stopped, and passes duty on again after it restarted', async () => {
     const { bridge } = await start();
-    const sim = world?.sim;
+    const sim = world().sim;
     if (!sim) throw new Error('no simulator');
     bridge.change(onDuty(3, LSPD, LSPD.officer));
     await sim.stopResource('rcore_police');
     await sim.tick(1);
     bridge.change(onDuty(4, LSPD, LSPD.officer));
     bridge.change(onDuty(5, LSPD, LSPD.officer));
-    expect(world?.warnings()).toEqual([
+    expect(world().warnings()).toEqual([
       'WARN: Config.Integrations.RcorePolice is on, but rcore_police is stopped: duty is not passed on until it is started',
     ]);
 
     await sim.startResource('rcore_police');
     await sim.tick(1);
     bridge.change(onDuty(3, LSPD, LSPD.sergeant));
-    const rcore = world?.stub('rcore_police');
+    const rcore = world().stub('rcore_police');
     expect(rcore?.isInService(3)).toBe(true);
     expect(rcore?.calls()).toEqual([SET(3, true), ANNOUNCED(3, true)]);
   });

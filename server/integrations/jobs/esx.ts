@@ -1,4 +1,3 @@
-import * as z from '../../../shared/zod-mini.js';
 import { cachedFunction } from '../cached-function.js';
 import type { ResourcePort } from '../integration.js';
 import {
@@ -13,21 +12,9 @@ import {
   type PlayerRead,
   refused,
 } from './job-framework.js';
+import { type SingleJob, SingleJobSchema } from './single-job.js';
 
 const RESOURCE = 'es_extended';
-
-/** ESX's job of a player: one job, with its own duty flag (`job.onDuty`, ESX 1.11.0 and later). */
-export interface EsxJob {
-  name: string;
-  grade: number;
-  onDuty: boolean;
-}
-
-const EsxJobSchema: z.ZodMiniType<EsxJob, unknown> = z.object({
-  name: z.string(),
-  grade: z.number().check(z.int()),
-  onDuty: z.boolean(),
-});
 
 interface XPlayer {
   identifier?: unknown;
@@ -37,13 +24,13 @@ interface XPlayer {
 
 const NO_PLAYER = 'ESX has no player with this id';
 
-const readJob = (job: unknown): EsxJob | undefined => {
+const readJob = (job: unknown): SingleJob | undefined => {
   if (job === null || typeof job !== 'object') return undefined;
   const { name, grade, onDuty } = job as { name?: unknown; grade?: unknown; onDuty?: unknown };
   return { name: String(name), grade: Number(grade), onDuty: onDuty === true };
 };
 
-const isJob = (job: EsxJob | undefined, name: string, grade: number): boolean =>
+const isJob = (job: SingleJob | undefined, name: string, grade: number): boolean =>
   job !== undefined && job.name === name && job.grade === grade;
 
 const fixFor = ({ job, grade }: JobAssignment) => `create job ${job} grade ${grade} in your jobs and job_grades tables`;
@@ -54,7 +41,7 @@ const fixFor = ({ job, grade }: JobAssignment) => `create job ${job} grade ${gra
  * of the player), else on the xPlayer from `getSharedObject().GetPlayerFromId(src)`. setJob waits inside ESX while
  * it reloads its jobs (DoesJobExist), and then answers with a Promise: the read-back waits for it.
  */
-export function createEsxAdapter(resources: ResourcePort): FrameworkAdapter<EsxJob> {
+export function createEsxAdapter(resources: ResourcePort): FrameworkAdapter<SingleJob> {
   const getPlayerFromId = cachedFunction<[number], XPlayer | null>(
     'ESX.GetPlayerFromId',
     () => (resources.callExport(RESOURCE, 'getSharedObject') as { GetPlayerFromId?: unknown } | null)?.GetPlayerFromId,
@@ -67,7 +54,7 @@ export function createEsxAdapter(resources: ResourcePort): FrameworkAdapter<EsxJ
     return method === 'getJob' ? xPlayer.getJob() : xPlayer.setJob(...(args as [string, number, boolean]));
   };
   const currentJob = (src: number) => readJob(call(src, 'getJob'));
-  const setJob = (src: number, job: EsxJob, then: (after: EsxJob | undefined) => Maybe<JobOutcome>) =>
+  const setJob = (src: number, job: SingleJob, then: (after: SingleJob | undefined) => Maybe<JobOutcome>) =>
     andThen(call(src, 'setJob', job.name, job.grade, job.onDuty), () => then(currentJob(src)));
 
   return {
@@ -78,8 +65,8 @@ export function createEsxAdapter(resources: ResourcePort): FrameworkAdapter<EsxJ
     holds: 'job',
     noun: 'job',
     answersLater: false,
-    holdingsSchema: EsxJobSchema,
-    read(src): PlayerRead<EsxJob> {
+    holdingsSchema: SingleJobSchema,
+    read(src): PlayerRead<SingleJob> {
       const identifier = staticMethods()
         ? resources.callExport(RESOURCE, 'RunStaticPlayerMethod', src, 'getIdentifier')
         : getPlayerFromId(src)?.identifier;

@@ -1,23 +1,10 @@
-import * as z from '../../../shared/zod-mini.js';
 import { cachedFunction } from '../cached-function.js';
 import type { ResourcePort } from '../integration.js';
 import { type FrameworkAdapter, JOB_OK, leftAlone, notLoaded, type PlayerRead, refused } from './job-framework.js';
 import { QbCoreDutyEvents } from './qbcore-duty-events.js';
+import { type SingleJob, SingleJobSchema } from './single-job.js';
 
 const RESOURCE = 'qb-core';
-
-/** qb-core's job of a player: one job, with its duty flag `onduty`. */
-export interface QbJob {
-  name: string;
-  grade: number;
-  onDuty: boolean;
-}
-
-const QbJobSchema: z.ZodMiniType<QbJob, unknown> = z.object({
-  name: z.string(),
-  grade: z.number().check(z.int()),
-  onDuty: z.boolean(),
-});
 
 interface QbPlayer {
   PlayerData?: {
@@ -35,7 +22,7 @@ const NO_GRADES = 'No Grades';
 
 const NO_PLAYER = 'qb-core has no player with this id';
 
-const sameJob = (job: QbJob, name: string, grade: number) => job.name === name && job.grade === grade;
+const sameJob = (job: SingleJob, name: string, grade: number) => job.name === name && job.grade === grade;
 
 /**
  * QBCore (qb-core): `Player.Functions.SetJob(job, grade)` (it resets duty to the job's `defaultDuty`), then
@@ -44,7 +31,7 @@ const sameJob = (job: QbJob, name: string, grade: number) => job.name === name &
  * QBCore:Client:SetDuty as qb-core's own toggle does. The player comes from the `GetPlayer` export (2026 and later)
  * or from `GetCoreObject({ 'Functions' }).Functions.GetPlayer(src)`.
  */
-export function createQbCoreAdapter(resources: ResourcePort): FrameworkAdapter<QbJob> {
+export function createQbCoreAdapter(resources: ResourcePort): FrameworkAdapter<SingleJob> {
   const getPlayerFromCore = cachedFunction<[number], QbPlayer | null>(
     'QBCore.Functions.GetPlayer',
     () =>
@@ -57,7 +44,7 @@ export function createQbCoreAdapter(resources: ResourcePort): FrameworkAdapter<Q
       : getPlayerFromCore(src);
   const dutyEvents = new QbCoreDutyEvents(resources);
 
-  const read = (src: number): (PlayerRead<QbJob> & { ok: true; noGrades: boolean }) | undefined => {
+  const read = (src: number): (PlayerRead<SingleJob> & { ok: true; noGrades: boolean }) | undefined => {
     const data = getPlayer(src)?.PlayerData;
     const job = data?.job;
     if (!job || typeof data?.citizenid !== 'string') return undefined;
@@ -84,7 +71,7 @@ export function createQbCoreAdapter(resources: ResourcePort): FrameworkAdapter<Q
     holds: 'job',
     noun: 'job',
     answersLater: false,
-    holdingsSchema: QbJobSchema,
+    holdingsSchema: SingleJobSchema,
     read: (src) => read(src) ?? notLoaded(NO_PLAYER),
     give(src, { holdings: job }, target) {
       if (sameJob(job, target.job, target.grade)) {

@@ -1,3 +1,4 @@
+import { afterEach } from 'vitest';
 import { createIntegrations, type Integrations } from '../../../server/integrations/create-integrations.js';
 import { createMemoryStore, type KeyValueStore } from '../../../server/storage/key-value-store.js';
 import { defaultConfig } from '../../../shared/config/index.js';
@@ -106,4 +107,27 @@ export async function simIntegrations(
     },
   };
   return world;
+}
+
+/**
+ * A simulated world per test, opened with `open(...)` (simIntegrations' arguments); after each test it is checked for
+ * script errors and stopped. `world()` is the open one.
+ */
+export function useSimIntegrations() {
+  let current: SimIntegrations | undefined;
+  afterEach(async () => {
+    current?.sim.assertNoErrors();
+    await current?.sim.stop();
+    current = undefined;
+  });
+  return {
+    open: async (...args: Parameters<typeof simIntegrations>): Promise<SimIntegrations> => {
+      current = await simIntegrations(...args);
+      return current;
+    },
+    world: (): SimIntegrations => {
+      if (!current) throw new Error('no simulated world is open in this test');
+      return current;
+    },
+  };
 }
