@@ -107,15 +107,43 @@ describe("ESX: the player's own job back off duty", () => {
     expect(esx().stored(IDENTIFIER)).toEqual(before.stored);
   });
 
-  it('gives a player back what they had when ESX saved and unloaded them before the bridge heard of the drop', async () => {
+  it('gives a player their own back before ESX saves them as they leave, when ESX hears of the drop first', async () => {
     const w = await start();
     const before = character('mechanic', 1, false);
     w.bridge.change(onDuty(3, LSPD, LSPD.officer));
+    // ESX saves the player, and forgets them only when the UPDATE answered: the bridge still finds them meanwhile.
     w.drop(3, 'es_extended', 'framework');
+    expect(esx().stored(IDENTIFIER)).toEqual(before.stored);
+    await w.sim.tick(2);
+    esx().loadPlayer(4, IDENTIFIER);
+    expect(esx().job(4)).toEqual(before.job);
+    expect(w.warnings()).toEqual([]);
+  });
+
+  it('keeps what it gave a player whose job is given back while ESX reloads its jobs as they leave, and gives their own back at their next load', async () => {
+    const w = await start();
+    const before = character('mechanic', 1, false);
+    w.bridge.change(onDuty(3, LSPD, LSPD.officer));
+    esx().refreshJobs(1000);
+    // setJob(mechanic) waits in DoesJobExist; ESX saves the player with the department's job meanwhile.
+    w.drop(3, 'es_extended', 'bridge');
+    await w.sim.advance(1500);
     expect(esx().stored(IDENTIFIER)).toMatchObject({ name: 'police' });
     esx().loadPlayer(4, IDENTIFIER);
     expect(esx().job(4)).toEqual(before.job);
     expect(w.warnings()).toEqual([]);
+  });
+
+  it('keeps what it gave a player who goes on duty while ESX reloads its jobs and leaves before setJob answered', async () => {
+    const w = await start();
+    const before = character('mechanic', 1, false);
+    esx().refreshJobs(1000);
+    w.bridge.change(onDuty(3, LSPD, LSPD.officer));
+    w.drop(3, 'es_extended', 'framework');
+    await w.sim.advance(1500);
+    esx().loadPlayer(4, IDENTIFIER);
+    expect(esx().job(4)).toEqual(before.job);
+    expect(esx().stored(IDENTIFIER)).toEqual(before.stored);
   });
 
   it('without RunStaticPlayerMethod (ESX before 1.13.0), works on the xPlayer from GetPlayerFromId, copying ESX once', async () => {

@@ -54,6 +54,11 @@ export function createEsxAdapter(resources: ResourcePort): FrameworkAdapter<Sing
     return method === 'getJob' ? xPlayer.getJob() : xPlayer.setJob(...(args as [string, number, boolean]));
   };
   const currentJob = (src: number) => readJob(call(src, 'getJob'));
+  /**
+   * Players ESX is saving as they leave (esx:playerDropped, then Core.SavePlayer from memory; the player is forgotten
+   * only when the UPDATE answered): a job given back after that is not saved, so it is kept for their next load.
+   */
+  const saving = new Set<number>();
   const setJob = (src: number, job: SingleJob, then: (after: SingleJob | undefined) => Maybe<JobOutcome>) =>
     andThen(call(src, 'setJob', job.name, job.grade, job.onDuty), () => then(currentJob(src)));
 
@@ -88,6 +93,7 @@ export function createEsxAdapter(resources: ResourcePort): FrameworkAdapter<Sing
         return leftAlone(`ESX: player ${src}'s job became ${job.name} (grade ${job.grade}) while on duty; it is left`);
       }
       return setJob(src, before, (after) => {
+        if (saving.has(src) || !after) return notLoaded(`${NO_PLAYER} (ESX saved them as they left, before this)`);
         if (isJob(after, before.name, before.grade)) return JOB_OK;
         const own = { job: before.name, grade: before.grade };
         return setJob(src, { name: fallback.job, grade: fallback.grade, onDuty: false }, () =>
@@ -100,9 +106,19 @@ export function createEsxAdapter(resources: ResourcePort): FrameworkAdapter<Sing
     },
     onCharacterLoaded(loaded) {
       resources.onLocal('esx:playerLoaded', (playerId, xPlayer) => {
+        saving.delete(Number(playerId));
         const identifier = (xPlayer as { identifier?: unknown } | null)?.identifier;
         if (typeof identifier === 'string') loaded(Number(playerId), identifier);
       });
     },
+    onCharacterUnloading(unloading) {
+      // server/main.lua onPlayerDropped: a drop, esx:playerLogout (a character switch) and a stale player alike.
+      resources.onLocal('esx:playerDropped', (playerId) => {
+        const src = Number(playerId);
+        unloading(src);
+        saving.add(src);
+      });
+    },
+    forget: (src) => saving.delete(src),
   };
 }
