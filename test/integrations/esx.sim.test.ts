@@ -178,3 +178,40 @@ describe("ESX: the player's own job back off duty", () => {
     ]);
   });
 });
+
+describe('ESX: FallbackJob, when the job a player had before duty was deleted meanwhile', () => {
+  const { open, world } = useSimIntegrations();
+  const esx = () => world().stub('es_extended');
+
+  const mechanicOnDuty = async (fallback: Record<string, unknown> = {}) => {
+    const w = await open([STUB_RESOURCES.esx], { JobFramework: 'esx', DepartmentJobs: POLICE, ...fallback });
+    esx().loadPlayer(3, IDENTIFIER);
+    esx().RunStaticPlayerMethod(3, 'setJob', 'mechanic', 1, false);
+    w.bridge.change(onDuty(3, LSPD, LSPD.officer));
+    esx().removeJob('mechanic');
+    return w;
+  };
+
+  it('gives FallbackJob and says which job to create again', async () => {
+    const w = await mechanicOnDuty({ FallbackJob: 'sheriff', FallbackGrade: 1 });
+    w.bridge.change(offDuty(3));
+    expect(esx().job(3)).toEqual({ name: 'sheriff', grade: 1, onDuty: false });
+    expect(w.warnings()).toEqual([
+      expect.stringContaining(
+        'ESX no longer has the job mechanic (grade 1) the player had before duty; they got sheriff (grade 1). Fix: create job mechanic grade 1',
+      ),
+    ]);
+  });
+
+  it("never leaves the department's job on a player when FallbackJob does not exist either", async () => {
+    const w = await mechanicOnDuty({ FallbackJob: 'civilian', FallbackGrade: 0 });
+    w.bridge.change(offDuty(3));
+    expect(esx().job(3)).toEqual({ name: 'unemployed', grade: 0, onDuty: false });
+    expect(w.warnings()).toEqual([
+      expect.stringContaining(
+        'ESX no longer has the job mechanic (grade 1) the player had before duty, nor FallbackJob civilian (grade 0); they got unemployed (grade 0)',
+      ),
+    ]);
+    expect(w.warnings()[0]).toContain('create job civilian grade 0');
+  });
+});

@@ -35,6 +35,8 @@ export interface StubExports {
   savePlayer: StubFn;
   savePlayers: StubFn;
   refreshJobs: StubFn;
+  removeJob: StubFn;
+  RemoveJob: StubFn;
 }
 
 export interface SimIntegrations {
