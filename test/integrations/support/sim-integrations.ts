@@ -27,6 +27,7 @@ export interface StubExports {
   CallPlayer: StubFn;
   GetGroupActivePlayers: StubFn;
   AddPlayerToJob: StubFn;
+  RemovePlayerFromJob: StubFn;
   SetPlayerPrimaryJob: StubFn;
   SetJobDuty: StubFn;
   GetPlayer: StubFn;
