@@ -38,7 +38,8 @@ Config.Integrations = {
   -- bridge gave is kept in KVP until then, so a crash or a drop is made good when the character loads again.
   JobFramework = false,
   -- ESX and QBCore only: the job a player gets off duty when the framework no longer has their own job (it was
-  -- deleted while they were on duty). Qbox falls back to unemployed itself; ox_core has no job.
+  -- deleted while they were on duty); if it has not this one either, unemployed 0. Qbox falls back to unemployed
+  -- itself; ox_core has no job.
   FallbackJob = 'unemployed',
   -- Grade of that job.
   FallbackGrade = 0,

@@ -107,15 +107,43 @@ describe("ESX: the player's own job back off duty", () => {
     expect(esx().stored(IDENTIFIER)).toEqual(before.stored);
   });
 
-  it('gives a player back what they had when ESX saved and unloaded them before the bridge heard of the drop', async () => {
+  it('gives a player their own back before ESX saves them as they leave, when ESX hears of the drop first', async () => {
     const w = await start();
     const before = character('mechanic', 1, false);
     w.bridge.change(onDuty(3, LSPD, LSPD.officer));
+    // ESX saves the player, and forgets them only when the UPDATE answered: the bridge still finds them meanwhile.
     w.drop(3, 'es_extended', 'framework');
+    expect(esx().stored(IDENTIFIER)).toEqual(before.stored);
+    await w.sim.tick(2);
+    esx().loadPlayer(4, IDENTIFIER);
+    expect(esx().job(4)).toEqual(before.job);
+    expect(w.warnings()).toEqual([]);
+  });
+
+  it('keeps what it gave a player whose job is given back while ESX reloads its jobs as they leave, and gives their own back at their next load', async () => {
+    const w = await start();
+    const before = character('mechanic', 1, false);
+    w.bridge.change(onDuty(3, LSPD, LSPD.officer));
+    esx().refreshJobs(1000);
+    // setJob(mechanic) waits in DoesJobExist; ESX saves the player with the department's job meanwhile.
+    w.drop(3, 'es_extended', 'bridge');
+    await w.sim.advance(1500);
     expect(esx().stored(IDENTIFIER)).toMatchObject({ name: 'police' });
     esx().loadPlayer(4, IDENTIFIER);
     expect(esx().job(4)).toEqual(before.job);
     expect(w.warnings()).toEqual([]);
+  });
+
+  it('keeps what it gave a player who goes on duty while ESX reloads its jobs and leaves before setJob answered', async () => {
+    const w = await start();
+    const before = character('mechanic', 1, false);
+    esx().refreshJobs(1000);
+    w.bridge.change(onDuty(3, LSPD, LSPD.officer));
+    w.drop(3, 'es_extended', 'framework');
+    await w.sim.advance(1500);
+    esx().loadPlayer(4, IDENTIFIER);
+    expect(esx().job(4)).toEqual(before.job);
+    expect(esx().stored(IDENTIFIER)).toEqual(before.stored);
   });
 
   it('without RunStaticPlayerMethod (ESX before 1.13.0), works on the xPlayer from GetPlayerFromId, copying ESX once', async () => {
@@ -148,5 +176,42 @@ describe("ESX: the player's own job back off duty", () => {
     expect(w.warnings()).toEqual([
       expect.stringContaining('ESX could not give player 7 the job police (grade 1): ESX has no player with this id'),
     ]);
+  });
+});
+
+describe('ESX: FallbackJob, when the job a player had before duty was deleted meanwhile', () => {
+  const { open, world } = useSimIntegrations();
+  const esx = () => world().stub('es_extended');
+
+  const mechanicOnDuty = async (fallback: Record<string, unknown> = {}) => {
+    const w = await open([STUB_RESOURCES.esx], { JobFramework: 'esx', DepartmentJobs: POLICE, ...fallback });
+    esx().loadPlayer(3, IDENTIFIER);
+    esx().RunStaticPlayerMethod(3, 'setJob', 'mechanic', 1, false);
+    w.bridge.change(onDuty(3, LSPD, LSPD.officer));
+    esx().removeJob('mechanic');
+    return w;
+  };
+
+  it('gives FallbackJob and says which job to create again', async () => {
+    const w = await mechanicOnDuty({ FallbackJob: 'sheriff', FallbackGrade: 1 });
+    w.bridge.change(offDuty(3));
+    expect(esx().job(3)).toEqual({ name: 'sheriff', grade: 1, onDuty: false });
+    expect(w.warnings()).toEqual([
+      expect.stringContaining(
+        'ESX no longer has the job mechanic (grade 1) the player had before duty; they got sheriff (grade 1). Fix: create job mechanic grade 1',
+      ),
+    ]);
+  });
+
+  it("never leaves the department's job on a player when FallbackJob does not exist either", async () => {
+    const w = await mechanicOnDuty({ FallbackJob: 'civilian', FallbackGrade: 0 });
+    w.bridge.change(offDuty(3));
+    expect(esx().job(3)).toEqual({ name: 'unemployed', grade: 0, onDuty: false });
+    expect(w.warnings()).toEqual([
+      expect.stringContaining(
+        'ESX no longer has the job mechanic (grade 1) the player had before duty, nor FallbackJob civilian (grade 0); they got unemployed (grade 0)',
+      ),
+    ]);
+    expect(w.warnings()[0]).toContain('create job civilian grade 0');
   });
 });

@@ -203,3 +203,49 @@ describe('ox_core: the department group and the active group, never a group the 
     expect(w.warnings()).toEqual([expect.stringContaining('ox_core: the player has no character loaded')]);
   });
 });
+
+describe('ox_core: a drop while a call to ox_core is still pending', () => {
+  const { open, world } = useSimIntegrations();
+  const ox = () => world().stub('ox_core');
+  const holdings = (src = 3) => ({
+    groups: ox().groups(src),
+    active: ox().activeGroup(src) ?? null,
+    stored: ox().stored(CHAR),
+  });
+  const frames = () => world().sim.tick(10);
+
+  const mechanic = async () => {
+    const w = await open([STUB_RESOURCES.oxCore], { JobFramework: 'ox_core', DepartmentJobs: POLICE });
+    ox().loadPlayer(3, CHAR);
+    await w.sim.resolve(ox().CallPlayer(3, 'setGroup', 'mechanic', 2) as Promise<unknown>);
+    ox().CallPlayer(3, 'setActiveGroup', 'mechanic');
+    return w;
+  };
+
+  it('gives back the active group when ox_core unloads the player while the group is being removed', async () => {
+    const w = await mechanic();
+    const before = holdings();
+    w.bridge.change(onDuty(3, LSPD, LSPD.officer));
+    await frames();
+
+    // The bridge hears of the drop first: setGroup(police, 0) is waiting on the database when ox_core logs out.
+    w.drop(3, 'ox_core', 'bridge');
+    await frames();
+    ox().loadPlayer(5, CHAR);
+    await frames();
+    expect(holdings(5)).toEqual(before);
+  });
+
+  it('takes the group back when ox_core unloads the player while setGroup is still writing it', async () => {
+    const w = await mechanic();
+    const before = holdings();
+    w.bridge.change(onDuty(3, LSPD, LSPD.officer));
+    // ox_core logs out before its INSERT answered: the row is written all the same.
+    w.drop(3, 'ox_core', 'framework');
+    await frames();
+    ox().loadPlayer(5, CHAR);
+    await frames();
+    expect(holdings(5)).toEqual(before);
+    expect(w.warnings()).toEqual([]);
+  });
+});

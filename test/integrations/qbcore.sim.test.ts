@@ -175,3 +175,39 @@ describe("QBCore: the player's own job back off duty, and the duty events script
     expect(w.warnings()).toEqual([expect.stringContaining('qb-core has no player with this id')]);
   });
 });
+
+describe('QBCore: FallbackJob, when the job a player had before duty was removed meanwhile (RemoveJob)', () => {
+  const { open, world } = useSimIntegrations();
+  const qb = () => world().stub('qb-core');
+
+  const mechanicOnDuty = async (fallback: Record<string, unknown>) => {
+    const w = await open([STUB_RESOURCES.qbcore], { JobFramework: 'qbcore', DepartmentJobs: POLICE, ...fallback });
+    qb().loadPlayer(3, CITIZEN);
+    (qb().GetPlayer(3) as QbPlayer).Functions.SetJob('mechanic', 1);
+    w.bridge.change(onDuty(3, LSPD, LSPD.officer));
+    qb().RemoveJob('mechanic');
+    return w;
+  };
+
+  it('gives FallbackJob and says which job to add again', async () => {
+    const w = await mechanicOnDuty({ FallbackJob: 'sheriff', FallbackGrade: 1 });
+    w.bridge.change(offDuty(3));
+    expect(qb().job(3)).toMatchObject({ name: 'sheriff', grade: 1 });
+    expect(w.warnings()).toEqual([
+      expect.stringContaining(
+        "qb-core no longer has the job mechanic (grade 1) the player had before duty; they got sheriff (grade 1). Fix: add grade '1' of the job mechanic to qb-core/shared/jobs.lua",
+      ),
+    ]);
+  });
+
+  it("never leaves the department's job on a player when FallbackJob does not exist either", async () => {
+    const w = await mechanicOnDuty({ FallbackJob: 'civilian', FallbackGrade: 0 });
+    w.bridge.change(offDuty(3));
+    expect(qb().job(3)).toMatchObject({ name: 'unemployed', grade: 0 });
+    expect(w.warnings()).toEqual([
+      expect.stringContaining(
+        'qb-core no longer has the job mechanic (grade 1) the player had before duty, nor FallbackJob civilian (grade 0); they got unemployed (grade 0)',
+      ),
+    ]);
+  });
+});

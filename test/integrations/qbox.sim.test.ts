@@ -160,6 +160,31 @@ describe('Qbox: the multi-job calls by citizenid, never a job the player had', (
     });
   });
 
+  it("gives the primary job back when someone removed the department's job while they were on duty (a boss firing them)", async () => {
+    const w = await start({ 'qbx:max_jobs_per_player': '2' });
+    citizen({ mechanic: 1 }, 'mechanic', false);
+    const before = holdings();
+    w.bridge.change(onDuty(3, LSPD, LSPD.officer));
+    // RemovePlayerFromJob of the primary job makes Qbox set the primary job to unemployed, and save it.
+    qbox().RemovePlayerFromJob(CITIZEN, 'police');
+    expect(holdings()).toMatchObject({ job: { name: 'unemployed' }, stored: { job: { name: 'unemployed' } } });
+    w.bridge.change(offDuty(3));
+    expect(holdings()).toEqual(before);
+  });
+
+  it('leaves a player unemployed who held the department job as their primary one and was removed from it', async () => {
+    const w = await start();
+    citizen({ police: 1 }, 'police', false);
+    w.bridge.change(onDuty(3, LSPD, LSPD.sergeant));
+    qbox().RemovePlayerFromJob(CITIZEN, 'police');
+    w.bridge.change(offDuty(3));
+    expect(holdings()).toMatchObject({
+      job: { name: 'unemployed' },
+      jobs: [],
+      stored: { job: { name: 'unemployed' } },
+    });
+  });
+
   it('asks GetPlayer first, so a player Qbox has not loaded never makes a call fail inside qbx_core', async () => {
     const w = await start();
     w.bridge.change(onDuty(3, LSPD, LSPD.officer));

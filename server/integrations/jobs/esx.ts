@@ -12,7 +12,7 @@ import {
   type PlayerRead,
   refused,
 } from './job-framework.js';
-import { type SingleJob, SingleJobSchema } from './single-job.js';
+import { FRAMEWORK_DEFAULT_JOB, ownJobGone, type SingleJob, SingleJobSchema } from './single-job.js';
 
 const RESOURCE = 'es_extended';
 
@@ -54,6 +54,11 @@ export function createEsxAdapter(resources: ResourcePort): FrameworkAdapter<Sing
     return method === 'getJob' ? xPlayer.getJob() : xPlayer.setJob(...(args as [string, number, boolean]));
   };
   const currentJob = (src: number) => readJob(call(src, 'getJob'));
+  /**
+   * Players ESX is saving as they leave (esx:playerDropped, then Core.SavePlayer from memory; the player is forgotten
+   * only when the UPDATE answered): a job given back after that is not saved, so it is kept for their next load.
+   */
+  const saving = new Set<number>();
   const setJob = (src: number, job: SingleJob, then: (after: SingleJob | undefined) => Maybe<JobOutcome>) =>
     andThen(call(src, 'setJob', job.name, job.grade, job.onDuty), () => then(currentJob(src)));
 
@@ -87,22 +92,40 @@ export function createEsxAdapter(resources: ResourcePort): FrameworkAdapter<Sing
       if (!isJob(job, given.job, given.grade)) {
         return leftAlone(`ESX: player ${src}'s job became ${job.name} (grade ${job.grade}) while on duty; it is left`);
       }
+      const own = { job: before.name, grade: before.grade };
+      /** FallbackJob, then ESX's own default: never the department's job left on them. */
+      const instead = (jobs: JobAssignment[]): Maybe<JobOutcome> => {
+        const [next, ...rest] = jobs as [JobAssignment, ...JobAssignment[]];
+        return setJob(src, { name: next.job, grade: next.grade, onDuty: false }, (after) => {
+          if (!after) return notLoaded(NO_PLAYER);
+          if (isJob(after, next.job, next.grade) || rest.length === 0) {
+            return ownJobGone('ESX', own, fallback, { job: after.name, grade: after.grade }, fixFor);
+          }
+          return instead(rest);
+        });
+      };
       return setJob(src, before, (after) => {
+        if (saving.has(src)) return notLoaded(`${NO_PLAYER} (ESX saved them as they left, before this answered)`);
+        if (!after) return notLoaded(NO_PLAYER);
         if (isJob(after, before.name, before.grade)) return JOB_OK;
-        const own = { job: before.name, grade: before.grade };
-        return setJob(src, { name: fallback.job, grade: fallback.grade, onDuty: false }, () =>
-          refused(
-            `ESX no longer has the job ${own.job} (grade ${own.grade}) the player had before duty; they got ${fallback.job} (grade ${fallback.grade})`,
-            `${fixFor(own)}, then give it back to them`,
-          ),
-        );
+        return instead([fallback, FRAMEWORK_DEFAULT_JOB]);
       });
     },
     onCharacterLoaded(loaded) {
       resources.onLocal('esx:playerLoaded', (playerId, xPlayer) => {
+        saving.delete(Number(playerId));
         const identifier = (xPlayer as { identifier?: unknown } | null)?.identifier;
         if (typeof identifier === 'string') loaded(Number(playerId), identifier);
       });
     },
+    onCharacterUnloading(unloading) {
+      // server/main.lua onPlayerDropped: a drop, esx:playerLogout (a character switch) and a stale player alike.
+      resources.onLocal('esx:playerDropped', (playerId) => {
+        const src = Number(playerId);
+        unloading(src);
+        saving.add(src);
+      });
+    },
+    forget: (src) => saving.delete(src),
   };
 }

@@ -67,6 +67,11 @@ export interface FrameworkAdapter<Holdings = unknown> {
   ): Maybe<JobOutcome>;
   /** Calls `loaded` whenever the framework has loaded a character for a player (its own event). */
   onCharacterLoaded(loaded: (src: number, character: string) => void): void;
+  /**
+   * Calls `unloading` when the framework is about to save a player it unloads (a drop, a character switch) from
+   * what they hold in memory, and to forget them only later (ESX): their own job must be back before that save.
+   */
+  onCharacterUnloading?(unloading: (src: number) => void): void;
   /** Every integration heard of a duty change (QBCore announces duty then, unless somebody else did). */
   dutySettled?(src: number, onDuty: boolean): void;
   forget?(src: number): void;

@@ -195,11 +195,12 @@ export function createJobIntegration(options: JobIntegrationOptions): Integratio
     });
   };
 
-  const goOffDuty = (src: number, reason: DutyChange['reason']) => {
+  /** `only`: give back only what this framework gave (it is unloading the player). */
+  const goOffDuty = (src: number, reason: DutyChange['reason'], only?: Adapter) => {
     const dropped = reason === 'dropped';
     queue.run(src, () => {
       const held = onDuty.get(src);
-      if (!held) return;
+      if (!held || (only && held.adapter !== only)) return;
       onDuty.delete(src);
       const { adapter } = held;
       if (!started(adapter)) {
@@ -250,8 +251,11 @@ export function createJobIntegration(options: JobIntegrationOptions): Integratio
     });
   };
 
-  for (const adapter of candidates)
+  for (const adapter of candidates) {
     adapter.onCharacterLoaded((src, character) => giveBackKept(adapter, src, character));
+    // The framework saves the player next: their own job goes back now, whatever the bridge hears later.
+    adapter.onCharacterUnloading?.((src) => goOffDuty(src, 'dropped', adapter));
+  }
   if (!ledger.isEmpty()) {
     const adapter = candidates.find(started);
     if (adapter) for (const src of options.connectedPlayers()) giveBackKept(adapter, src);

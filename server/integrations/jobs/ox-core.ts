@@ -63,9 +63,15 @@ export function createOxCoreAdapter(resources: ResourcePort): FrameworkAdapter<O
     return refused(`ox_core did not set the group ${job} (grade ${grade})`, "see ox_core's warning in the console");
   };
 
-  const read = (src: number): PlayerRead<OxGroups> => {
+  const charIdOf = (src: number): string | undefined => {
     const player = resources.callExport(RESOURCE, 'GetPlayer', src) as { charId?: unknown } | null;
-    if (player?.charId === undefined || player.charId === null) return notLoaded(NO_CHARACTER);
+    return player?.charId === undefined || player.charId === null ? undefined : String(player.charId);
+  };
+  const stillLoaded = (src: number, character: string) => charIdOf(src) === character;
+
+  const read = (src: number): PlayerRead<OxGroups> => {
+    const character = charIdOf(src);
+    if (character === undefined) return notLoaded(NO_CHARACTER);
     const groups: Record<string, number> = {};
     const held = callPlayer(src, 'getGroups');
     for (const [name, grade] of Object.entries(Array.isArray(held) ? {} : ((held as object) ?? {}))) {
@@ -74,7 +80,7 @@ export function createOxCoreAdapter(resources: ResourcePort): FrameworkAdapter<O
     const active = callPlayer(src, 'get', 'activeGroup');
     return {
       ok: true,
-      character: String(player.charId),
+      character,
       holdings: { groups, activeGroup: typeof active === 'string' ? active : null },
     };
   };
@@ -93,12 +99,15 @@ export function createOxCoreAdapter(resources: ResourcePort): FrameworkAdapter<O
       if (holdings.groups[target.job] !== target.grade) {
         const result = await callPlayer(src, 'setGroup', target.job, target.grade);
         if (result === false) return notLoaded(NO_CHARACTER);
-        if (callPlayer(src, 'getGroup', target.job) !== target.grade) return whyNot(holdings.groups, target);
+        // true: the row is written, even when ox_core unloaded the player while it waited (it is theirs to give back).
+        if (result !== true && callPlayer(src, 'getGroup', target.job) !== target.grade) {
+          return whyNot(holdings.groups, target);
+        }
       }
       if (holdings.activeGroup !== target.job) callPlayer(src, 'setActiveGroup', target.job, true);
       return JOB_OK;
     },
-    async giveBack(src, { holdings }, given, before) {
+    async giveBack(src, { character, holdings }, given, before) {
       const stillGiven = holdings.groups[given.job] === given.grade;
       let active = holdings.activeGroup;
       if (stillGiven) {
@@ -111,8 +120,13 @@ export function createOxCoreAdapter(resources: ResourcePort): FrameworkAdapter<O
         }
       }
       if ((active === given.job || active === null) && active !== before.activeGroup) {
-        if (before.activeGroup === null) callPlayer(src, 'setActiveGroup');
-        else callPlayer(src, 'setActiveGroup', before.activeGroup);
+        const restored =
+          before.activeGroup === null
+            ? callPlayer(src, 'setActiveGroup')
+            : callPlayer(src, 'setActiveGroup', before.activeGroup);
+        // ox_core unloaded them while the group was being removed: their active group (cleared in character_groups
+        // when the department's was set) is given back when the character loads again.
+        if (restored !== true && !stillLoaded(src, character)) return notLoaded(NO_CHARACTER);
       }
       return stillGiven
         ? JOB_OK

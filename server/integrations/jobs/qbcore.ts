@@ -1,8 +1,16 @@
 import { cachedFunction } from '../cached-function.js';
 import type { ResourcePort } from '../integration.js';
-import { type FrameworkAdapter, JOB_OK, leftAlone, notLoaded, type PlayerRead, refused } from './job-framework.js';
+import {
+  type FrameworkAdapter,
+  JOB_OK,
+  type JobAssignment,
+  leftAlone,
+  notLoaded,
+  type PlayerRead,
+  refused,
+} from './job-framework.js';
 import { QbCoreDutyEvents } from './qbcore-duty-events.js';
-import { type SingleJob, SingleJobSchema } from './single-job.js';
+import { FRAMEWORK_DEFAULT_JOB, ownJobGone, type SingleJob, SingleJobSchema } from './single-job.js';
 
 const RESOURCE = 'qb-core';
 
@@ -23,6 +31,8 @@ const NO_GRADES = 'No Grades';
 const NO_PLAYER = 'qb-core has no player with this id';
 
 const sameJob = (job: SingleJob, name: string, grade: number) => job.name === name && job.grade === grade;
+
+const fixFor = ({ job, grade }: JobAssignment) => `add grade '${grade}' of the job ${job} to qb-core/shared/jobs.lua`;
 
 /**
  * QBCore (qb-core): `Player.Functions.SetJob(job, grade)` (it resets duty to the job's `defaultDuty`), then
@@ -103,10 +113,16 @@ export function createQbCoreAdapter(resources: ResourcePort): FrameworkAdapter<S
         set.functions.SetJobDuty(before.onDuty);
         return JOB_OK;
       }
-      setJob(src, fallback.job, fallback.grade);
-      return refused(
-        `qb-core no longer has the job ${before.name} (grade ${before.grade}) the player had before duty; they got ${fallback.job} (grade ${fallback.grade})`,
-        `add grade '${before.grade}' of the job ${before.name} to qb-core/shared/jobs.lua, then give it back to them`,
+      const own = { job: before.name, grade: before.grade };
+      // FallbackJob, then qb-core's own default: never the department's job left on them.
+      const got = [fallback, FRAMEWORK_DEFAULT_JOB].find((next) => setJob(src, next.job, next.grade)?.took);
+      const still = read(src)?.holdings;
+      return ownJobGone(
+        'qb-core',
+        own,
+        fallback,
+        got ?? { job: String(still?.name), grade: Number(still?.grade) },
+        fixFor,
       );
     },
     onCharacterLoaded(loaded) {

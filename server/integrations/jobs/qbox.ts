@@ -115,6 +115,13 @@ export function createQboxAdapter(resources: ResourcePort): FrameworkAdapter<Qbo
       const stillGiven = holdings.jobs[given.job] === given.grade;
       const primaryGiven = holdings.primary.name === given.job;
       if (!stillGiven && !primaryGiven) {
+        const own = before.primary.name;
+        // Someone removed the department's job (RemovePlayerFromJob), and Qbox made the primary job the bridge had
+        // moved to it unemployed: the primary job the player had goes back, the removal stays.
+        const removed = holdings.jobs[given.job] === undefined && holdings.primary.name === UNEMPLOYED;
+        if (removed && own !== given.job && own !== UNEMPLOYED && holdings.jobs[own] !== undefined) {
+          if (call('SetPlayerPrimaryJob', character, own) === true) call('SetJobDuty', src, before.primary.onDuty);
+        }
         return leftAlone(`Qbox: player ${src}'s job ${given.job} was changed while on duty; it is left`);
       }
       if (primaryGiven && before.primary.name !== given.job) {

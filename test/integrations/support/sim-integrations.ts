@@ -27,6 +27,7 @@ export interface StubExports {
   CallPlayer: StubFn;
   GetGroupActivePlayers: StubFn;
   AddPlayerToJob: StubFn;
+  RemovePlayerFromJob: StubFn;
   SetPlayerPrimaryJob: StubFn;
   SetJobDuty: StubFn;
   GetPlayer: StubFn;
@@ -35,6 +36,8 @@ export interface StubExports {
   savePlayer: StubFn;
   savePlayers: StubFn;
   refreshJobs: StubFn;
+  removeJob: StubFn;
+  RemoveJob: StubFn;
 }
 
 export interface SimIntegrations {
