@@ -10,12 +10,13 @@ import {
   PUBLIC_EVENTS,
 } from '../shared/events.js';
 import type { MessageKey } from '../shared/locale.js';
-import { TOKEN_CONVAR, tokenProof } from '../shared/token-exposure.js';
+import { TOKEN_CONVAR } from '../shared/token-exposure.js';
 import type { ClientPort } from './client-port.js';
 import { registerDutyCommand } from './duty-command/register-duty-command.js';
 import { createPlayerMessages, profileMessageKey } from './player-messages.js';
 import { createRevalidation } from './profile-revalidation.js';
 import { type ClientSettings, clientSettings } from './settings.js';
+import { tokenProof } from './token-proof.js';
 
 export type { DutyOptionDepartment, DutyOptions } from '../shared/events.js';
 

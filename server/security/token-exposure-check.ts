@@ -1,6 +1,7 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
-import { TOKEN_CONVAR, tokenProof } from '../../shared/token-exposure.js';
+import { TOKEN_CONVAR } from '../../shared/token-exposure.js';
 import type { Logger } from '../log/logger.js';
+import { tokenProof } from './token-proof.js';
 
 export interface TokenExposureCheckOptions {
   token: string;

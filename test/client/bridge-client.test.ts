@@ -1,7 +1,8 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { type DutyOptions, startBridgeClient } from '../../client/bridge-client.js';
+import { tokenProof } from '../../client/token-proof.js';
 import { INTERNAL_EVENTS, type ProfilePayload, PUBLIC_EVENTS } from '../../shared/events.js';
-import { TOKEN_CONVAR, tokenProof } from '../../shared/token-exposure.js';
+import { TOKEN_CONVAR } from '../../shared/token-exposure.js';
 import { createFakeClientPort } from './fake-client-port.js';
 
 const profile: ProfilePayload = {

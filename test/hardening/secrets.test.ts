@@ -2,8 +2,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { tokenProof } from '../../client/token-proof.js';
 import { type DutyOutcome, INTERNAL_EVENTS } from '../../shared/events.js';
-import { TOKEN_CONVAR, tokenProof } from '../../shared/token-exposure.js';
+import { TOKEN_CONVAR } from '../../shared/token-exposure.js';
 import type { SimPlayer } from '../../sim/index.js';
 import { bridgeOf } from '../e2e/support/bridge-exports.js';
 import { REPO_ROOT, startWorld, TOKEN, type World } from '../e2e/support/world.js';
