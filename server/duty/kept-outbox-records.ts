@@ -2,7 +2,7 @@ import { DutyOffBodySchema, DutyOnBodySchema } from '../../shared/contract/index
 import { panelPlayerName } from '../../shared/contract/player-name.js';
 import * as z from '../../shared/zod-mini.js';
 import type { Logger } from '../log/logger.js';
-import { type KeptRead, readKeptRecord, setAside } from '../storage/kept-record.js';
+import { takeKeptRecords } from '../storage/kept-record.js';
 import type { KeyValueStore } from '../storage/key-value-store.js';
 import type { OutboxRecord } from './outbox.js';
 
@@ -30,31 +30,22 @@ const OutboxRecordSchema: z.ZodMiniType<OutboxRecord, unknown> = z.object({
   appliedInGame: z.optional(z.literal(true)),
 });
 
-function check(key: string, value: string | null): KeptRead<OutboxRecord> {
-  const read = readKeptRecord(value, OutboxRecordSchema);
-  // Its key is where a delivery deletes it: under any other key it would be sent again at every start.
-  if (read.ok && recordKey(read.record.id) !== key)
-    return { ok: false, problem: `it says it is record ${read.record.id}` };
-  return read;
-}
-
 /**
  * The duty calls a previous run kept in KVP, oldest first. A value that is no duty call (damaged, written by
  * another version or by hand) is moved to `outbox-rejected:` and told once with its key, never its content; it
  * holds up none of the others.
  */
 export function readKeptRecords(store: KeyValueStore, logger: Pick<Logger, 'warn'>): OutboxRecord[] {
-  const records: OutboxRecord[] = [];
-  for (const key of store.keys(KEY_PREFIX)) {
-    const checked = check(key, store.get(key));
-    if (checked.ok) {
-      records.push(checked.record);
-      continue;
-    }
-    const aside = `${REJECTED_PREFIX}${key.slice(KEY_PREFIX.length)}`;
-    setAside(store, key, aside);
+  // Its key is where a delivery deletes it: under any other key it would be sent again at every start.
+  const { records, setAside } = takeKeptRecords(
+    store,
+    { prefix: KEY_PREFIX, asidePrefix: REJECTED_PREFIX },
+    OutboxRecordSchema,
+    (record, key) => (recordKey(record.id) === key ? undefined : `it says it is record ${record.id}`),
+  );
+  for (const { key, movedTo, problem } of setAside) {
     logger.warn(
-      `the kept duty call ${key} in KVP is not one the bridge can send (${checked.problem}); it is set aside as ${aside} and the other kept calls are sent`,
+      `the kept duty call ${key} in KVP is not one the bridge can send (${problem}); it is set aside as ${movedTo} and the other kept calls are sent`,
     );
   }
   return records.sort((a, b) => a.id - b.id);

@@ -1,11 +1,10 @@
 import { ChatIdSchema } from '../../shared/contract/index.js';
 import * as z from '../../shared/zod-mini.js';
-import { type KeptRead, readKeptRecord, setAside } from '../storage/kept-record.js';
+import { type KeptPlace, type SetAsideRecord, takeKeptRecords } from '../storage/kept-record.js';
 import type { KeyValueStore } from '../storage/key-value-store.js';
 
-const KEY_PREFIX = 'open-duty:';
-// Unreadable records move here: kept for whoever wants to look, never read again.
-const SET_ASIDE_PREFIX = 'open-duty-set-aside:';
+// Unreadable records move to the aside prefix: kept for whoever wants to look, never read again.
+const PLACE: KeptPlace = { prefix: 'open-duty:', asidePrefix: 'open-duty-set-aside:' };
 
 const OpenDutySchema = z.object({
   chatId: ChatIdSchema,
@@ -22,10 +21,10 @@ export type OpenDuty = z.infer<typeof OpenDutySchema>;
 export interface LeftOver {
   duties: OpenDuty[];
   /** Records that could not be read, already set aside, with the reason. */
-  setAside: Array<{ key: string; movedTo: string; problem: string }>;
+  setAside: SetAsideRecord[];
 }
 
-const keyOf = (chatId: string) => `${KEY_PREFIX}${chatId}`;
+const keyOf = (chatId: string) => `${PLACE.prefix}${chatId}`;
 
 /**
  * Every duty the game has open at the panel, one KVP record per chat account (duty belongs to the account at the
@@ -54,29 +53,14 @@ export class OpenDutyLedger {
 
   /** The records a previous run left; unreadable ones are set aside on the way, so they are reported only once. */
   leftOver(): LeftOver {
-    const left: LeftOver = { duties: [], setAside: [] };
-    for (const key of this.store.keys(KEY_PREFIX).sort()) {
-      const read = this.read(key);
-      if (read.ok) {
-        left.duties.push(read.record);
-        continue;
-      }
-      const movedTo = `${SET_ASIDE_PREFIX}${key.slice(KEY_PREFIX.length)}`;
-      setAside(this.store, key, movedTo);
-      left.setAside.push({ key, movedTo, problem: read.problem });
-    }
-    return left;
+    const { records, setAside } = takeKeptRecords(this.store, PLACE, OpenDutySchema, (duty, key) =>
+      keyOf(duty.chatId) === key ? undefined : 'the chat id does not match its key',
+    );
+    return { duties: records, setAside };
   }
 
   /** The duty of a previous run is taken care of (its `off` is kept in the outbox). */
   forget(chatId: string): void {
     this.store.delete(keyOf(chatId));
-  }
-
-  private read(key: string): KeptRead<OpenDuty> {
-    const read = readKeptRecord(this.store.get(key), OpenDutySchema);
-    if (read.ok && keyOf(read.record.chatId) !== key)
-      return { ok: false, problem: 'the chat id does not match its key' };
-    return read;
   }
 }

@@ -1,14 +1,13 @@
 import { ChatIdSchema } from '../../shared/contract/index.js';
 import * as z from '../../shared/zod-mini.js';
 import type { Logger } from '../log/logger.js';
-import { readKeptRecord, setAside } from '../storage/kept-record.js';
+import { type KeptPlace, readKeptRecord, takeKeptRecords } from '../storage/kept-record.js';
 import type { KeyValueStore } from '../storage/key-value-store.js';
 import type { AceConsole } from './ace-console.js';
 import { accountPrincipal, DUTY_PRINCIPAL, identifierPrincipal } from './duty-principals.js';
 
-const KEY_PREFIX = 'ace-principals:';
-// Unreadable records move here: kept for whoever wants to look, never read again.
-const SET_ASIDE_PREFIX = 'ace-principals-set-aside:';
+// Unreadable records move to the aside prefix: kept for whoever wants to look, never read again.
+const PLACE: KeptPlace = { prefix: 'ace-principals:', asidePrefix: 'ace-principals-set-aside:' };
 
 const GrantRecordSchema = z.object({
   chatId: ChatIdSchema,
@@ -18,7 +17,7 @@ const GrantRecordSchema = z.object({
 
 type GrantRecord = z.infer<typeof GrantRecordSchema>;
 
-const keyOf = (chatId: string) => `${KEY_PREFIX}${chatId}`;
+const keyOf = (chatId: string) => `${PLACE.prefix}${chatId}`;
 
 interface Held {
   /** The session whose duty the grant is: another session's going off duty leaves it. */
@@ -91,16 +90,10 @@ export class PrincipalGrants {
    * remove them). Returns how many accounts it found.
    */
   endLeftOver(): number {
-    const records: GrantRecord[] = [];
-    for (const key of this.store.keys(KEY_PREFIX).sort()) {
-      const read = readKeptRecord(this.store.get(key), GrantRecordSchema);
-      if (read.ok && keyOf(read.record.chatId) === key) {
-        records.push(read.record);
-        continue;
-      }
-      const movedTo = `${SET_ASIDE_PREFIX}${key.slice(KEY_PREFIX.length)}`;
-      setAside(this.store, key, movedTo);
-      const problem = read.ok ? 'the chat id does not match its key' : read.problem;
+    const { records, setAside } = takeKeptRecords(this.store, PLACE, GrantRecordSchema, (record, key) =>
+      keyOf(record.chatId) === key ? undefined : 'the chat id does not match its key',
+    );
+    for (const { key, movedTo, problem } of setAside) {
       this.logger.error(
         `the ACE principal record ${key} could not be read (${problem}); it is set aside as ${movedTo}`,
       );

@@ -28,3 +28,54 @@ export function setAside(store: KeyValueStore, key: string, to: string): void {
   if (value !== null) store.set(to, value);
   store.delete(key);
 }
+
+/** Where one kind of kept record lives in KVP, and where one that cannot be read is moved. */
+export interface KeptPlace {
+  prefix: string;
+  asidePrefix: string;
+}
+
+/** A kept value that could not be read: moved from `key` to `movedTo`, and why. */
+export interface SetAsideRecord {
+  key: string;
+  movedTo: string;
+  problem: string;
+}
+
+/** Why a record that reads is still not the one its key holds (it names another key), else undefined. */
+export type KeptCheck<T> = (record: T, key: string) => string | undefined;
+
+/**
+ * The record at `key` (under `place.prefix`), read with `schema` and `check`; one that does not read is moved to
+ * `place.asidePrefix` under the same name, so it is reported once and never read again.
+ */
+export function takeKeptRecord<T>(
+  store: KeyValueStore,
+  place: KeptPlace,
+  key: string,
+  schema: z.ZodMiniType<T, unknown>,
+  check: KeptCheck<T> = () => undefined,
+): { ok: true; record: T } | ({ ok: false } & SetAsideRecord) {
+  const read = readKeptRecord(store.get(key), schema);
+  const problem = read.ok ? check(read.record, key) : read.problem;
+  if (read.ok && problem === undefined) return read;
+  const movedTo = `${place.asidePrefix}${key.slice(place.prefix.length)}`;
+  setAside(store, key, movedTo);
+  return { ok: false, key, movedTo, problem: problem as string };
+}
+
+/** Every record under `place.prefix`, in key order; the ones that do not read are set aside on the way. */
+export function takeKeptRecords<T>(
+  store: KeyValueStore,
+  place: KeptPlace,
+  schema: z.ZodMiniType<T, unknown>,
+  check?: KeptCheck<T>,
+): { records: T[]; setAside: SetAsideRecord[] } {
+  const taken: { records: T[]; setAside: SetAsideRecord[] } = { records: [], setAside: [] };
+  for (const key of store.keys(place.prefix).sort()) {
+    const one = takeKeptRecord(store, place, key, schema, check);
+    if (one.ok) taken.records.push(one.record);
+    else taken.setAside.push({ key: one.key, movedTo: one.movedTo, problem: one.problem });
+  }
+  return taken;
+}

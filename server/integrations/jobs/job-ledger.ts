@@ -1,11 +1,10 @@
 import * as z from '../../../shared/zod-mini.js';
-import { readKeptRecord, setAside } from '../../storage/kept-record.js';
+import { type KeptPlace, takeKeptRecord } from '../../storage/kept-record.js';
 import type { KeyValueStore } from '../../storage/key-value-store.js';
 import type { FrameworkAdapter, FrameworkId, JobAssignment } from './job-framework.js';
 
-const KEY_PREFIX = 'job-given:';
-// Unreadable records move here: kept for whoever wants to look, never read again.
-const SET_ASIDE_PREFIX = 'job-given-set-aside:';
+// Unreadable records move to the aside prefix: kept for whoever wants to look, never read again.
+const PLACE: KeptPlace = { prefix: 'job-given:', asidePrefix: 'job-given-set-aside:' };
 
 /** What the bridge gave a character on duty, and what they held before it did. */
 export interface JobGiven<Holdings = unknown> {
@@ -36,7 +35,7 @@ export type LedgerRead<Holdings> =
   | { found: true; record: JobGiven<Holdings> }
   | { found: false; problem: string; movedTo: string };
 
-const keyOf = (framework: FrameworkId, character: string) => `${KEY_PREFIX}${framework}:${character}`;
+const keyOf = (framework: FrameworkId, character: string) => `${PLACE.prefix}${framework}:${character}`;
 
 /**
  * One KVP record per character while the bridge's job is on them, written (synced) before the framework is called
@@ -61,26 +60,19 @@ export class JobLedger {
 
   /** Whether any record is kept: a start with none needs to look at nobody. */
   isEmpty(): boolean {
-    return this.store.keys(KEY_PREFIX).length === 0;
+    return this.store.keys(PLACE.prefix).length === 0;
   }
 
   /** The character's record, checked with the adapter's own schema; one that does not read is set aside. */
   find<Holdings>(adapter: FrameworkAdapter<Holdings>, character: string): LedgerRead<Holdings> {
     const key = keyOf(adapter.id, character);
-    const value = this.store.get(key);
-    if (value === null) return { found: false };
-    const read = readKeptRecord(value, RecordSchema);
-    const before = read.ok ? adapter.holdingsSchema.safeParse(read.record.before) : undefined;
-    if (read.ok && before?.success && keyOf(read.record.framework, read.record.character) === key) {
-      return { found: true, record: { ...read.record, before: before.data } };
-    }
-    const movedTo = `${SET_ASIDE_PREFIX}${key.slice(KEY_PREFIX.length)}`;
-    setAside(this.store, key, movedTo);
-    const problem = read.ok
-      ? before?.success
-        ? 'it names another character'
-        : 'before: not what the framework holds'
-      : read.problem;
-    return { found: false, problem, movedTo };
+    if (this.store.get(key) === null) return { found: false };
+    // `before` is read as what this framework holds: a record another version wrote differently is set aside.
+    const schema = z.extend(RecordSchema, { before: adapter.holdingsSchema });
+    const taken = takeKeptRecord(this.store, PLACE, key, schema, (record) =>
+      keyOf(record.framework, record.character) === key ? undefined : 'it names another character',
+    );
+    if (!taken.ok) return { found: false, problem: taken.problem, movedTo: taken.movedTo };
+    return { found: true, record: taken.record };
   }
 }
