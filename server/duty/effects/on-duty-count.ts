@@ -2,7 +2,7 @@ import { Subscription } from 'rxjs';
 import { ON_DUTY_COUNT_KEY, type OnDutyCounts } from '../../../shared/events.js';
 import type { Logger } from '../../log/logger.js';
 import type { DutyState } from '../duty-state.js';
-import { onDutyByDepartment, onDutyCounts } from '../on-duty-counts.js';
+import { onDutyByDepartment } from '../on-duty-counts.js';
 import { type DutyEffect, dutyEffect } from './duty-effect.js';
 
 export interface OnDutyCountDeps {
@@ -23,10 +23,12 @@ export const publishOnDutyCounts =
     let published = '';
     const publish = () => {
       const onDuty = deps.onDutyPlayers();
-      const counts: OnDutyCounts = onDutyCounts(onDuty);
+      const byDepartment = onDutyByDepartment(onDuty);
+      // A department whose slug is `total` is left out (it would hide the total); GetOnDutyCount('total') has it.
+      const counts: OnDutyCounts = { ...byDepartment, total: onDuty.length };
       const text = JSON.stringify(counts);
       if (text === published) return;
-      if (onDutyByDepartment(onDuty).total !== undefined) {
+      if (byDepartment.total !== undefined) {
         logger.once(
           'on-duty-count-total',
           'warn',
