@@ -95,3 +95,11 @@ export function andThen<T, R>(value: T | PromiseLike<T>, next: (value: T) => May
 /** A Promise from any realm: an export that waited in Lua hands the caller the runtime's own Promise. */
 export const isThenable = (value: unknown): value is PromiseLike<unknown> =>
   typeof (value as { then?: unknown } | null)?.then === 'function';
+
+/** A Lua table of name to grade as it crosses msgpack (an empty table arrives as []), with every grade a number. */
+export function gradesByName(table: unknown): Record<string, number> {
+  const grades: Record<string, number> = {};
+  if (table === null || typeof table !== 'object' || Array.isArray(table)) return grades;
+  for (const [name, grade] of Object.entries(table)) grades[name] = Number(grade);
+  return grades;
+}

@@ -2,6 +2,7 @@ import * as z from '../../../shared/zod-mini.js';
 import type { ResourcePort } from '../integration.js';
 import {
   type FrameworkAdapter,
+  gradesByName,
   JOB_OK,
   type JobAssignment,
   type JobOutcome,
@@ -72,11 +73,7 @@ export function createOxCoreAdapter(resources: ResourcePort): FrameworkAdapter<O
   const read = (src: number): PlayerRead<OxGroups> => {
     const character = charIdOf(src);
     if (character === undefined) return notLoaded(NO_CHARACTER);
-    const groups: Record<string, number> = {};
-    const held = callPlayer(src, 'getGroups');
-    for (const [name, grade] of Object.entries(Array.isArray(held) ? {} : ((held as object) ?? {}))) {
-      groups[name] = Number(grade);
-    }
+    const groups = gradesByName(callPlayer(src, 'getGroups'));
     const active = callPlayer(src, 'get', 'activeGroup');
     return {
       ok: true,

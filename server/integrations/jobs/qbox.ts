@@ -2,6 +2,7 @@ import * as z from '../../../shared/zod-mini.js';
 import type { ResourcePort } from '../integration.js';
 import {
   type FrameworkAdapter,
+  gradesByName,
   JOB_OK,
   type JobFailure,
   leftAlone,
@@ -66,10 +67,7 @@ export function createQboxAdapter(resources: ResourcePort): FrameworkAdapter<Qbo
     const data = (call('GetPlayer', src) as QboxPlayer | null)?.PlayerData;
     const job = data?.job;
     if (!job || typeof data?.citizenid !== 'string') return notLoaded('qbx_core has no player with this id');
-    const jobs: Record<string, number> = {};
-    for (const [name, grade] of Object.entries(Array.isArray(data.jobs) ? {} : (data.jobs ?? {}))) {
-      jobs[name] = Number(grade);
-    }
+    const jobs = gradesByName(data.jobs);
     const primary = { name: String(job.name), grade: Number(job.grade?.level), onDuty: job.onduty === true };
     return { ok: true, character: data.citizenid, holdings: { primary, jobs } };
   };
