@@ -1,12 +1,10 @@
+import { ON_DUTY_COUNT_KEY } from '../shared/events.js';
 import type { Sim, SimPlayer } from '../sim/index.js';
 
 /**
- * `GlobalState['bridge:onDutyCount']`: `{ [slug]: n, total: n }`, the live counts the bridge publishes for other
- * resources (issue 18). Read by that name, as a robbery script reads it.
+ * `GlobalState['bridge:onDutyCount']` (`{ [slug]: n, total: n }`, the live counts the bridge publishes for other
+ * resources) as the server holds it, or null while nothing (or nothing of that shape) is published.
  */
-export const ON_DUTY_COUNT_KEY = 'bridge:onDutyCount';
-
-/** The counts as the server holds them, or null while nothing (or nothing of that shape) is published. */
 export function onDutyCountOf(sim: Sim): Record<string, number> | null {
   const value = sim.stateBag('global')[ON_DUTY_COUNT_KEY];
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return null;
