@@ -14,7 +14,7 @@ describe('the duty command and another player', () => {
     await world?.close();
   });
 
-  it('cannot take another player off duty or put them on duty, however it is typed or forged', async () => {
+  it('cannot take another player off duty, however it is typed or forged', async () => {
     world = await startWorld({ config: 'Config.DutyCommand = { Enabled = true }', clock: 'virtual' });
     const { sim } = world;
     const victim = await world.join(TWO_DEPARTMENTS, 'Alex Mercer');
@@ -74,6 +74,34 @@ describe('the duty command and another player', () => {
       'You are not on duty.',
     ]);
     expect(world.consoleText()).toContain('No such command duty.');
+    sim.assertNoErrors();
+  });
+
+  it('cannot put another player on duty, however it is typed or forged', async () => {
+    world = await startWorld({ config: 'Config.DutyCommand = { Enabled = true }', clock: 'virtual' });
+    const { sim } = world;
+    const victim = await world.join(TWO_DEPARTMENTS, 'Alex Mercer');
+    const attacker = await world.join(MEMBER_WITHOUT_RANK_ROLE, 'Casey Novak');
+
+    // The victim's server id where a department goes, then off again so the next line tries anew.
+    for (const line of [`/duty ${victim.id}`, '/duty off', '/duty lspd', '/duty off']) {
+      await typed(world, attacker, line);
+    }
+    await sim.advance(10_000);
+    // Valid on requests for a department the victim has, naming the victim wherever a client could.
+    await dutyAnswered(world, attacker, () => {
+      attacker.emitNet(INTERNAL_EVENTS.dutyRequest, 910, true, LSPD.id, victim.id);
+      attacker.emitNet(INTERNAL_EVENTS.dutyRequest, victim.id, true, LSPD.id);
+    });
+    await sim.settle();
+
+    expect(sim.exports.bridge.IsPlayerOnDuty(victim.id)).toBe(false);
+    expect(world.panel.controls.sessions(TWO_DEPARTMENTS)).toEqual([]);
+    expect(world.eventArgs('bridge:server:playerOnDuty').filter(([src]) => src === victim.id)).toEqual([]);
+    expect(victim.notifications.map((n) => n.text)).toEqual([]);
+    // What went on duty was the attacker, as themselves.
+    expect(world.eventArgs('bridge:server:playerOnDuty').every(([src]) => src === attacker.id)).toBe(true);
+    expect(world.eventArgs('bridge:server:playerOnDuty').length).toBeGreaterThan(0);
     sim.assertNoErrors();
   });
 });

@@ -134,13 +134,15 @@ describe("ESX: the player's own job back off duty", () => {
     expect(w.warnings()).toEqual([]);
   });
 
-  it('keeps what it gave a player who goes on duty while ESX reloads its jobs and leaves before setJob answered', async () => {
+  it('leaves a player who goes on duty while ESX reloads its jobs and leaves before setJob answered their own job, keeping no record', async () => {
     const w = await start();
     const before = character('mechanic', 1, false);
     esx().refreshJobs(1000);
     w.bridge.change(onDuty(3, LSPD, LSPD.officer));
     w.drop(3, 'es_extended', 'framework');
     await w.sim.advance(1500);
+    // ESX saved the player with their own job and forgot them; setJob's answer found nobody: nothing is kept.
+    expect(w.store.keys('job-given:')).toEqual([]);
     esx().loadPlayer(4, IDENTIFIER);
     expect(esx().job(4)).toEqual(before.job);
     expect(esx().stored(IDENTIFIER)).toEqual(before.stored);

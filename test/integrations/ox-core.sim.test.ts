@@ -195,12 +195,14 @@ describe('ox_core: the department group and the active group, never a group the 
     expect(holdings()).toEqual(before);
   });
 
-  it('warns about a player without a character (setGroup answers false)', async () => {
+  it('warns about a player without a character loaded, and calls nothing', async () => {
     const w = await start();
     ox().loadPlayer(3);
+    const calls = (ox().calls() as unknown[]).length;
     w.bridge.change(onDuty(3, LSPD, LSPD.officer));
     await frames();
     expect(w.warnings()).toEqual([expect.stringContaining('ox_core: the player has no character loaded')]);
+    expect((ox().calls() as unknown[]).slice(calls)).toEqual([]);
   });
 });
 

@@ -4,20 +4,17 @@ import { HttpResponse, http } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { ALEX, BCSO, JAMIE, LSPD, ROLES, TWO_DEPARTMENTS } from '../../../bench/support/demo-users.js';
 import { ON_DUTY_COUNT_KEY, PUBLIC_EVENTS } from '../../../shared/events.js';
+import { MAY_CHANGE_PRINCIPALS } from '../../e2e/support/supervisors.js';
 import { connect, PANEL_URL, startBridge, useMockPanel } from '../support/bridge-harness.js';
 import { settle } from '../support/virtual-runtime.js';
 
 const mock = useMockPanel();
 
-const MAY_CHANGE = [
-  'add_ace resource.bridge command.add_principal allow',
-  'add_ace resource.bridge command.remove_principal allow',
-];
 const ALEX_ACCOUNT = `bridge.account.chat:${TWO_DEPARTMENTS}`;
 const acePermissions = { value: { AcePermissions: true } };
 
 async function alexAndJamie(options: Parameters<typeof startBridge>[1] = {}) {
-  const running = await startBridge(mock.panel, { config: acePermissions, aces: MAY_CHANGE, ...options });
+  const running = await startBridge(mock.panel, { config: acePermissions, aces: MAY_CHANGE_PRINCIPALS, ...options });
   await connect(running, 7, ALEX);
   await connect(running, 8, JAMIE);
   return running;
@@ -120,7 +117,7 @@ describe('ACE principals while on duty', () => {
         }),
       ),
     );
-    const running = await startBridge(mock.panel, { config: acePermissions, aces: MAY_CHANGE });
+    const running = await startBridge(mock.panel, { config: acePermissions, aces: MAY_CHANGE_PRINCIPALS });
     await connect(running, 7, ALEX);
     running.port.requestDuty(7, 1, true, LSPD.id);
     await settle();

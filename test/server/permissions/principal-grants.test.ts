@@ -8,16 +8,13 @@ import { createAceConsole } from '../../../server/permissions/ace-console.js';
 import { dutyPrincipals } from '../../../server/permissions/duty-principals.js';
 import { PrincipalGrants } from '../../../server/permissions/principal-grants.js';
 import { createMemoryStore, type KeyValueStore } from '../../../server/storage/key-value-store.js';
+import { MAY_CHANGE_PRINCIPALS, SPIKESTRIP_FOR_LSPD } from '../../e2e/support/supervisors.js';
 
-const MAY_CHANGE = [
-  'add_ace resource.bridge command.add_principal allow',
-  'add_ace resource.bridge command.remove_principal allow',
-];
-const RULES = ['add_ace bridge.lspd command.spikestrip allow', 'add_ace bridge.lspd.3 command.impound allow'];
+const RULES = [SPIKESTRIP_FOR_LSPD, 'add_ace bridge.lspd.3 command.impound allow'];
 const ALEX_ID = `identifier.chat:${TWO_DEPARTMENTS}`;
 const ALEX_ACCOUNT = `bridge.account.chat:${TWO_DEPARTMENTS}`;
 
-function setUp(aces: string[] = [...MAY_CHANGE, ...RULES], store: KeyValueStore = createMemoryStore()) {
+function setUp(aces: string[] = [...MAY_CHANGE_PRINCIPALS, ...RULES], store: KeyValueStore = createMemoryStore()) {
   const port = new FakeServerPort({ aces, connected: { 7: ALEX, 8: JAMIE }, store });
   const lines: string[] = [];
   const grants = new PrincipalGrants(
@@ -83,7 +80,7 @@ describe('granting and taking back principals', () => {
 
   it('never removes what an owner granted by hand, even the very principals of the duty', () => {
     const { port, grants } = setUp([
-      ...MAY_CHANGE,
+      ...MAY_CHANGE_PRINCIPALS,
       ...RULES,
       `add_principal ${ALEX_ID} bridge.lspd`,
       `add_principal ${ALEX_ID} bridge.onduty`,
@@ -155,7 +152,7 @@ describe('without the ACEs to run add_principal and remove_principal', () => {
     grants.revoke(ONE_DEPARTMENT, 8);
     expect(grants.size).toBe(1);
 
-    for (const line of MAY_CHANGE) port.cfg(line);
+    for (const line of MAY_CHANGE_PRINCIPALS) port.cfg(line);
     expect(port.principalsOf(7)).toEqual([]);
     grants.revoke(ONE_DEPARTMENT, 8);
     expect(port.principalsOf(7)).toEqual([ALEX_ACCOUNT, 'bridge.lspd', 'bridge.lspd.2', 'bridge.onduty']);
@@ -166,7 +163,7 @@ describe('without the ACEs to run add_principal and remove_principal', () => {
   });
 
   it('does not grant with add_principal alone: it could not take them back', () => {
-    const { port, grants, lines } = setUp([MAY_CHANGE[0] as string]);
+    const { port, grants, lines } = setUp([MAY_CHANGE_PRINCIPALS[0] as string]);
     grants.grant(TWO_DEPARTMENTS, 7, ['bridge.onduty']);
     expect(port.principalsOf(7)).toEqual([]);
     expect(lines[0]).toContain('add `add_ace resource.bridge command.remove_principal allow` to server.cfg');
@@ -237,7 +234,7 @@ describe('at start', () => {
 
 describe('the console lines', () => {
   it('refuse a name that would change the line', () => {
-    const port = new FakeServerPort({ aces: MAY_CHANGE });
+    const port = new FakeServerPort({ aces: MAY_CHANGE_PRINCIPALS });
     const aces = createAceConsole(port);
     expect(() => aces.addPrincipal('identifier.chat:1', 'bridge.lspd; quit')).toThrow(/cannot be a principal name/);
     expect(() => aces.removePrincipal('a"b', 'bridge.lspd')).toThrow(/cannot be a principal name/);
