@@ -122,15 +122,19 @@ export class FakeServerPort implements ServerPort {
   }
 
   isPlayerAceAllowed(src: number, object: string): boolean {
-    const player = this.players.get(src);
-    if (!player) return false;
-    return this.aces.isAnyAllowed([`player.${src}`, ...player.identifiers.map((id) => `identifier.${id}`)], object);
+    return this.aces.isAnyAllowed(this.ownPrincipals(src), object);
   }
 
   /** The principals a player is in, through their identifiers (what `sim.principalsOf` answers). */
   principalsOf(src: number): string[] {
+    const own = this.ownPrincipals(src);
+    return own.length > 0 ? this.aces.parentsOf(own) : [];
+  }
+
+  /** A connected player's own principals, as FXServer makes them: `player.<id>` and `identifier.<each>`. */
+  private ownPrincipals(src: number): string[] {
     const player = this.players.get(src);
-    return player ? this.aces.parentsOf([`player.${src}`, ...player.identifiers.map((id) => `identifier.${id}`)]) : [];
+    return player ? [`player.${src}`, ...player.identifiers.map((id) => `identifier.${id}`)] : [];
   }
 
   setGlobalState(key: string, value: unknown): void {
