@@ -8,14 +8,21 @@ import { METRICS_PATH, metricsEndpoint } from './metrics-endpoint.js';
 /** The convar holding the token scrapers send; its own, so a leaked scrape config never exposes the panel token. */
 export const METRICS_TOKEN_CONVAR = 'bridge_metrics_token';
 
+/** Fewer characters than this is a password, not a random token. */
+export const METRICS_TOKEN_MIN_LENGTH = 24;
+
 export interface MetricsWiring {
-  port: Pick<ServerPort, 'convar' | 'httpHandler'>;
+  port: Pick<ServerPort, 'convar' | 'httpHandler' | 'resourceName'>;
   config: Pick<BridgeConfig, 'Metrics'>;
   logger: Logger;
   /** The panel token (empty when not set), which the metrics token must not be. */
   panelToken: string;
   read: () => MetricsReading;
 }
+
+const FIX =
+  `Set a random string of ${METRICS_TOKEN_MIN_LENGTH} or more characters without spaces (\`openssl rand -hex 16\` ` +
+  `makes one) with \`set ${METRICS_TOKEN_CONVAR} "<token>"\` in server.cfg and restart the resource.`;
 
 /** Serves the metrics when Config.Metrics is on and the metrics token is usable; says why not otherwise. */
 export function startMetrics({ port, config, logger, panelToken, read }: MetricsWiring): boolean {
@@ -25,7 +32,8 @@ export function startMetrics({ port, config, logger, panelToken, read }: Metrics
   if (token === '') {
     logger.error(
       `Config.Metrics is on but the convar ${METRICS_TOKEN_CONVAR} is not set: ${off}. Add ` +
-        `\`set ${METRICS_TOKEN_CONVAR} "<a long random string>"\` to server.cfg (set, not setr) and restart the resource.`,
+        `\`set ${METRICS_TOKEN_CONVAR} "<token>"\` to server.cfg (set, not setr; \`openssl rand -hex 16\` makes a ` +
+        'token) and restart the resource.',
     );
     return false;
   }
@@ -36,7 +44,24 @@ export function startMetrics({ port, config, logger, panelToken, read }: Metrics
     );
     return false;
   }
+  if (/\s/.test(token)) {
+    logger.error(
+      `${METRICS_TOKEN_CONVAR} has whitespace in it, and a scraper sends the token as one word after "Bearer", so ` +
+        `every scrape would be refused: ${off}. ${FIX}`,
+    );
+    return false;
+  }
+  if (token.length < METRICS_TOKEN_MIN_LENGTH) {
+    logger.error(
+      `${METRICS_TOKEN_CONVAR} is ${token.length} characters long, fewer than ${METRICS_TOKEN_MIN_LENGTH}, and ` +
+        `anyone who can reach the server's port could guess it: ${off}. ${FIX}`,
+    );
+    return false;
+  }
   port.httpHandler(metricsEndpoint({ token, logger, render: () => renderExposition(bridgeMetrics(read())) }));
-  logger.info(`metrics: Prometheus metrics at /<resource>${METRICS_PATH} (bearer token from ${METRICS_TOKEN_CONVAR})`);
+  // FXServer serves the handler under the resource's name (its folder's), which an owner may have changed.
+  logger.info(
+    `metrics: Prometheus metrics at /${port.resourceName}${METRICS_PATH} (bearer token from ${METRICS_TOKEN_CONVAR})`,
+  );
   return true;
 }

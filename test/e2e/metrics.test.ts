@@ -71,7 +71,7 @@ describe('the metrics endpoint in the simulator', () => {
     expect((await scrape(`Bearer ${METRICS_TOKEN}`, '/bridge/status')).status).toBe(404);
     expect(await scrape(`Bearer ${METRICS_TOKEN}`, '/bridge/metrics', 'POST')).toMatchObject({
       status: 405,
-      headers: { Allow: 'GET' },
+      headers: { Allow: 'GET, HEAD' },
     });
     // Header names arrive as the client wrote them; the bridge reads them in any case.
     const lowerCase = await world.sim.resolve(
@@ -128,6 +128,46 @@ describe('the metrics endpoint in the simulator', () => {
     expect(value(during, 'bridge_panel_budget_blocked')).toBe(1);
     world.panel.controls.clearFaults();
     await world.sim.resolve(joined, 10_000);
+  });
+
+  it('says at start where the metrics are, with the real path and the convar of the token, unmasked', async () => {
+    world = await startWorld({ config: 'Config.Metrics = true', moreConvars: { bridge_metrics_token: METRICS_TOKEN } });
+    expect(world.sim.console.map((line) => line.text).filter((text) => text.includes('metrics:'))).toEqual([
+      'INFO: metrics: Prometheus metrics at /bridge/metrics (bearer token from bridge_metrics_token)',
+    ]);
+  });
+
+  it('answers HEAD wherever it answers GET, without a body, and /metrics/ as /metrics', async () => {
+    world = await startWorld({ config: 'Config.Metrics = true', moreConvars: { bridge_metrics_token: METRICS_TOKEN } });
+    const bearer = `Bearer ${METRICS_TOKEN}`;
+    for (const path of ['/bridge/metrics', '/bridge/metrics/', '/bridge/metrics/?x=1']) {
+      const get = await scrape(bearer, path);
+      expect(get.status, path).toBe(200);
+      expect(get.body, path).toContain('bridge_players_online 0');
+      const head = await scrape(bearer, path, 'HEAD');
+      expect(head, path).toMatchObject({ status: 200, headers: get.headers, body: '' });
+      expect(await scrape(undefined, path, 'HEAD'), path).toMatchObject({
+        status: 401,
+        headers: { 'WWW-Authenticate': 'Bearer realm="bridge metrics"' },
+        body: '',
+      });
+    }
+    expect(await scrape(bearer, '/bridge/metrics/', 'POST')).toMatchObject({
+      status: 405,
+      headers: { Allow: 'GET, HEAD' },
+    });
+    expect(await scrape(bearer, '/bridge/status', 'HEAD')).toMatchObject({ status: 404, body: '' });
+  });
+
+  it("stays off with one ERROR naming bridge_metrics_token for a token with spaces (the README's old example)", async () => {
+    const withSpaces = 'a long random string, not the panel token';
+    world = await startWorld({ config: 'Config.Metrics = true', moreConvars: { bridge_metrics_token: withSpaces } });
+    const errors = world.sim.console.filter((line) => line.text.startsWith('ERROR'));
+    expect(errors).toHaveLength(1);
+    expect(errors[0]?.text).toContain('bridge_metrics_token');
+    expect(errors[0]?.text).toMatch(/space/);
+    expect(world.consoleText()).not.toContain('Prometheus metrics at');
+    expect(await scrape(`Bearer ${withSpaces}`)).toMatchObject({ status: 404, body: 'Not found.' });
   });
 
   it('stays off with a clear console error when the metrics token convar is missing', async () => {
