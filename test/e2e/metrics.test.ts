@@ -112,6 +112,34 @@ describe('the metrics endpoint in the simulator', () => {
     expect(Number(histogram.buckets['+Inf'])).toBe(sent);
   });
 
+  it('keeps every department it has seen at 0 once nobody is on duty there, and always has the total', async () => {
+    world = await startWorld({ config: 'Config.Metrics = true', moreConvars: { bridge_metrics_token: METRICS_TOKEN } });
+    expect(value(await metrics(), 'bridge_players_on_duty_all_departments')).toBe(0);
+
+    // Alex's profile names LSPD and BCSO: both are seen before anyone goes on duty.
+    const alex = await world.join(TWO_DEPARTMENTS, 'Alex Mercer');
+    const joined = await metrics();
+    expect(value(joined, 'bridge_players_on_duty', { department: 'lspd' })).toBe(0);
+    expect(value(joined, 'bridge_players_on_duty', { department: 'bcso' })).toBe(0);
+    expect(value(joined, 'bridge_players_on_duty_all_departments')).toBe(0);
+
+    expect(await goOnDuty(alex)).toMatchObject({ ok: true, onDuty: true });
+    const onDuty = await metrics();
+    expect(value(onDuty, 'bridge_players_on_duty', { department: 'lspd' })).toBe(1);
+    expect(value(onDuty, 'bridge_players_on_duty', { department: 'bcso' })).toBe(0);
+    expect(value(onDuty, 'bridge_players_on_duty_all_departments')).toBe(1);
+
+    // The LSPD drops to none when its only officer leaves: an alert on `< 1` must see a 0, not nothing.
+    alex.drop();
+    await world.sim.until(() => world.sim.players.length === 0, 10_000, 'Alex gone');
+    await world.sim.settle();
+    const left = await metrics();
+    expect(value(left, 'bridge_players_on_duty', { department: 'lspd' })).toBe(0);
+    expect(value(left, 'bridge_players_on_duty', { department: 'bcso' })).toBe(0);
+    expect(value(left, 'bridge_players_on_duty_all_departments')).toBe(0);
+    expect(left.get('bridge_players_on_duty_all_departments')?.type).toBe('GAUGE');
+  });
+
   it('counts a 429 the panel answered, and the budget the bridge then holds back', async () => {
     world = await startWorld({ config: 'Config.Metrics = true', moreConvars: { bridge_metrics_token: METRICS_TOKEN } });
     world.panel.controls.injectErrors({ error: 'rate_limited' });
