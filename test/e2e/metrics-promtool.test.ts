@@ -92,7 +92,7 @@ describe.skipIf(skipWithoutPromtool)('the metrics, checked with promtool', () =>
 
   it('passes `promtool check rules` and the rules pass their own unit test, `promtool test rules`', () => {
     const checked = promtool(['check', 'rules', RULES]);
-    expect(checked.output).toContain('SUCCESS: 6 rules found');
+    expect(checked.output).toMatch(/SUCCESS: \d+ rules found/);
     expect(checked.status, checked.output).toBe(0);
     const tested = promtool(['test', 'rules', RULES_TEST]);
     expect(tested.output).toContain('SUCCESS');
