@@ -31,8 +31,7 @@ export function metricsEndpoint(options: MetricsEndpointOptions): (request: Http
   const answerGet = getAnswer(options);
   return (request) => {
     if (request.method !== 'HEAD') return answerGet(request);
-    const { body: _withoutBody, ...answer } = answerGet({ ...request, method: 'GET' });
-    return { ...answer, body: '' };
+    return { ...answerGet({ ...request, method: 'GET' }), body: '' };
   };
 }
 
