@@ -77,7 +77,8 @@ Config.DutyCommand = {
 
 -- Prometheus metrics (requests, 429s, budget, queues, outbox, panel latency, circuit, players on duty) at
 -- http://<server>:30120/<resource name>/metrics, for Grafana. Needs its own token in server.cfg:
--- set bridge_metrics_token "<a long random string>" (never the panel token); scrapers send it as a bearer token.
+-- set bridge_metrics_token "<24 or more characters, no spaces>" (never the panel token; `openssl rand -hex 16` makes
+-- one); scrapers send it as a bearer token. Example alert rules: docs/prometheus/bridge-alerts.yml.
 Config.Metrics = false
 
 -- ACE permissions that follow duty. While on duty a player is in the principals

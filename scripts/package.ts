@@ -20,6 +20,8 @@ const DOCUMENTS = [
   'docs/budget.md',
   'docs/integrations.md',
   'docs/locale-and-notifications.md',
+  'docs/prometheus/bridge-alerts.test.yml',
+  'docs/prometheus/bridge-alerts.yml',
   'docs/reliability.md',
 ];
 // For resources written in TypeScript (types/README.md; index.d.ts is built with the bundles), and the LuaLS

@@ -8,6 +8,7 @@ import { onDutyByDepartment } from './duty/on-duty-counts.js';
 import { registerServerExports } from './exports/register-exports.js';
 import { createIntegrations, type Integrations } from './integrations/create-integrations.js';
 import type { Logger } from './log/logger.js';
+import { departmentsSeen$ } from './metrics/seen-departments.js';
 import { startMetrics } from './metrics/start-metrics.js';
 import { ClientEventLimits } from './net/client-event-limits.js';
 import { subscribeClientEvents } from './net/client-events.js';
@@ -106,12 +107,13 @@ export function startGameSide(wiring: GameSideWiring): GameSide {
 
   registerBridgeCommands({ ...wiring, serverExports, cachedProfiles: profiles.cachedCount });
   const readStatus = statusReader({ ...wiring, cachedProfiles: profiles.cachedCount });
-  startMetrics({
+  const metrics = startMetrics({
     port,
     config,
     logger,
     panelToken: wiring.token,
     read: () => ({ status: readStatus(), onDutyByDepartment: onDutyByDepartment(duty.onDutyPlayers()) }),
+    departments$: departmentsSeen$(profiles.profiles.profiles$, duty.dutyChanges$),
   });
 
   return {
@@ -130,6 +132,7 @@ export function startGameSide(wiring: GameSideWiring): GameSide {
     }),
     stop() {
       clientEvents.unsubscribe();
+      metrics.unsubscribe();
       stateBags.stop();
     },
   };

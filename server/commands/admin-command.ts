@@ -27,10 +27,17 @@ export function registerAdminCommand(
   { redact, onError }: { redact: (text: string) => string; onError: (message: string) => void },
 ): void {
   const byName = new Map(subcommands.map((subcommand) => [subcommand.name, subcommand]));
-  const help = (): string[] => [
-    `usage: ${ADMIN_COMMAND} <subcommand>`,
-    ...subcommands.map(({ name, usage, summary }) => `  ${`${name} ${usage}`.trim().padEnd(18)} ${summary}`),
-    `  ${'help'.padEnd(18)} this list`,
+  const rows = [
+    ...subcommands.map(({ name, usage, summary }) => [`${name} ${usage}`.trim(), summary] as const),
+    ['help', 'this list'] as const,
+  ];
+  const width = Math.max(...rows.map(([call]) => call.length));
+  const row = ([call, summary]: readonly [string, string]) => `  ${call.padEnd(width)}  ${summary}`;
+  const help = (): string[] => [`usage: ${ADMIN_COMMAND} <subcommand>`, ...rows.map(row)];
+  // A required argument is written `<…>`: without it, the subcommand's own usage says what to type.
+  const usageOf = ({ name, usage, summary }: Subcommand): string[] => [
+    `usage: ${ADMIN_COMMAND} ${name} ${usage}`,
+    `  ${summary}`,
   ];
 
   port.registerCommand(
@@ -42,6 +49,10 @@ export function registerAdminCommand(
       if (name.toLowerCase() === 'help' || !subcommand) {
         if (name.toLowerCase() !== 'help') reply(`unknown subcommand "${name}"`);
         for (const line of help()) reply(line);
+        return;
+      }
+      if (subcommand.usage.startsWith('<') && rest.length === 0) {
+        for (const line of usageOf(subcommand)) reply(line);
         return;
       }
       try {

@@ -11,7 +11,13 @@ const MASK = '***';
 // `Authorization: x`, `authorization=x`, `"authorization":"x"`, and the same escaped inside a JSON string.
 const AUTHORIZATION_VALUE = /(authorization\\?["']?\s*[:=]\s*\\?["']?)[^"'\\\r\n,;}]+/gi;
 // A bearer credential on its own (RFC 6750 b64token), after the header rule so `Bearer ***` is not masked twice.
-const BEARER_VALUE = /(\bbearer\s+)(?!\*\*\*)[A-Za-z0-9\-._~+/]+=*/gi;
+// The words that follow "bearer" in the bridge's own sentences ("the bearer token from bridge_metrics_token") stay,
+// but only as whole words: `Bearer token-9f3c` is a credential that merely starts like one.
+const PROSE_AFTER_BEARER = '(?:token|tokens|challenge|credential|credentials|scheme|realm|authentication|auth)';
+const BEARER_VALUE = new RegExp(
+  `(\\bbearer\\s+)(?!\\*\\*\\*)(?!${PROSE_AFTER_BEARER}(?![A-Za-z0-9\\-._~+/=]))[A-Za-z0-9\\-._~+/]+=*`,
+  'gi',
+);
 
 /**
  * The substrings of one secret, as a suffix automaton: reading a text through it gives, at every position, the

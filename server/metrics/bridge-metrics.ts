@@ -4,7 +4,7 @@ import { histogramSamples, type MetricFamily, type Sample } from './exposition.j
 /** What the metrics show: the figures of `bridge status`, and who is on duty per department. */
 export interface MetricsReading {
   status: StatusSnapshot;
-  /** Department slug → players on duty for it. */
+  /** Department slug → players on duty for it (each player counted once, in the department of their duty). */
   onDutyByDepartment: Readonly<Record<string, number>>;
 }
 
@@ -100,8 +100,14 @@ export function bridgeMetrics({ status, onDutyByDepartment }: MetricsReading): M
     gauge('bridge_players_online', 'Players connected to the server.', one(status.playersOnline)),
     gauge(
       'bridge_players_on_duty',
-      'Players on duty, per department slug (a department nobody is on duty for is absent).',
+      'Players on duty, per department slug; a department seen since the resource started (in a profile or on duty) ' +
+        'stays at 0 when nobody is on duty there.',
       Object.entries(onDutyByDepartment).map(([department, value]) => ({ labels: { department }, value })),
+    ),
+    gauge(
+      'bridge_players_on_duty_all_departments',
+      'Players on duty in any department; always present, 0 when nobody is on duty.',
+      one(Object.values(onDutyByDepartment).reduce((sum, count) => sum + count, 0)),
     ),
   ];
 }

@@ -4,6 +4,8 @@ import { bearerToken, sameToken } from './bearer-token.js';
 import { EXPOSITION_CONTENT_TYPE } from './exposition.js';
 
 export const METRICS_PATH = '/metrics';
+/** What the endpoint answers; HEAD is GET without the body (RFC 9110: a server that answers GET answers HEAD). */
+const ALLOWED = 'GET, HEAD';
 
 const TEXT = 'text/plain; charset=utf-8';
 const plain = (status: number, body: string, headers: Record<string, string> = {}): HttpAnswer => ({
@@ -21,18 +23,25 @@ export interface MetricsEndpointOptions {
 }
 
 /**
- * The resource's HTTP handler: `GET /metrics` with the metrics token answers the exposition; any other path is not
- * found, another method is not allowed, and a missing or wrong token is refused with the Bearer challenge (RFC 6750).
+ * The resource's HTTP handler: `GET /metrics` (or `/metrics/`) with the metrics token answers the exposition, and
+ * HEAD the same without the body; any other path is not found, another method is not allowed, and a missing or wrong
+ * token is refused with the Bearer challenge (RFC 6750).
  */
-export function metricsEndpoint({
-  token,
-  render,
-  logger,
-}: MetricsEndpointOptions): (request: HttpRequest) => HttpAnswer {
+export function metricsEndpoint(options: MetricsEndpointOptions): (request: HttpRequest) => HttpAnswer {
+  const answerGet = getAnswer(options);
+  return (request) => {
+    if (request.method !== 'HEAD') return answerGet(request);
+    return { ...answerGet({ ...request, method: 'GET' }), body: '' };
+  };
+}
+
+function getAnswer({ token, render, logger }: MetricsEndpointOptions): (request: HttpRequest) => HttpAnswer {
   return (request) => {
     const path = request.path.split('?')[0];
-    if (path !== METRICS_PATH) return plain(404, 'not found: the bridge serves only /metrics');
-    if (request.method !== 'GET') return plain(405, 'method not allowed: use GET', { Allow: 'GET' });
+    if (path !== METRICS_PATH && path !== `${METRICS_PATH}/`) {
+      return plain(404, 'not found: the bridge serves only /metrics');
+    }
+    if (request.method !== 'GET') return plain(405, `method not allowed: use ${ALLOWED}`, { Allow: ALLOWED });
     const given = bearerToken(request.headers.authorization);
     if (given === undefined) {
       return plain(401, 'a bearer token is required', { 'WWW-Authenticate': 'Bearer realm="bridge metrics"' });

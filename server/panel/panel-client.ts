@@ -181,6 +181,21 @@ function failureFromBody(status: number, json: unknown, headers: Headers, wallNo
   return failure;
 }
 
+/**
+ * What a network error says, from undici's `fetch failed` down to its cause: the code (ECONNREFUSED) and the message,
+ * or the messages of each address tried, since a host whose every address refused gives an AggregateError whose own
+ * message is empty.
+ */
+function networkCause(error: unknown): string {
+  const cause = error instanceof Error && error.cause instanceof Error ? error.cause : error;
+  if (!(cause instanceof Error)) return String(cause);
+  const tried =
+    cause instanceof AggregateError ? cause.errors.map((inner) => String((inner as Error)?.message ?? inner)) : [];
+  const text = [...new Set([cause.message, ...tried].filter((message) => message !== ''))].join('; ') || cause.name;
+  const code = (cause as { code?: unknown }).code;
+  return typeof code !== 'string' || code === '' || cause.message.includes(code) ? text : `${code}: ${text}`;
+}
+
 /** The one HTTP client of the bridge. It never throws: every outcome, network errors included, is a result. */
 export function createPanelTransport(options: PanelTransportOptions): PanelTransport {
   const now = options.now ?? (() => performance.now());
@@ -239,8 +254,10 @@ export function createPanelTransport(options: PanelTransportOptions): PanelTrans
       response = await http(path.replace(/^\//, ''), { method, ...deadline, ...(json ? { json } : {}) });
     } catch (error) {
       if (signal.aborted) return timedOut();
-      const cause = error instanceof Error ? (error.cause instanceof Error ? error.cause.message : error.message) : '';
-      return answer({ ok: false, failure: { kind: 'network', message: `the panel cannot be reached (${cause})` } });
+      return answer({
+        ok: false,
+        failure: { kind: 'network', message: `the panel cannot be reached (${networkCause(error)})` },
+      });
     }
     let body: { json?: unknown; error?: string };
     try {

@@ -71,7 +71,7 @@ describe('the metrics endpoint in the simulator', () => {
     expect((await scrape(`Bearer ${METRICS_TOKEN}`, '/bridge/status')).status).toBe(404);
     expect(await scrape(`Bearer ${METRICS_TOKEN}`, '/bridge/metrics', 'POST')).toMatchObject({
       status: 405,
-      headers: { Allow: 'GET' },
+      headers: { Allow: 'GET, HEAD' },
     });
     // Header names arrive as the client wrote them; the bridge reads them in any case.
     const lowerCase = await world.sim.resolve(
@@ -112,6 +112,34 @@ describe('the metrics endpoint in the simulator', () => {
     expect(Number(histogram.buckets['+Inf'])).toBe(sent);
   });
 
+  it('keeps every department it has seen at 0 once nobody is on duty there, and always has the total', async () => {
+    world = await startWorld({ config: 'Config.Metrics = true', moreConvars: { bridge_metrics_token: METRICS_TOKEN } });
+    expect(value(await metrics(), 'bridge_players_on_duty_all_departments')).toBe(0);
+
+    // Alex's profile names LSPD and BCSO: both are seen before anyone goes on duty.
+    const alex = await world.join(TWO_DEPARTMENTS, 'Alex Mercer');
+    const joined = await metrics();
+    expect(value(joined, 'bridge_players_on_duty', { department: 'lspd' })).toBe(0);
+    expect(value(joined, 'bridge_players_on_duty', { department: 'bcso' })).toBe(0);
+    expect(value(joined, 'bridge_players_on_duty_all_departments')).toBe(0);
+
+    expect(await goOnDuty(alex)).toMatchObject({ ok: true, onDuty: true });
+    const onDuty = await metrics();
+    expect(value(onDuty, 'bridge_players_on_duty', { department: 'lspd' })).toBe(1);
+    expect(value(onDuty, 'bridge_players_on_duty', { department: 'bcso' })).toBe(0);
+    expect(value(onDuty, 'bridge_players_on_duty_all_departments')).toBe(1);
+
+    // The LSPD drops to none when its only officer leaves: an alert on `< 1` must see a 0, not nothing.
+    alex.drop();
+    await world.sim.until(() => world.sim.players.length === 0, 10_000, 'Alex gone');
+    await world.sim.settle();
+    const left = await metrics();
+    expect(value(left, 'bridge_players_on_duty', { department: 'lspd' })).toBe(0);
+    expect(value(left, 'bridge_players_on_duty', { department: 'bcso' })).toBe(0);
+    expect(value(left, 'bridge_players_on_duty_all_departments')).toBe(0);
+    expect(left.get('bridge_players_on_duty_all_departments')?.type).toBe('GAUGE');
+  });
+
   it('counts a 429 the panel answered, and the budget the bridge then holds back', async () => {
     world = await startWorld({ config: 'Config.Metrics = true', moreConvars: { bridge_metrics_token: METRICS_TOKEN } });
     world.panel.controls.injectErrors({ error: 'rate_limited' });
@@ -128,6 +156,46 @@ describe('the metrics endpoint in the simulator', () => {
     expect(value(during, 'bridge_panel_budget_blocked')).toBe(1);
     world.panel.controls.clearFaults();
     await world.sim.resolve(joined, 10_000);
+  });
+
+  it('says at start where the metrics are, with the real path and the convar of the token, unmasked', async () => {
+    world = await startWorld({ config: 'Config.Metrics = true', moreConvars: { bridge_metrics_token: METRICS_TOKEN } });
+    expect(world.sim.console.map((line) => line.text).filter((text) => text.includes('metrics:'))).toEqual([
+      'INFO: metrics: Prometheus metrics at /bridge/metrics (bearer token from bridge_metrics_token)',
+    ]);
+  });
+
+  it('answers HEAD wherever it answers GET, without a body, and /metrics/ as /metrics', async () => {
+    world = await startWorld({ config: 'Config.Metrics = true', moreConvars: { bridge_metrics_token: METRICS_TOKEN } });
+    const bearer = `Bearer ${METRICS_TOKEN}`;
+    for (const path of ['/bridge/metrics', '/bridge/metrics/', '/bridge/metrics/?x=1']) {
+      const get = await scrape(bearer, path);
+      expect(get.status, path).toBe(200);
+      expect(get.body, path).toContain('bridge_players_online 0');
+      const head = await scrape(bearer, path, 'HEAD');
+      expect(head, path).toMatchObject({ status: 200, headers: get.headers, body: '' });
+      expect(await scrape(undefined, path, 'HEAD'), path).toMatchObject({
+        status: 401,
+        headers: { 'WWW-Authenticate': 'Bearer realm="bridge metrics"' },
+        body: '',
+      });
+    }
+    expect(await scrape(bearer, '/bridge/metrics/', 'POST')).toMatchObject({
+      status: 405,
+      headers: { Allow: 'GET, HEAD' },
+    });
+    expect(await scrape(bearer, '/bridge/status', 'HEAD')).toMatchObject({ status: 404, body: '' });
+  });
+
+  it("stays off with one ERROR naming bridge_metrics_token for a token with spaces (the README's old example)", async () => {
+    const withSpaces = 'a long random string, not the panel token';
+    world = await startWorld({ config: 'Config.Metrics = true', moreConvars: { bridge_metrics_token: withSpaces } });
+    const errors = world.sim.console.filter((line) => line.text.startsWith('ERROR'));
+    expect(errors).toHaveLength(1);
+    expect(errors[0]?.text).toContain('bridge_metrics_token');
+    expect(errors[0]?.text).toMatch(/space/);
+    expect(world.consoleText()).not.toContain('Prometheus metrics at');
+    expect(await scrape(`Bearer ${withSpaces}`)).toMatchObject({ status: 404, body: 'Not found.' });
   });
 
   it('stays off with a clear console error when the metrics token convar is missing', async () => {

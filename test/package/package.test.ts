@@ -21,6 +21,8 @@ const EXPECTED_FILES = [
   'docs/budget.md',
   'docs/integrations.md',
   'docs/locale-and-notifications.md',
+  'docs/prometheus/bridge-alerts.test.yml',
+  'docs/prometheus/bridge-alerts.yml',
   'docs/reliability.md',
   'fxmanifest.lua',
   'types/README.md',

@@ -23,6 +23,33 @@ describe('the bridge console command', () => {
     expect(help.find((text) => text.trim().startsWith('help'))).toBeDefined();
   });
 
+  it("lines up the help's summaries in one column, however long a subcommand's usage is", async () => {
+    const running = await startBridge(mock.panel);
+    const rows = running.port.runCommand('bridge help').slice(1);
+    expect(rows.map((row) => row.trim().split(' ')[0])).toEqual(['status', 'refresh', 'offduty', 'help']);
+    // Each row: two spaces, the subcommand and its arguments, at least two spaces, the summary.
+    const columns = rows.map((row) => {
+      const summary = /^ {2}\S.*? {2,}(\S.*)$/.exec(row)?.[1];
+      return summary === undefined ? -1 : row.length - summary.length;
+    });
+    expect(new Set(columns), rows.join('\n')).toEqual(new Set([columns[0]]));
+    expect(columns[0]).toBeGreaterThan(0);
+  });
+
+  it.each([
+    ['refresh', 'usage: bridge refresh <player id|all>'],
+    ['offduty', 'usage: bridge offduty <player id>'],
+  ])('prints the usage of `bridge %s` given no argument, and calls nobody', async (name, usage) => {
+    const running = await startBridge(mock.panel);
+    const before = running.calls().length;
+    const answer = running.port.runCommand(`bridge ${name}`);
+    expect(answer[0]).toBe(usage);
+    expect(answer).toHaveLength(2);
+    expect(answer[1]).toMatch(/^ {2}\S/);
+    await settle();
+    expect(running.calls()).toHaveLength(before);
+  });
+
   it('names an unknown subcommand and shows the list', async () => {
     const running = await startBridge(mock.panel);
     const answer = running.port.runCommand('bridge stauts');

@@ -69,6 +69,18 @@ describe('redaction in log lines', () => {
     ]);
   });
 
+  it("leaves the bridge's own words after `bearer` as they were, and still masks a value that only starts like them", () => {
+    const { lines, logger } = capture();
+    logger.info('metrics: Prometheus metrics at /bridge/metrics (bearer token from bridge_metrics_token)');
+    logger.info('a scrape gets the Bearer challenge; Bearer tokens are refused, as is a bearer credential');
+    logger.warn('upstream said: Bearer token-9f3c and Bearer tokens2');
+    expect(lines).toEqual([
+      'INFO: metrics: Prometheus metrics at /bridge/metrics (bearer token from bridge_metrics_token)',
+      'INFO: a scrape gets the Bearer challenge; Bearer tokens are refused, as is a bearer credential',
+      'WARN: upstream said: Bearer *** and Bearer ***',
+    ]);
+  });
+
   it('leaves lines that hold no part of the token as they were', () => {
     const { lines, logger } = capture();
     const plain = 'player 7 is on duty in department lspd as rank 3 (chat id 284619375016482817)';

@@ -1,8 +1,11 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import parsePrometheusTextFormat, { type PrometheusSample } from 'parse-prometheus-text-format';
 import { describe, expect, it } from 'vitest';
 import { ALEX, JAMIE, LSPD, SAFR } from '../../../bench/support/demo-users.js';
 import { METRICS_TOKEN_CONVAR } from '../../../server/metrics/start-metrics.js';
 import type { HttpRequest } from '../../../server/server-port.js';
+import { REPO_ROOT } from '../../e2e/support/world.js';
 import { connect, panelConvars, startBridge, TOKEN, useMockPanel } from '../support/bridge-harness.js';
 import { settle } from '../support/virtual-runtime.js';
 
@@ -43,6 +46,36 @@ describe('the metrics endpoint', () => {
     expect(errors(running.port.lines)).toEqual([expect.stringContaining(`${METRICS_TOKEN_CONVAR} is the panel token`)]);
   });
 
+  it.each([
+    ['with a space in it', 'a long random string, not the panel token', /has whitespace in it/],
+    ['with a tab in it', 'metrics-token-3c8e0f2a\t9d41aa', /has whitespace in it/],
+    ['shorter than 24 characters', 'metrics-token-3c8e0f2', /is 21 characters long/],
+  ])('stays off with one ERROR naming the convar for a token %s', async (_case, token, why) => {
+    const running = await startBridge(mock.panel, withMetrics({ [METRICS_TOKEN_CONVAR]: token }));
+    expect(running.port.http(scrape({ headers: { authorization: `Bearer ${token}` } }))).toBeUndefined();
+    const logged = errors(running.port.lines);
+    expect(logged).toHaveLength(1);
+    expect(logged[0]).toContain(METRICS_TOKEN_CONVAR);
+    expect(logged[0]).toMatch(why);
+    expect(logged[0]).toContain('the metrics endpoint stays off');
+    expect(running.port.lines.join('\n')).not.toContain('Prometheus metrics at');
+  });
+
+  it.each(['README.md', 'PACKAGE-README.md'])(
+    "serves a scraper set up as %s shows: the token of its server.cfg line, sent as its prometheus.yml's credentials",
+    async (readme) => {
+      const text = readFileSync(join(REPO_ROOT, readme), 'utf8');
+      const convar = [...text.matchAll(/set bridge_metrics_token "([^"]*)"/g)].map((match) => match[1]);
+      const credentials = [...text.matchAll(/credentials: ([^\n}]+?)\s*(?:\}|\n)/g)].map((match) => match[1]);
+      expect(convar.length, 'the server.cfg line').toBeGreaterThan(0);
+      expect(new Set([...convar, ...credentials]), 'one token in both').toEqual(new Set([convar[0]]));
+      const token = convar[0] as string;
+      const running = await startBridge(mock.panel, withMetrics({ [METRICS_TOKEN_CONVAR]: token }));
+      expect(errors(running.port.lines)).toEqual([]);
+      expect(running.port.http(scrape({ headers: { authorization: `Bearer ${credentials[0]}` } }))?.status).toBe(200);
+    },
+  );
+
   it('refuses a scrape without the token, or with another one (the panel token too), with the Bearer challenge', async () => {
     const { port } = await startBridge(mock.panel, withMetrics());
     const missing = port.http(scrape({ headers: {} }));
@@ -59,9 +92,23 @@ describe('the metrics endpoint', () => {
     const { port } = await startBridge(mock.panel, withMetrics());
     expect(port.http(scrape({ path: '/' }))?.status).toBe(404);
     expect(port.http(scrape({ path: '/metrics/extra' }))?.status).toBe(404);
+    expect(port.http(scrape({ path: '/metrics//' }))?.status).toBe(404);
     expect(port.http(scrape({ path: '/status' }))?.status).toBe(404);
-    expect(port.http(scrape({ method: 'POST' }))).toMatchObject({ status: 405, headers: { Allow: 'GET' } });
+    expect(port.http(scrape({ method: 'POST' }))).toMatchObject({ status: 405, headers: { Allow: 'GET, HEAD' } });
     expect(port.http(scrape({ path: '/metrics?x=1' }))?.status).toBe(200);
+  });
+
+  it('answers HEAD as GET without a body, at /metrics and /metrics/, with and without the token', async () => {
+    const { port } = await startBridge(mock.panel, withMetrics());
+    for (const path of ['/metrics', '/metrics/', '/metrics/?x=1']) {
+      const get = port.http(scrape({ path }));
+      expect(get?.status, path).toBe(200);
+      expect(port.http(scrape({ path, method: 'HEAD' })), path).toEqual({ ...get, body: '' });
+      const refused = port.http(scrape({ path, headers: {} }));
+      expect(refused?.status, path).toBe(401);
+      expect(port.http(scrape({ path, method: 'HEAD', headers: {} })), path).toEqual({ ...refused, body: '' });
+    }
+    expect(port.http(scrape({ path: '/status', method: 'HEAD' }))).toMatchObject({ status: 404, body: '' });
   });
 
   it('serves what `bridge status` shows, in Prometheus text format, with the players on duty per department', async () => {
