@@ -1,6 +1,6 @@
 import { LRUCache } from 'lru-cache';
 import { Subject } from 'rxjs';
-import type { Department } from '../../shared/contract/index.js';
+import type { Department, LeftOutDepartment } from '../../shared/contract/index.js';
 import type { PanelClient } from '../panel/panel-client.js';
 import { type PanelFailure, type PanelResult, saysAccountUnknown } from '../panel/panel-result.js';
 import type { ProfileRequestClass } from '../panel/scheduling/request-classes.js';
@@ -26,6 +26,8 @@ export interface ProfileCacheOptions {
   max?: number;
   /** How long past its expiry a kept profile is still loaded at start, as the stale fallback. */
   keepStaleMs?: number;
+  /** A department of a profile the panel sent that does not read: it is left out of the profile, and told here. */
+  onLeftOut?: (chatId: string, department: LeftOutDepartment) => void;
 }
 
 // A user who is not registered yet usually fixes that within minutes (/syncme), so that answer is kept briefly.
@@ -137,12 +139,13 @@ export class ProfileCache {
     return this.cache.size;
   }
 
-  private store(chatId: string, result: PanelResult<{ departments: Department[] }>) {
+  private store(chatId: string, result: PanelResult<{ departments: Department[]; leftOut?: LeftOutDepartment[] }>) {
     const known = this.stored.get(result);
     if (known) return known;
     let entry: ProfileEntry;
     let ttl = this.options.ttlMs;
     if (result.ok) {
+      for (const department of result.value.leftOut ?? []) this.options.onLeftOut?.(chatId, department);
       entry = { kind: 'found', chatId, departments: result.value.departments, fetchedAt: this.options.wallNow() };
     } else if (saysAccountUnknown(result.failure)) {
       ttl = Math.min(ttl, NOT_REGISTERED_TTL_MS);
