@@ -208,7 +208,15 @@ describe('the outbox', () => {
   });
 
   it.each([
-    ['a proxy’s HTML 404', { kind: 'not_found', status: 404, message: 'the body is not JSON (text/html)' }],
+    [
+      'a proxy’s HTML 404',
+      {
+        kind: 'unreadable',
+        status: 404,
+        message: 'an HTML 404 page ("404 Not Found"), not the panel\'s own answer',
+        notThePanels: true,
+      },
+    ],
     ['a 200 with ok: false', { kind: 'rejected', status: 200, code: 'rank_mismatch', message: 'odd' }],
     ['an unknown route', { kind: 'not_found', status: 404, code: 'not_found', message: 'no such route' }],
     ['a refused token', { kind: 'unauthorized', status: 401, code: 'unauthorized', message: 'bad token' }],
