@@ -25,7 +25,10 @@ export interface PanelControls {
   setLatency(ms: number): void;
   /** Answers a share of `/api/leo` requests with the code's status; `internal_error` is thrown inside the route. */
   injectErrors(fault: z.input<typeof ErrorsBodySchema>): void;
-  /** `reset` destroys the connection; `hang` never answers until the client gives up or the outage ends. */
+  /**
+   * `reset` destroys the connection; `hang` never answers until the client gives up or the outage ends; `proxy_404`
+   * answers nginx's HTML 404 page in the panel's place.
+   */
   setOutage(fault: z.input<typeof OutageBodySchema>): void;
   /** Breaks the body of a share of answers: `invalid_json`, `wrong_shape` or `html`. */
   setMalformed(fault: z.input<typeof MalformedBodySchema>): void;

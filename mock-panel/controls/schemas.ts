@@ -19,7 +19,7 @@ export const LatencyBodySchema = z.object({ ms: z.int().min(0).max(600_000) });
 
 export const ErrorsBodySchema = z.object({ error: ErrorCodeSchema, rate, seed });
 
-export const OUTAGE_MODES = ['reset', 'hang'] as const;
+export const OUTAGE_MODES = ['reset', 'hang', 'proxy_404'] as const;
 export const OutageBodySchema = z.object({ mode: z.enum(OUTAGE_MODES), rate, seed });
 
 export const MALFORMED_MODES = ['invalid_json', 'wrong_shape', 'html'] as const;
@@ -89,7 +89,7 @@ export const RequestLogEntrySchema = z.object({
   status: z.int().nullable(),
   latencyMs: z.number(),
   clientIp: z.string(),
-  faults: z.array(z.enum(['latency', 'reset', 'hang', 'error', 'malformed'])),
+  faults: z.array(z.enum(['latency', 'reset', 'hang', 'proxy_404', 'error', 'malformed'])),
   startupCheck: z
     .literal(true)
     .optional()

@@ -1,4 +1,4 @@
-export type FaultApplied = 'latency' | 'reset' | 'hang' | 'error' | 'malformed';
+export type FaultApplied = 'latency' | 'reset' | 'hang' | 'proxy_404' | 'error' | 'malformed';
 
 export interface RequestLogEntry {
   time: string;

@@ -11,6 +11,12 @@ export const SEQUENCE_KEY = 'outbox-sequence';
 /** Where a kept record that is no duty call is set aside, under its old key's number, for an owner to look at. */
 export const REJECTED_PREFIX = 'outbox-rejected:';
 
+/**
+ * The highest id a duty call may have: what the 12 digits of a record's key hold. No server makes a trillion duty
+ * calls, so a larger number in KVP was not written by the bridge, and every id stays far inside the safe integers.
+ */
+export const MAX_OUTBOX_ID = 999_999_999_999;
+
 export const recordKey = (id: number) => `${KEY_PREFIX}${String(id).padStart(12, '0')}`;
 
 /**
@@ -18,7 +24,7 @@ export const recordKey = (id: number) => `${KEY_PREFIX}${String(id).padStart(12,
  * A name an older version kept is made one the contract accepts rather than costing the record.
  */
 const OutboxRecordSchema: z.ZodMiniType<OutboxRecord, unknown> = z.object({
-  id: z.int().check(z.gte(1)),
+  id: z.int().check(z.gte(1), z.lte(MAX_OUTBOX_ID)),
   call: z.discriminatedUnion('action', [
     z.object({
       action: z.literal('on'),
@@ -51,15 +57,27 @@ export function readKeptRecords(store: KeyValueStore, logger: Pick<Logger, 'warn
   return records.sort((a, b) => a.id - b.id);
 }
 
+const keptIds = (store: KeyValueStore): number[] =>
+  store
+    .keys(KEY_PREFIX)
+    .map((key) => Number(key.slice(KEY_PREFIX.length)))
+    .filter((id) => Number.isSafeInteger(id) && id >= 1 && id <= MAX_OUTBOX_ID);
+
 /**
- * The last id the outbox gave, from KVP. A value that is not one (damaged, or set by hand) is told once and counted
- * from 0: the kept records' own ids then keep new ones apart from theirs.
+ * The last id the outbox gave, from KVP. A value it cannot count on from (not a number, not a safe integer, past
+ * MAX_OUTBOX_ID, or lower than a kept record's id, so new calls would take kept calls' keys) is rebuilt from the
+ * kept records' ids and told in one line.
  */
 export function readSequence(store: KeyValueStore, logger: Pick<Logger, 'warn'>): number {
+  const highestKept = Math.max(0, ...keptIds(store));
   const value = store.get(SEQUENCE_KEY);
-  if (value === null) return 0;
+  if (value === null) return highestKept;
   const sequence = Number(value);
-  if (value.trim() !== '' && Number.isSafeInteger(sequence) && sequence >= 0) return sequence;
-  logger.warn(`${SEQUENCE_KEY} in KVP is not a number; new duty calls are numbered after the kept ones`);
-  return 0;
+  const countable = value.trim() !== '' && Number.isSafeInteger(sequence) && sequence >= 0 && sequence <= MAX_OUTBOX_ID;
+  if (countable && sequence >= highestKept) return sequence;
+  const problem = countable
+    ? `is ${sequence}, lower than the kept duty call ${highestKept}`
+    : `is not a number the bridge can count on (0 to ${MAX_OUTBOX_ID})`;
+  logger.warn(`${SEQUENCE_KEY} in KVP ${problem}; new duty calls are numbered after the kept ones`);
+  return highestKept;
 }

@@ -9,7 +9,8 @@ import {
   DutyReadSchema,
   departmentsPath,
   dutyPath,
-  ErrorBodySchema,
+  ErrorReadSchema,
+  PanelAnswerReadSchema,
 } from '../../shared/contract/index.js';
 import type * as z from '../../shared/zod-mini.js';
 import { createRedactor, type Redact } from '../log/redaction.js';
@@ -17,6 +18,7 @@ import { dutyAnswerContradiction } from './duty-answer-check.js';
 import type { PanelFailure, PanelFailureKind, PanelResult } from './panel-result.js';
 import { panelNow, retryAfterMs } from './rate-limit/reset-time.js';
 import type { ProfileRequestClass } from './scheduling/request-classes.js';
+import { type AnswerSeen, describeUnreadable } from './unreadable-answer.js';
 
 export interface PanelResponseInfo {
   method: 'GET' | 'POST';
@@ -83,6 +85,7 @@ interface Reader<T> {
 // A panel answer is a few kilobytes; anything far larger is not a panel answer and is not buffered whole.
 const MAX_BODY_BYTES = 1024 * 1024;
 
+/** The kind of the panel's own refusal, by its status. */
 const statusKind = (status: number): PanelFailureKind => {
   if (status === 401 || status === 403) return 'unauthorized';
   if (status === 404) return 'not_found';
@@ -147,37 +150,42 @@ async function readBounded(body: ReadableStream<Uint8Array>, limit: number, dead
   }
 }
 
-async function readJson(
-  response: Response,
-  deadline: AbortSignal,
-  redact: Redact,
-): Promise<{ json?: unknown; error?: string }> {
+/** The body as far as it could be read: its text (undefined when too large) and, when it is JSON, its value. */
+interface BodyRead {
+  text: string | undefined;
+  json?: unknown;
+}
+
+async function readBody(response: Response, deadline: AbortSignal): Promise<BodyRead> {
   const length = Number(response.headers.get('content-length') ?? '0');
   if (length > MAX_BODY_BYTES) {
     await response.body?.cancel();
-    return { error: `the body is ${length} bytes, more than a panel answer can be` };
+    return { text: undefined };
   }
   const text = response.body ? await readBounded(response.body, MAX_BODY_BYTES, deadline) : '';
-  if (text === undefined) return { error: 'the body is larger than a panel answer can be' };
+  if (text === undefined) return { text };
   try {
-    return { json: JSON.parse(text) };
+    return { text, json: JSON.parse(text) };
   } catch {
-    const type = response.headers.get('content-type') ?? 'no content type';
-    // Masked before the cut: a cut could leave a piece of the token too short to be recognised afterwards.
-    return { error: `the body is not JSON (${type}): ${JSON.stringify(redact(text).slice(0, 60))}` };
+    return { text };
   }
 }
 
-function failureFromBody(status: number, json: unknown, headers: Headers, wallNowMs: number): PanelFailure {
-  const body = ErrorBodySchema.safeParse(json);
+function retryAfterOf(headers: Headers, wallNowMs: number): { retryAfterMs?: number } {
+  const wait = retryAfterMs(headers.get('retry-after'), panelNow(headers.get('date'), wallNowMs));
+  return wait === undefined ? {} : { retryAfterMs: wait };
+}
+
+/** The panel's own refusal: its status says what kind, its body the code and message when it sent them. */
+function failureFromPanel(status: number, json: unknown, headers: Headers, wallNowMs: number): PanelFailure {
+  const body = ErrorReadSchema.safeParse(json);
   const failure: PanelFailure = {
     kind: status >= 200 && status < 300 ? 'rejected' : statusKind(status),
     status,
-    message: body.success ? body.data.message : `the panel answered ${status}`,
+    message: (body.success && body.data.message) || `the panel answered ${status}`,
+    ...retryAfterOf(headers, wallNowMs),
   };
-  if (body.success) failure.code = body.data.error;
-  const wait = retryAfterMs(headers.get('retry-after'), panelNow(headers.get('date'), wallNowMs));
-  if (wait !== undefined) failure.retryAfterMs = wait;
+  if (body.success && body.data.error !== undefined) failure.code = body.data.error;
   return failure;
 }
 
@@ -194,6 +202,25 @@ function networkCause(error: unknown): string {
   const text = [...new Set([cause.message, ...tried].filter((message) => message !== ''))].join('; ') || cause.name;
   const code = (cause as { code?: unknown }).code;
   return typeof code !== 'string' || code === '' || cause.message.includes(code) ? text : `${code}: ${text}`;
+}
+
+/** The kind of an answer that is not the panel's own, by its status. */
+function elsewhereKind(status: number): PanelFailureKind {
+  if (status >= 500) return 'server_error';
+  if (status === 429) return 'rate_limited';
+  // A 2xx that is no panel answer is no profile, like a panel answer that does not match the contract.
+  if (status >= 200 && status < 300) return 'invalid_response';
+  return 'unreadable';
+}
+
+/**
+ * An answer that is not the panel's own: a 5xx or a 429 is still that, whoever sent it; any other error status from
+ * something in front of the panel says nothing about the request (`unreadable`, tried again like an outage).
+ */
+function failureFromElsewhere(seen: AnswerSeen, headers: Headers, wallNowMs: number, redact: Redact): PanelFailure {
+  const message = `${describeUnreadable(seen, redact)}, not the panel's own answer`;
+  const { status } = seen;
+  return { kind: elsewhereKind(status), status, message, notThePanels: true, ...retryAfterOf(headers, wallNowMs) };
 }
 
 /** The one HTTP client of the bridge. It never throws: every outcome, network errors included, is a result. */
@@ -259,9 +286,9 @@ export function createPanelTransport(options: PanelTransportOptions): PanelTrans
         failure: { kind: 'network', message: `the panel cannot be reached (${networkCause(error)})` },
       });
     }
-    let body: { json?: unknown; error?: string };
+    let body: BodyRead;
     try {
-      body = await readJson(response, signal, redact);
+      body = await readBody(response, signal);
     } catch (error) {
       if (signal.aborted) return timedOut();
       const reason = error instanceof Error ? error.message : String(error);
@@ -270,12 +297,13 @@ export function createPanelTransport(options: PanelTransportOptions): PanelTrans
         failure: { kind: 'network', status: response.status, message: `the answer broke off (${reason})` },
       });
     }
-    if (body.error !== undefined) {
-      const kind = response.ok ? 'invalid_response' : statusKind(response.status);
-      return answer({ ok: false, failure: { kind, status: response.status, message: body.error } });
+    const own = PanelAnswerReadSchema.safeParse(body.json);
+    if (!own.success) {
+      const seen = { status: response.status, contentType: response.headers.get('content-type'), ...body };
+      return answer({ ok: false, failure: failureFromElsewhere(seen, response.headers, wallNow(), redact) });
     }
-    if (!response.ok || (body.json as { ok?: unknown } | null)?.ok !== true) {
-      return answer({ ok: false, failure: failureFromBody(response.status, body.json, response.headers, wallNow()) });
+    if (!response.ok || !own.data.ok) {
+      return answer({ ok: false, failure: failureFromPanel(response.status, body.json, response.headers, wallNow()) });
     }
     const parsed = schema.safeParse(body.json);
     if (!parsed.success) {

@@ -12,7 +12,13 @@ export type PanelFailureKind =
   | 'server_error'
   | 'timeout'
   | 'network'
+  /** The panel's own answer with `ok: true` that does not match the contract where the bridge needs it. */
   | 'invalid_response'
+  /**
+   * An answer that is not the panel's own (a proxy's HTML page, an empty body, JSON without a boolean `ok`), with an
+   * error status below 500 other than 429: it says nothing about the request, and is tried again like an outage.
+   */
+  | 'unreadable'
   /** A 2xx answer whose duty state contradicts the call (another department or rank): the panel did not do it. */
   | 'contradicted'
   /** Not sent: the panel is unreachable (circuit open), so the bridge answers at once instead of waiting it out. */
@@ -27,13 +33,25 @@ export interface PanelFailure {
   code?: ErrorCode | string;
   /** From Retry-After on a 429 or 503. */
   retryAfterMs?: number;
+  /**
+   * The body was not the panel's own answer (no JSON object with a boolean `ok`): something in front of it answered,
+   * whatever the status. `kind` says how the bridge treats it; this says what answered.
+   */
+  notThePanels?: true;
 }
 
 export type PanelResult<T> = { ok: true; value: T; status: number } | { ok: false; failure: PanelFailure };
 
 /** Failures that say nothing about the request itself: the same call may succeed later. */
 export const isTransient = (failure: PanelFailure): boolean =>
-  ['rate_limited', 'server_error', 'timeout', 'network', 'unavailable'].includes(failure.kind);
+  ['rate_limited', 'server_error', 'timeout', 'network', 'unavailable', 'unreadable'].includes(failure.kind);
+
+/**
+ * Whether the panel itself said it has no such account: its own 404 (the spec's "user not found"), unless its code
+ * says the route is what it does not know. Only then is a player not registered.
+ */
+export const saysAccountUnknown = (failure: PanelFailure): boolean =>
+  failure.kind === 'not_found' && failure.code !== 'not_found';
 
 // Codes about the route or the access rather than the call: a fixed base URL or token lets the same call through.
 const NOT_ABOUT_THE_CALL: ReadonlySet<string> = new Set<ErrorCode>([

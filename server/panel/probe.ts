@@ -1,24 +1,39 @@
 import { STARTUP_CHECK_CHAT_ID } from '../../shared/contract/paths.js';
 import type { Logger } from '../log/logger.js';
 import type { PanelClient } from './panel-client.js';
+import { saysAccountUnknown } from './panel-result.js';
 import { reportTokenRefused } from './token-refused.js';
 
 // A well-formed id no user has: the answer tells whether the panel is up and takes the token, and costs one request.
 export const PROBE_CHAT_ID = STARTUP_CHECK_CHAT_ID;
 
-export type ProbeResult = 'ok' | 'unauthorized' | 'unreachable';
+export type ProbeResult = 'ok' | 'unauthorized' | 'not_the_panel' | 'unreachable';
 
-/** One request at start that tells the owner whether the panel answers and accepts the token. */
+/**
+ * One request at start that tells the owner what answered: the panel, accepting the token (its own 404 for the
+ * unknown id, or a profile), or something else at that address, said as it was seen.
+ */
 export async function probePanel(panel: PanelClient, apiBase: string, logger: Logger): Promise<ProbeResult> {
   const result = await panel.getDepartments(PROBE_CHAT_ID);
-  if (result.ok || result.failure.kind === 'not_found') {
+  if (result.ok || saysAccountUnknown(result.failure)) {
     logger.info(`the panel at ${apiBase} answers and accepts the API token`);
     return 'ok';
   }
-  if (result.failure.kind === 'unauthorized') {
+  const { failure } = result;
+  if (failure.kind === 'unauthorized') {
     reportTokenRefused(logger, apiBase);
     return 'unauthorized';
   }
-  logger.warn(`the panel at ${apiBase} did not answer properly (${result.failure.message}); the bridge keeps trying`);
+  // A 5xx page is a panel down behind its proxy; any other page is the wrong address, or no panel at it.
+  const elsewhere = failure.notThePanels && (failure.kind === 'unreadable' || failure.kind === 'invalid_response');
+  if (elsewhere || failure.code === 'not_found') {
+    const seen = elsewhere ? failure.message : `the panel's own 404 for a path it has no route for`;
+    logger.warn(
+      `the start-up check at ${apiBase} got ${seen}: check BRIDGE_API_BASE (the panel's address, without /api/leo, ` +
+        'through any proxy in front of it); the bridge keeps trying',
+    );
+    return 'not_the_panel';
+  }
+  logger.warn(`the panel at ${apiBase} did not answer properly (${failure.message}); the bridge keeps trying`);
   return 'unreachable';
 }

@@ -1,8 +1,8 @@
 import { LRUCache } from 'lru-cache';
 import { Subject } from 'rxjs';
-import type { Department } from '../../shared/contract/index.js';
+import type { Department, LeftOutDepartment } from '../../shared/contract/index.js';
 import type { PanelClient } from '../panel/panel-client.js';
-import type { PanelFailure, PanelResult } from '../panel/panel-result.js';
+import { type PanelFailure, type PanelResult, saysAccountUnknown } from '../panel/panel-result.js';
 import type { ProfileRequestClass } from '../panel/scheduling/request-classes.js';
 import type { PersistedProfile } from './profile-persistence.js';
 import type { ProfileDropped, ProfileHeld } from './profile-updates.js';
@@ -26,15 +26,18 @@ export interface ProfileCacheOptions {
   max?: number;
   /** How long past its expiry a kept profile is still loaded at start, as the stale fallback. */
   keepStaleMs?: number;
+  /** A department of a profile the panel sent that does not read: it is left out of the profile, and told here. */
+  onLeftOut?: (chatId: string, department: LeftOutDepartment) => void;
 }
 
 // A user who is not registered yet usually fixes that within minutes (/syncme), so that answer is kept briefly.
 const NOT_REGISTERED_TTL_MS = 60_000;
-// An answer that is no profile (it does not parse, or says `ok: false` with a 2xx) is kept as briefly: asking again
-// at once gets the same answer, and a fixed panel or proxy should reach players within a minute, not a refresh
-// interval. Kept, it costs at most one request a minute per user, however often their client asks.
-const UNREADABLE_TTL_MS = 60_000;
-const UNREADABLE: ReadonlySet<PanelFailure['kind']> = new Set(['invalid_response', 'rejected']);
+// The panel's own answer that is no profile (it does not match the contract, or says `ok: false` with a 2xx) is kept
+// as briefly: asking again at once gets the same answer, and a fixed panel should reach players within a minute, not
+// a refresh interval. Kept, it costs at most one request a minute per user, however often their client asks. An
+// answer that is not the panel's own (`unreadable`) is not kept: it is an outage, and tried again like one.
+const NO_PROFILE_TTL_MS = 60_000;
+const NO_PROFILE: ReadonlySet<PanelFailure['kind']> = new Set(['invalid_response', 'rejected']);
 const DAY_MS = 86_400_000;
 
 /** A department member's profile matters more: they can go on duty, and a rank change affects them. */
@@ -49,8 +52,8 @@ export const isMember = (entry: ProfileEntry | undefined): boolean =>
 export class ProfileCache {
   readonly changes$ = new Subject<ProfileHeld | ProfileDropped>();
   private readonly cache: LRUCache<string, ProfileEntry>;
-  /** The last answer for a chat id was no profile: kept like any answer, apart so a stale profile stays usable. */
-  private readonly unreadable: LRUCache<string, PanelFailure>;
+  /** The panel's last answer for a chat id was no profile: kept like any answer, apart so a stale one stays usable. */
+  private readonly noProfile: LRUCache<string, PanelFailure>;
   // Callers that shared one request get the same result object: only the first stores it.
   private readonly stored = new WeakMap<object, ProfileEntry>();
 
@@ -67,9 +70,9 @@ export class ProfileCache {
         if (reason === 'evict' || reason === 'delete') this.changes$.next({ kind: 'dropped', chatId });
       },
     });
-    this.unreadable = new LRUCache<string, PanelFailure>({
+    this.noProfile = new LRUCache<string, PanelFailure>({
       max: options.max ?? 4096,
-      ttl: Math.min(options.ttlMs, UNREADABLE_TTL_MS),
+      ttl: Math.min(options.ttlMs, NO_PROFILE_TTL_MS),
       perf: { now: options.now },
     });
   }
@@ -99,8 +102,8 @@ export class ProfileCache {
   }
 
   /**
-   * The profile, fetched when missing or expired (or always, with `force`); an unreadable answer within its TTL is
-   * answered again without asking. Never throws.
+   * The profile, fetched when missing or expired (or always, with `force`); the panel's answer that was no profile,
+   * within its TTL, is answered again without asking. Never throws.
    */
   async get(
     chatId: string,
@@ -108,8 +111,8 @@ export class ProfileCache {
   ): Promise<ProfileLookup> {
     const fresh = force ? undefined : this.cache.get(chatId);
     if (fresh) return { ok: true, entry: fresh };
-    const unreadable = force ? undefined : this.unreadable.get(chatId);
-    if (unreadable) return { ok: false, failure: unreadable, stale: this.peek(chatId) };
+    const noProfile = force ? undefined : this.noProfile.get(chatId);
+    if (noProfile) return { ok: false, failure: noProfile, stale: this.peek(chatId) };
     const result = await this.panel.getDepartments(chatId, { priority, fresh: force });
     const entry = this.store(chatId, result);
     if (entry) return { ok: true, entry };
@@ -122,9 +125,9 @@ export class ProfileCache {
     return this.cache.get(chatId, { allowStale: true });
   }
 
-  /** Held and within its TTL, or the panel's last answer was unreadable within its TTL: asking now would not help. */
+  /** Held and within its TTL, or the panel's last answer was no profile within its TTL: asking now would not help. */
   isFresh(chatId: string): boolean {
-    return this.cache.has(chatId) || this.unreadable.has(chatId);
+    return this.cache.has(chatId) || this.noProfile.has(chatId);
   }
 
   /** How long the held profile stays within its TTL: 0 when it is stale or missing. */
@@ -136,21 +139,23 @@ export class ProfileCache {
     return this.cache.size;
   }
 
-  private store(chatId: string, result: PanelResult<{ departments: Department[] }>) {
+  private store(chatId: string, result: PanelResult<{ departments: Department[]; leftOut?: LeftOutDepartment[] }>) {
     const known = this.stored.get(result);
     if (known) return known;
     let entry: ProfileEntry;
     let ttl = this.options.ttlMs;
     if (result.ok) {
+      for (const department of result.value.leftOut ?? []) this.options.onLeftOut?.(chatId, department);
       entry = { kind: 'found', chatId, departments: result.value.departments, fetchedAt: this.options.wallNow() };
-    } else if (result.failure.kind === 'not_found') {
+    } else if (saysAccountUnknown(result.failure)) {
       ttl = Math.min(ttl, NOT_REGISTERED_TTL_MS);
       entry = { kind: 'not_registered', chatId, fetchedAt: this.options.wallNow() };
     } else {
-      if (UNREADABLE.has(result.failure.kind)) this.unreadable.set(chatId, result.failure);
+      // Any other failure leaves the profile held as it was, in memory and in KVP.
+      if (NO_PROFILE.has(result.failure.kind)) this.noProfile.set(chatId, result.failure);
       return undefined;
     }
-    this.unreadable.delete(chatId);
+    this.noProfile.delete(chatId);
     this.stored.set(result, entry);
     this.cache.set(chatId, entry, { ttl });
     this.changes$.next({ kind: 'held', chatId, entry, ttlMs: ttl });

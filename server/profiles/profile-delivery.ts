@@ -8,6 +8,7 @@ import type { PanelClient } from '../panel/panel-client.js';
 import type { PlayerRegistry } from '../players/player-registry.js';
 import type { BridgeRuntime, ServerPort } from '../server-port.js';
 import type { KeyValueStore } from '../storage/key-value-store.js';
+import { tellLeftOutDepartment } from './left-out-departments.js';
 import { ProfileCache, type ProfileEntry } from './profile-cache.js';
 import { ProfileService } from './profile-service.js';
 import type { ProfileView } from './profile-updates.js';
@@ -95,6 +96,7 @@ export interface ConnectedProfilesOptions extends Omit<ProfileDeliveryOptions, '
 
 /** Profiles from the panel, cached for `ttlMs` (and kept in KVP across restarts once connected). */
 export function connectProfiles({ panel, runtime, ttlMs, ...options }: ConnectedProfilesOptions): ProfileDelivery {
-  const cache = new ProfileCache(panel, { ttlMs, now: runtime.now, wallNow: runtime.wallNow });
+  const onLeftOut = tellLeftOutDepartment(options.logger);
+  const cache = new ProfileCache(panel, { ttlMs, now: runtime.now, wallNow: runtime.wallNow, onLeftOut });
   return new ProfileDelivery({ ...options, cache });
 }

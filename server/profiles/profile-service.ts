@@ -148,8 +148,8 @@ export class ProfileService {
    * A player's menu read a profile older than the refresh interval on their client (stale-while-revalidate): it is
    * fetched again in the class of a waiting player and arrives on `profiles$`, like a background refresh, so it
    * reaches the client and reconciles the duty the same way. A profile still fresh here is sent again as it is,
-   * without a request: the client's copy is old, the bridge's is not. An unreadable answer within its TTL is not
-   * asked again: the same answer would come back.
+   * without a request: the client's copy is old, the bridge's is not. The panel's answer that was no profile, within
+   * its TTL, is not asked again: the same answer would come back.
    */
   revalidate(src: number): void {
     const chatId = this.players.chatId(src);

@@ -2,6 +2,7 @@ import { withMeta } from '../with-meta.js';
 import * as z from '../zod-mini.js';
 import { ChatIdSchema } from './chat-id';
 import type { MockDepartmentData, Rank } from './department-types';
+import { positiveIntRead } from './integer-read';
 
 /** A chatId that fails this answers 404 `malformed_chat_id`, the same status as an unknown user. */
 export const DepartmentsParamsSchema = z.object({ chatId: ChatIdSchema });
@@ -71,7 +72,8 @@ export const DepartmentDataSchema = withMeta(
 true satisfies Agree<MockDepartmentData, z.infer<typeof DepartmentDataSchema>>;
 
 // ---- What the bridge reads: the tolerant reader. The spec promises `ok` in every body and implies the department
-// and rank ids; the bridge checks those and the two strings the game shows, and nothing else. ----
+// and rank ids; the bridge checks those and the two strings the game shows, and nothing else. Ids are read as
+// integers or decimal text; what the contract publishes (and the mock panel sends) is an integer. ----
 
 const REQUIRED = 'Required by the bridge.';
 
@@ -84,7 +86,7 @@ export const rankNameOr = (id: number, name: unknown): string =>
 
 /** A rank as the bridge reads it: the id is required, the name is filled in when missing. */
 export const RankReadSchema = z.pipe(
-  z.object({ id: rankId, name: z.optional(z.unknown()) }),
+  z.object({ id: positiveIntRead(), name: z.optional(z.unknown()) }),
   z.transform(({ id, name }): Rank => ({ id, name: rankNameOr(id, name) })),
 );
 
@@ -93,7 +95,7 @@ export const RankReadSchema = z.pipe(
  * the department are left out, and `data` is kept exactly as the panel sent it.
  */
 export const DepartmentSchema = z.object({
-  id: departmentId,
+  id: positiveIntRead(),
   slug: withMeta(text(), {
     description: `${REQUIRED} Job name when a job framework integration is on.`,
     example: 'lspd',
@@ -106,8 +108,46 @@ export const DepartmentSchema = z.object({
   ),
 });
 
-/** The departments answer as the bridge reads it: `ok: true` and the departments; anything else is ignored. */
-export const DepartmentsReadSchema = z.object({ ok: z.literal(true), departments: z.array(DepartmentSchema) });
+/** A department of the answer that does not read: where it was, what it said it was, and why it does not read. */
+export interface LeftOutDepartment {
+  index: number;
+  /** The department's `id` and `slug` as the panel sent them, when it sent them. */
+  id?: unknown;
+  slug?: unknown;
+  /** The first problem, as `<path>: <message>` (e.g. `slug: Invalid input: expected string, received undefined`). */
+  problem: string;
+}
+
+const answerOk = z.literal(true);
+
+const sentAs = (entry: unknown, key: 'id' | 'slug'): { id?: unknown; slug?: unknown } =>
+  typeof entry === 'object' && entry !== null && key in entry ? { [key]: (entry as Record<string, unknown>)[key] } : {};
+
+/** Each department read on its own: one that does not read is left out, and said why, without costing the others. */
+function readDepartments(entries: readonly unknown[]): { departments: Department[]; leftOut: LeftOutDepartment[] } {
+  const departments: Department[] = [];
+  const leftOut: LeftOutDepartment[] = [];
+  for (const [index, entry] of entries.entries()) {
+    const read = DepartmentSchema.safeParse(entry);
+    if (read.success) {
+      departments.push(read.data);
+      continue;
+    }
+    const issue = read.error.issues[0];
+    const where = issue?.path.length ? issue.path.join('.') : 'department';
+    leftOut.push({ index, ...sentAs(entry, 'id'), ...sentAs(entry, 'slug'), problem: `${where}: ${issue?.message}` });
+  }
+  return { departments, leftOut };
+}
+
+/**
+ * The departments answer as the bridge reads it: `ok: true` and the departments it can read, with the ones it
+ * cannot in `leftOut`; anything else is ignored.
+ */
+export const DepartmentsReadSchema = z.pipe(
+  z.object({ ok: answerOk, departments: z.array(z.unknown()) }),
+  z.transform(({ ok, departments }) => ({ ok, ...readDepartments(departments) })),
+);
 
 // ---- What the mock panel sends: the read schemas above, extended with the fields our panel adds. ----
 
@@ -123,7 +163,7 @@ export const RankSchema = withMeta(
 );
 
 export const DepartmentEntrySchema = withMeta(
-  z.extend(DepartmentSchema, { rank: RankSchema, data: DepartmentDataSchema }),
+  z.extend(DepartmentSchema, { id: departmentId, rank: RankSchema, data: DepartmentDataSchema }),
   {
     id: 'Department',
   },
@@ -135,7 +175,7 @@ export const PanelUserSchema = withMeta(z.object({ chatId: ChatIdSchema, name: z
 });
 
 export const DepartmentsResponseSchema = withMeta(
-  z.extend(DepartmentsReadSchema, { user: PanelUserSchema, departments: z.array(DepartmentEntrySchema) }),
+  z.object({ ok: answerOk, departments: z.array(DepartmentEntrySchema), user: PanelUserSchema }),
   {
     id: 'DepartmentsResponse',
     description:
@@ -147,6 +187,8 @@ export const DepartmentsResponseSchema = withMeta(
 
 /** A department as the bridge keeps it. */
 export type Department = z.output<typeof DepartmentSchema>;
+// Compiles only while the reader's ids are the integers the rest of the bridge takes them for.
+true satisfies Agree<Department['id'] | Department['rank']['id'], number>;
 /** A department as the mock panel sends it. */
 export type DepartmentEntry = z.infer<typeof DepartmentEntrySchema>;
 export type PanelUser = z.infer<typeof PanelUserSchema>;

@@ -1,6 +1,7 @@
 import { withMeta } from '../with-meta.js';
 import * as z from '../zod-mini.js';
 import { ChatIdSchema } from './chat-id';
+import { positiveIntRead } from './integer-read';
 
 export const DUTY_ACTIONS = ['on', 'off'] as const;
 
@@ -63,8 +64,8 @@ const readIfSent = <T extends z.ZodMiniType>(schema: T) => z.catch(z.optional(sc
 
 export const DutyStateReadSchema = z.object({
   onDuty: withMeta(readIfSent(z.boolean()), { description: ASKED }),
-  departmentId: withMeta(readIfSent(z.nullable(positiveId)), { description: ASKED }),
-  rankId: withMeta(readIfSent(z.nullable(positiveId)), { description: ASKED }),
+  departmentId: withMeta(readIfSent(z.nullable(positiveIntRead())), { description: ASKED }),
+  rankId: withMeta(readIfSent(z.nullable(positiveIntRead())), { description: ASKED }),
 });
 
 export const DutyReadSchema = z.object({ ok: z.literal(true), duty: readIfSent(DutyStateReadSchema) });

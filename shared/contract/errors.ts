@@ -77,3 +77,25 @@ export const FIELD_ERROR_CODES = {
 } as const satisfies Record<string, ErrorCode>;
 
 export type BodyField = keyof typeof FIELD_ERROR_CODES;
+
+// ---- What the bridge reads. The spec promises a boolean `ok` in every body and shows no error shape: an answer with
+// it is the panel's own, and of an error the bridge reads the code and the message when they are strings. ----
+
+/** Read when present and a string, else counted as not sent. */
+const stringIfSent = z.catch(z.optional(z.string()), undefined);
+
+/**
+ * The panel's own answer, whatever its status: a JSON object with a boolean `ok`. Anything else (a proxy's HTML page,
+ * an empty body, text, JSON without a boolean `ok`) came from something in front of the panel, and says nothing
+ * about the request.
+ */
+export const PanelAnswerReadSchema = z.object({ ok: z.boolean() });
+
+/** An error as the bridge reads it: the panel's own answer with `ok: false`, and its code and message if sent. */
+export const ErrorReadSchema = z.object({
+  ok: ErrorBodySchema.shape.ok,
+  error: stringIfSent,
+  message: stringIfSent,
+});
+
+export type ErrorRead = z.output<typeof ErrorReadSchema>;

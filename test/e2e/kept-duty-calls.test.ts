@@ -5,7 +5,10 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import type { DutyOutcome } from '../../shared/events.js';
+import { KvpStore, type SimPlayer } from '../../sim/index.js';
 import { BCSO, LSPD, ONE_DEPARTMENT, TWO_DEPARTMENTS } from '../mock-panel/support/demo-users.js';
+import { bridgeOf } from './support/bridge-exports.js';
 import { startWorld, type World } from './support/world.js';
 
 let world: World | undefined;
@@ -91,5 +94,41 @@ describe('duty calls a previous run kept in KVP', () => {
     const after = sim.console.slice(before.lines).map((line) => line.text);
     expect(after.filter((line) => line.includes('outbox'))).toEqual([]);
     sim.assertNoErrors();
+  }, 60_000);
+  it('rebuilds a sequence at the largest safe integer from the kept calls, so a player’s calls keep their own numbers', async () => {
+    kvpDir = keptKvp({
+      'outbox-sequence': String(Number.MAX_SAFE_INTEGER),
+      [key(3)]: JSON.stringify({ id: 3, call: { action: 'off', body: { chatId: ONE_DEPARTMENT } }, createdAt: 1 }),
+    });
+    world = await startWorld({ clock: 'virtual', kvpDir });
+    const { sim, panel } = world;
+    const player = await world.join(TWO_DEPARTMENTS);
+    const duty = async (who: SimPlayer, status: boolean): Promise<DutyOutcome> => {
+      const outcomes: DutyOutcome[] = [];
+      if (status) {
+        const options = bridgeOf(who).GetDutyOptions() as { departments: Array<{ setActive(): boolean }> };
+        options.departments[0]?.setActive();
+      }
+      bridgeOf(who).UpdatePlayerDuty(status, (outcome) => outcomes.push(outcome));
+      await sim.until(() => outcomes.length > 0, 15_000, 'the duty outcome');
+      await sim.settle();
+      return outcomes[0] as DutyOutcome;
+    };
+
+    expect(await duty(player, true)).toMatchObject({ ok: true, onDuty: true });
+    expect(await duty(player, false)).toMatchObject({ ok: true, onDuty: false });
+    await sim.advance(5_000);
+
+    expect(panel.controls.sessions(TWO_DEPARTMENTS)).toEqual([expect.objectContaining({ endedBy: 'off' })]);
+    const told = sim.console.filter((line) => line.text.includes('outbox-sequence')).map((line) => line.text);
+    expect(told).toEqual([
+      expect.stringMatching(/WARN: .*outbox-sequence in KVP is not a number the bridge can count on/),
+    ]);
+    await world.close();
+    world = undefined;
+    // The kept call was 3: the on and the off were numbered 4 and 5, and nothing of theirs is left behind.
+    const kept = new KvpStore(kvpDir);
+    expect(kept.get('bridge', 'outbox-sequence')).toMatchObject({ v: '5' });
+    expect(kept.keys('bridge', 'outbox:')).toEqual([]);
   }, 60_000);
 });

@@ -136,4 +136,28 @@ describe('the built bridge against a panel that is not our mock', () => {
       [{ departmentId: 1, slug: 'lspd', name: 'LSPD', rank: { id: 2, name: 'Sergeant' }, data }],
     ]);
   });
+  it('sending its ids as text, with one department it cannot read: the others load, and duty calls carry numbers', async () => {
+    const { options, on, off } = await playOnAndOff(
+      {
+        ok: true,
+        departments: [
+          { id: '1', slug: 'lspd', name: 'LSPD', rank: { id: '2', name: 'Sergeant' } },
+          { id: '2', slug: 'bcso', rank: { id: '4' } },
+        ],
+      },
+      (action) =>
+        action === 'on' ? { ok: true, duty: { onDuty: true, departmentId: '1', rankId: '2' } } : { ok: true },
+    );
+    expect(options.ok).toBe(true);
+    expect(options.departments.map(({ id, rank }) => [id, rank.id, rank.name])).toEqual([[1, 2, 'Sergeant']]);
+    expect(on).toMatchObject({ ok: true, onDuty: true, departmentId: 1, rankId: 2 });
+    expect(off).toMatchObject({ ok: true, onDuty: false });
+    expect(panel?.dutyCalls.map(({ call, body }) => [call, body.departmentId, body.rankId])).toEqual([
+      ['POST /api/leo/duty/on', 1, 2],
+      ['POST /api/leo/duty/off', 1, undefined],
+    ]);
+    const leftOut = world?.sim.console.filter((line) => line.text.includes('left out')).map((line) => line.text);
+    expect(leftOut).toEqual([expect.stringMatching(/WARN: .*department id "2" \(slug "bcso"\).*name/)]);
+    expect(world?.consoleText()).not.toContain(TOKEN);
+  });
 });

@@ -190,6 +190,25 @@ describe.each(TRANSPORTS)('faults seen by a client, $name', (transport) => {
     await expect(askDepartments(150)).rejects.toBeInstanceOf(TimeoutError);
   });
 
+  it('an outage with proxy_404 answers nginx’s HTML 404 page in the panel’s place, the limiter not counting it', async () => {
+    await running.client.put('/__mock/faults/outage', { mode: 'proxy_404', rate: 1 });
+    const response = await askDepartments();
+    expect(response.status).toBe(404);
+    expect(response.headers.get('content-type')).toBe('text/html');
+    expect(response.headers.get('server')).toBe('nginx');
+    expect(response.headers.get('ratelimit-remaining')).toBeNull();
+    expect(await response.text()).toContain('<title>404 Not Found</title>');
+    const duty = await running.client.post(dutyPath('off'), { json: { chatId: TWO_DEPARTMENTS } });
+    expect(duty.status).toBe(404);
+    expect(await duty.text()).toContain('<center>nginx</center>');
+    expect(await requestLog(running)).toContainEqual(expect.objectContaining({ status: 404, faults: ['proxy_404'] }));
+
+    const faults = await bodyOf(await running.client.get('/__mock/faults'), FaultsResponseSchema);
+    expect(faults.faults.outage).toEqual({ mode: 'proxy_404', rate: 1, seed: 1 });
+    await running.client.delete('/__mock/faults/outage');
+    expect((await askDepartments()).status).toBe(200);
+  });
+
   it('ending a hang outage lets the hanging request go and the next one through', async () => {
     await running.client.put('/__mock/faults/outage', { mode: 'hang' });
     const hanging = expect(askDepartments()).rejects.toBeInstanceOf(TypeError);

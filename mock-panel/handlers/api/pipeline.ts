@@ -9,6 +9,7 @@ import {
   type PanelRequest,
   withHeaders,
 } from '../../http/panel-exchange';
+import { PROXY_NOT_FOUND } from '../../http/proxy-not-found';
 import { rateLimitHeaders, retryAfterHeader } from '../../http/rate-limit-headers';
 import { apiErrorAnswer } from '../../http/responses';
 import { isStartupCheck } from '../../http/startup-check';
@@ -78,6 +79,8 @@ async function answerOf(
   const outage = store.faults.rollOutage();
   if (outage) {
     faults.push(outage);
+    // The proxy in front of the panel answers for it: the panel never sees the request, its limiter does not count it.
+    if (outage === 'proxy_404') return PROXY_NOT_FOUND;
     if (outage === 'hang') await store.faults.hang(request.signal());
     return NETWORK_ERROR;
   }

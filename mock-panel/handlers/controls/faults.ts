@@ -18,7 +18,7 @@ import { CONTROL_PREFIX, controlError, controlRoute, readControlBody } from './c
  * GET    /__mock/faults                     the faults in effect
  * PUT    /__mock/faults/latency             `{ ms }`
  * PUT    /__mock/faults/errors              `{ error, rate?, seed? }`
- * PUT    /__mock/faults/outage              `{ mode: 'reset' | 'hang', rate?, seed? }`
+ * PUT    /__mock/faults/outage              `{ mode: 'reset' | 'hang' | 'proxy_404', rate?, seed? }`
  * PUT    /__mock/faults/malformed           `{ mode: 'invalid_json' | 'wrong_shape' | 'html', rate?, seed? }`
  * DELETE /__mock/faults[/:kind]             clear all faults, or one kind
  * Every answer is the faults now in effect and how many requests a hang outage holds.

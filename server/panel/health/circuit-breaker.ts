@@ -18,12 +18,20 @@ import type { Logger } from '../../log/logger.js';
 import { abandonableWait } from '../../time/abandonable-wait.js';
 import { backoffMs } from '../../time/backoff.js';
 import type { PanelResponseInfo } from '../panel-client.js';
+import type { PanelResult } from '../panel-result.js';
 
-/** What one exchange says about the panel: an HTTP answer below 500 means it is up, whatever the status. */
+/**
+ * What one exchange says about the panel: its own answer below 500 means it is up, whatever the status. An answer
+ * that is not its own (a proxy's 404 page) says it is not reached, like a 502.
+ */
 export type Reachability = 'reachable' | 'unreachable';
 
-export const reachabilityOf = (response: PanelResponseInfo): Reachability =>
-  response.status !== undefined && response.status < 500 ? 'reachable' : 'unreachable';
+export const reachabilityOf = (response: PanelResponseInfo, result: PanelResult<unknown>): Reachability =>
+  response.status !== undefined &&
+  response.status < 500 &&
+  !(result.ok === false && result.failure.kind === 'unreadable')
+    ? 'reachable'
+    : 'unreachable';
 
 export interface CircuitBreakerOptions {
   now: () => number;

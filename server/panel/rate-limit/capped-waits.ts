@@ -30,6 +30,13 @@ export class CappedWaits {
       const name = RESET_HEADERS.find((header) => headers.has(header)) ?? 'RateLimit-Reset';
       this.tell(name, headers.get(name));
     }
+    // A count without a reset leaves the budget to assume the window's end from the policy's `w=`: a window of a day
+    // would hold every request for the day once the count reaches 0, and spread the paced ones over it.
+    const windowIsTheWait = observation.resetInMs === undefined && observation.remaining !== undefined;
+    if (windowIsTheWait && observation.windowMs !== undefined && observation.windowMs > this.capMs) {
+      capped.resetInMs = this.capMs;
+      this.tell('RateLimit-Policy', headers.get('ratelimit-policy'));
+    }
     return capped;
   }
 

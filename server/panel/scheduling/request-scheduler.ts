@@ -233,7 +233,7 @@ export class RequestScheduler {
     const observation = headers
       ? this.cappedWaits.observation(readRateLimitHeaders(headers, clock.wallNow()), headers)
       : undefined;
-    breaker.record(reachabilityOf(response), result.ok ? undefined : result.failure.message);
+    breaker.record(reachabilityOf(response, result), result.ok ? undefined : result.failure.message);
     if (response.status === 429) {
       budget.refused(ticket, observation ?? { form: 'none' });
       this.rateLimited += 1;

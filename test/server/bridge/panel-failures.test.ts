@@ -24,6 +24,7 @@ const PANEL_FAULTS = {
   'a 500': () => mock.panel.controls.injectErrors({ error: 'internal_error' }),
   'a timeout (latency past RequestTimeoutMs)': () => mock.panel.controls.setLatency(60_000),
   'an outage (connection reset)': () => mock.panel.controls.setOutage({ mode: 'reset' }),
+  'a proxy’s HTML 404 page': () => mock.panel.controls.setOutage({ mode: 'proxy_404' }),
 };
 
 describe.each(Object.entries(PANEL_FAULTS))('when the panel fails with %s', (_name, breakPanel) => {

@@ -11,6 +11,7 @@ const mock = useMockPanel();
 /** The outbox's backoff cap: the longest the bridge waits on anybody's word. */
 const LONGEST_WAIT_MS = 60_000;
 const AN_HOUR_S = '3600';
+const SAFR_ID = 3;
 
 const maintenance = (status: number, headers: Record<string, string>) =>
   HttpResponse.json({ ok: false, error: 'service_unavailable', message: 'maintenance' }, { status, headers });
@@ -88,5 +89,33 @@ describe('a panel that asks the bridge to wait an hour', () => {
     await settle();
     expect(mock.panel.controls.sessions(TWO_DEPARTMENTS)).toEqual([expect.objectContaining({ endedBy: 'off' })]);
     expect(running.port.linesWith('RateLimit-Reset: 3600')).toEqual([expect.stringMatching(/WARN: .* 60 s/)]);
+  });
+  it('a policy window of a day with nothing left and no reset holds a duty call for the cap, not the day', async () => {
+    const running = await startBridge(mock.panel);
+    await connect(running, 7, ALEX);
+    // Every duty answer says yes, that the window is a day long and spent, and not when it resets.
+    const aDay = { 'RateLimit-Policy': '200;w=86400', 'RateLimit-Limit': '200', 'RateLimit-Remaining': '0' };
+    let dutyCalls = 0;
+    mock.use(
+      http.post(`${PANEL_URL}/api/leo/duty/:action`, () => {
+        dutyCalls += 1;
+        return HttpResponse.json({ ok: true }, { headers: aDay });
+      }),
+    );
+    await connect(running, 8, JAMIE);
+    running.port.requestDuty(7, 1, true, LSPD.id);
+    await settle();
+    // The window the bridge opened with its first request ends; the next one is opened by Jamie's on.
+    await elapse(LONGEST_WAIT_MS + 1_000);
+    running.port.requestDuty(8, 1, true, SAFR_ID);
+    await settle();
+    expect(dutyCalls).toBe(2);
+
+    running.port.requestDuty(7, 2, false, null);
+    await settle();
+    await elapse(LONGEST_WAIT_MS);
+    await settle();
+    expect(dutyCalls).toBe(3);
+    expect(running.port.linesWith('RateLimit-Policy: 200;w=86400')).toEqual([expect.stringMatching(/WARN: .* 60 s/)]);
   });
 });

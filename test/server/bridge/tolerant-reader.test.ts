@@ -151,13 +151,92 @@ describe('a panel that adds unknown fields and data of its own shape', () => {
     expect(running.dutyResults(7)).toEqual([[1, expect.objectContaining({ ok: false, error: 'panel_refused' })]]);
   });
 
-  it('still refuses a department without the fields the bridge needs, naming the field', async () => {
-    customPanel({ ok: true, departments: [{ id: 1, name: 'LSPD', rank: { id: 2 } }] }, () => ({ ok: true }));
+  it('leaves out a department without the fields the bridge needs, with one warning naming it, and keeps the others', async () => {
+    customPanel(
+      {
+        ok: true,
+        departments: [
+          { id: 1, name: 'LSPD', rank: { id: 2 } },
+          { id: 2, slug: 'bcso', name: 'BCSO', rank: { id: 4, name: 'Deputy' } },
+        ],
+      },
+      () => ({ ok: true }),
+    );
     const running = await startBridge(mock.panel);
     await connect(running, 7, ALEX);
-    expect(running.port.sentTo(7, PUBLIC_EVENTS.profile)).toEqual([
-      [expect.objectContaining({ ok: false, error: 'panel_unavailable' })],
+    running.port.requestRefresh(7);
+    await settle();
+
+    const profiles = running.port.sentTo(7, PUBLIC_EVENTS.profile).flat();
+    expect(profiles.at(-1)).toMatchObject({ ok: true, departments: [{ id: 2, slug: 'bcso', rank: { id: 4 } }] });
+    expect(profiles.at(-1)).toMatchObject({ departments: expect.toSatisfy((list: unknown[]) => list.length === 1) });
+    const told = running.port.linesWith('left out');
+    expect(told).toEqual([expect.stringMatching(new RegExp(`WARN: .*department id 1 .*${TWO_DEPARTMENTS}.*slug`))]);
+  });
+});
+
+describe('a panel that sends its ids as text', () => {
+  const AS_TEXT = {
+    ok: true,
+    departments: [
+      { id: '1', slug: 'lspd', name: 'LSPD', rank: { id: '2', name: 'Sergeant' } },
+      { id: 2, slug: 'bcso', name: 'BCSO', rank: { id: '4', name: 'Deputy' } },
+    ],
+  };
+
+  it('reads decimal ids as the integers they are, and sends numbers in its duty calls', async () => {
+    const dutyCalls = customPanel(AS_TEXT, (action) =>
+      action === 'on' ? { ok: true, duty: { onDuty: true, departmentId: '1', rankId: '2' } } : { ok: true },
+    );
+    const { running, onState } = await onAndOff(dutyCalls);
+
+    expect(running.port.sentTo(7, PUBLIC_EVENTS.profile)[0]).toEqual([
+      expect.objectContaining({
+        ok: true,
+        departments: [
+          { id: 1, slug: 'lspd', name: 'LSPD', rank: { id: 2, name: 'Sergeant' } },
+          { id: 2, slug: 'bcso', name: 'BCSO', rank: { id: 4, name: 'Deputy' } },
+        ],
+      }),
     ]);
-    expect(running.port.lines.join('\n')).toContain('departments.0.slug');
+    expect(onState).toMatchObject({ onDuty: true, departmentId: 1, rankId: 2 });
+    expect(dutyCalls.map(([action, body]) => [action, body.departmentId, body.rankId])).toEqual([
+      ['on', 1, 2],
+      ['off', 1, undefined],
+    ]);
+    expect(running.port.lines.filter((line) => / (WARN|ERROR): /.test(line) && !line.includes('http://'))).toEqual([]);
+  });
+
+  it('a duty answer naming another department as text is still a contradiction', async () => {
+    customPanel(AS_TEXT, () => ({ ok: true, duty: { onDuty: true, departmentId: '2', rankId: '4' } }));
+    const running = await startBridge(mock.panel);
+    await connect(running, 7, ALEX);
+    running.port.requestDuty(7, 1, true, 1);
+    await settle();
+    expect(running.dutyResults(7)).toEqual([[1, expect.objectContaining({ ok: false, error: 'panel_refused' })]]);
+  });
+
+  it('leaves out only the department whose id is not a number, once told', async () => {
+    const body = {
+      ok: true,
+      departments: [{ ...AS_TEXT.departments[0], id: 'lspd-1' }, AS_TEXT.departments[1], { id: '1e3', slug: 'x' }],
+    };
+    customPanel(body, () => ({ ok: true }));
+    const running = await startBridge(mock.panel);
+    await connect(running, 7, ALEX);
+    await elapse(5 * 60_000 + 1);
+    running.port.requestRefresh(7);
+    await settle();
+
+    const profiles = running.port.sentTo(7, PUBLIC_EVENTS.profile).flat();
+    expect(profiles).toHaveLength(2);
+    for (const profile of profiles) {
+      expect(profile).toMatchObject({ ok: true });
+      expect((profile as { departments: Array<{ id: number }> }).departments.map((d) => d.id)).toEqual([2]);
+    }
+    expect(running.port.linesWith('left out')).toEqual([
+      expect.stringMatching(/WARN: .*"lspd-1".*"lspd"/),
+      expect.stringMatching(/WARN: .*"1e3".*"x"/),
+    ]);
   });
 });

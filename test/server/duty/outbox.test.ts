@@ -208,7 +208,15 @@ describe('the outbox', () => {
   });
 
   it.each([
-    ['a proxy’s HTML 404', { kind: 'not_found', status: 404, message: 'the body is not JSON (text/html)' }],
+    [
+      'a proxy’s HTML 404',
+      {
+        kind: 'unreadable',
+        status: 404,
+        message: 'an HTML 404 page ("404 Not Found"), not the panel\'s own answer',
+        notThePanels: true,
+      },
+    ],
     ['a 200 with ok: false', { kind: 'rejected', status: 200, code: 'rank_mismatch', message: 'odd' }],
     ['an unknown route', { kind: 'not_found', status: 404, code: 'not_found', message: 'no such route' }],
     ['a refused token', { kind: 'unauthorized', status: 401, code: 'unauthorized', message: 'bad token' }],
@@ -447,6 +455,55 @@ describe('resuming after a restart', () => {
     expect(recordsIn(store).map((record) => record.id)).toEqual([7, 8, 9]);
     expect(store.get('outbox-sequence')).toBe('9');
     expect(lines.filter((line) => line.includes('WARN') && line.includes('outbox-sequence'))).toHaveLength(1);
+  });
+
+  it('rebuilds a kept sequence at the largest safe integer from the kept records, told in one line', async () => {
+    const store = storeWith([{ id: 7, call: off(ALEX), createdAt: 1 }], Number.MAX_SAFE_INTEGER);
+    const { panel } = handAnsweredPanel();
+    const { outbox, lines } = outboxWith(panel, store);
+
+    outbox.resume();
+    const ids = [outbox.enqueue(off(JAMIE, 1)).id, outbox.enqueue(off(JAMIE, 2)).id, outbox.enqueue(off(JAMIE, 3)).id];
+
+    expect(ids).toEqual([8, 9, 10]);
+    expect(recordsIn(store).map((record) => record.id)).toEqual([7, 8, 9, 10]);
+    expect(store.get('outbox-sequence')).toBe('10');
+    expect(lines.filter((line) => line.includes('outbox-sequence'))).toEqual([expect.stringContaining('WARN')]);
+  });
+
+  it('rebuilds a kept sequence lower than a kept record’s before numbering a new call, told in one line', async () => {
+    const store = storeWith(
+      [
+        { id: 7, call: off(ALEX, 1), createdAt: 1 },
+        { id: 12, call: off(ALEX, 2), createdAt: 2 },
+      ],
+      5,
+    );
+    const { panel, calls } = handAnsweredPanel();
+    const { outbox, lines } = outboxWith(panel, store);
+
+    // A call made before the kept ones are resumed must not take a kept call's number (and its KVP key).
+    const early = outbox.enqueue(off(JAMIE, 3));
+    outbox.resume();
+    await settle();
+
+    expect(early.id).toBe(13);
+    expect(recordsIn(store).map((record) => record.id)).toEqual([7, 12, 13]);
+    expect(calls()).toEqual([`off ${JAMIE} 3`, `off ${ALEX} 1`]);
+    expect(lines.filter((line) => line.includes('outbox-sequence'))).toEqual([
+      expect.stringMatching(/WARN: .*outbox-sequence in KVP is 5, lower than the kept duty call 12/),
+    ]);
+  });
+
+  it('counts on a kept sequence at or above every kept record without a word', async () => {
+    const store = storeWith([{ id: 7, call: off(ALEX), createdAt: 1 }], 40);
+    const { panel } = handAnsweredPanel();
+    const { outbox, lines } = outboxWith(panel, store);
+
+    outbox.resume();
+
+    expect(outbox.enqueue(off(JAMIE)).id).toBe(41);
+    expect(lines.filter((line) => line.includes('outbox-sequence'))).toEqual([]);
   });
 
   it('sends a kept on with a name the contract refuses with the name it accepts', async () => {
