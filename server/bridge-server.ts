@@ -1,7 +1,6 @@
 import { panelStatusOf } from './commands/panel-status.js';
 import { readBridgeSettings } from './config/bridge-settings.js';
 import { endDutiesLeftOpen } from './duty/crashed-run-recovery.js';
-import type { Duty } from './duty/duty.js';
 import { DutyService } from './duty/duty-service.js';
 import { DutyStates } from './duty/duty-states.js';
 import { grantDutyPrincipals } from './duty/effects/ace-principals.js';
@@ -18,29 +17,15 @@ import { OpenDutyLedger } from './duty/open-duty-ledger.js';
 import { Outbox } from './duty/outbox.js';
 import { startGameSide } from './game-side.js';
 import { startInertBridge } from './inert-bridge.js';
-import type { Logger } from './log/logger.js';
 import { createPanelStack } from './panel/panel-stack.js';
 import { probeThenResume } from './panel/start-up.js';
 import { PlayerRegistry } from './players/player-registry.js';
 import { dutyPlayerOf } from './players/player-sessions.js';
 import { OnDutyRevalidation } from './profiles/on-duty-revalidation.js';
 import { connectProfiles } from './profiles/profile-delivery.js';
-import type { ProfileService } from './profiles/profile-service.js';
 import { announceShortRefreshInterval } from './profiles/short-refresh-interval.js';
 import type { BridgeRuntime, ServerPort } from './server-port.js';
-
-export interface BridgeServer {
-  readonly logger: Logger;
-  readonly players: PlayerRegistry;
-  readonly duty: Duty;
-  readonly profiles: ProfileService;
-  /** Resolves once the start-up probe has answered (immediately when not configured). */
-  readonly ready: Promise<void>;
-  /** The resource is stopping: everyone on duty goes off duty now; the panel calls wait in KVP if need be. */
-  stop(): void;
-  /** Entries held per player or chat account, by where they are held: all zero once everyone has left. */
-  footprint(): Record<string, number>;
-}
+import type { BridgeServer } from './started-bridge.js';
 
 /** The composition root: builds the bridge's parts and wires them; what each does lives in its own module. */
 export function startBridgeServer(port: ServerPort, runtime: BridgeRuntime): BridgeServer {

@@ -1,4 +1,3 @@
-import type { BridgeServer } from './bridge-server.js';
 import type { BridgeSettings } from './config/bridge-settings.js';
 import { OFF_DUTY } from './duty/duty-state.js';
 import { publishOnDutyCounts } from './duty/effects/on-duty-count.js';
@@ -7,6 +6,7 @@ import { startGameSide } from './game-side.js';
 import { PlayerRegistry } from './players/player-registry.js';
 import { ProfileDelivery } from './profiles/profile-delivery.js';
 import type { BridgeRuntime, ServerPort } from './server-port.js';
+import type { BridgeServer } from './started-bridge.js';
 
 /**
  * The bridge without its convars: up and harmless until the owner sets them and restarts it. Players, exports and

@@ -6,7 +6,8 @@ import type { PanelFailure } from '../panel/panel-result.js';
 import type { ProfileRequestClass } from '../panel/scheduling/request-classes.js';
 import { reportTokenRefused } from '../panel/token-refused.js';
 import type { PlayerRegistry } from '../players/player-registry.js';
-import type { ProfileCache, ProfileEntry } from './profile-cache.js';
+import type { ProfileCache } from './profile-cache.js';
+import type { ProfileEntry } from './profile-entry.js';
 import type { ProfileServed, ProfileStatus, ProfileUpdate, ProfileView } from './profile-updates.js';
 import { RefreshPolicy } from './refresh-policy.js';
 

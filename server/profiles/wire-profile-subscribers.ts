@@ -1,7 +1,8 @@
 import { Subscription } from 'rxjs';
 import type { Logger } from '../log/logger.js';
 import type { KeyValueStore } from '../storage/key-value-store.js';
-import type { ProfileCache, ProfileEntry } from './profile-cache.js';
+import type { ProfileCache } from './profile-cache.js';
+import type { ProfileEntry } from './profile-entry.js';
 import { ProfilePersistence } from './profile-persistence.js';
 import type { ProfileService } from './profile-service.js';
 import { pushProfilesToClients } from './subscribers/client-push.js';
