@@ -4,7 +4,7 @@ import { registerBridgeCommands } from './commands/bridge-commands.js';
 import type { StatusSnapshot } from './commands/status-report.js';
 import { statusReader } from './commands/status-snapshot.js';
 import type { Duty } from './duty/duty.js';
-import { onDutyByDepartment } from './duty/on-duty-counts.js';
+import { onDutyByDepartment } from './duty/on-duty-by-department.js';
 import { registerServerExports } from './exports/register-exports.js';
 import { createIntegrations, type Integrations } from './integrations/create-integrations.js';
 import type { Logger } from './log/logger.js';
@@ -19,7 +19,7 @@ import type { ProfileDelivery } from './profiles/profile-delivery.js';
 import { RevalidationAsks } from './profiles/revalidation-asks.js';
 import { TokenExposureCheck } from './security/token-exposure-check.js';
 import type { BridgeRuntime, ServerPort } from './server-port.js';
-import { guardDutyStateBags } from './state/duty-state-bag.js';
+import { guardDutyStateBags } from './state/bridge-duty-key.js';
 import type { StateBagGuard } from './state/state-bag-guard.js';
 
 export interface GameSideWiring {
