@@ -3,7 +3,7 @@ import type { Messages } from '../../shared/locale.js';
 import type { Duty } from '../duty/duty.js';
 import type { PlayerRegistry } from '../players/player-registry.js';
 import type { ProfileDelivery } from '../profiles/profile-delivery.js';
-import { payloadOf } from '../profiles/profile-service.js';
+import { payloadOf } from '../profiles/profiles.js';
 import type { ServerPort } from '../server-port.js';
 import { createServerExports } from './server-exports.js';
 

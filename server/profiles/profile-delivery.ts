@@ -10,8 +10,8 @@ import type { BridgeRuntime, ServerPort } from '../server-port.js';
 import type { KeyValueStore } from '../storage/key-value-store.js';
 import { ProfileCache } from './profile-cache.js';
 import type { ProfileEntry } from './profile-entry.js';
-import { ProfileService } from './profile-service.js';
 import type { ProfileView } from './profile-updates.js';
+import { Profiles } from './profiles.js';
 import { wireProfileSubscribers } from './wire-profile-subscribers.js';
 
 export interface ProfileDeliveryOptions {
@@ -39,13 +39,13 @@ export interface ProfileConnections {
  * keep the cache in KVP.
  */
 export class ProfileDelivery {
-  readonly profiles: ProfileService;
+  readonly profiles: Profiles;
   /** Profiles held: for `bridge status`. */
   readonly cachedCount: () => number;
 
   constructor(private readonly options: ProfileDeliveryOptions) {
     const { cache, players, logger, messages } = options;
-    this.profiles = new ProfileService(cache, players, logger, messages);
+    this.profiles = new Profiles(cache, players, logger, messages);
     this.cachedCount = () => cache?.size ?? 0;
   }
 

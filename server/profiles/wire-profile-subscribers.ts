@@ -4,13 +4,13 @@ import type { KeyValueStore } from '../storage/key-value-store.js';
 import type { ProfileCache } from './profile-cache.js';
 import type { ProfileEntry } from './profile-entry.js';
 import { ProfilePersistence } from './profile-persistence.js';
-import type { ProfileService } from './profile-service.js';
+import type { Profiles } from './profiles.js';
 import { pushProfilesToClients } from './subscribers/client-push.js';
 import { reconcileDuties } from './subscribers/duty-reconciliation.js';
 import { keepProfilesInKvp } from './subscribers/profile-kvp.js';
 
 export interface ProfileSubscribersOptions {
-  profiles: Pick<ProfileService, 'profiles$'>;
+  profiles: Pick<Profiles, 'profiles$'>;
   /** Absent when the panel is not configured: nothing is cached, so nothing is kept in KVP either. */
   cache: ProfileCache | undefined;
   /** Resource KVP, where profiles survive a restart. */

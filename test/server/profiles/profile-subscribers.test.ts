@@ -4,8 +4,8 @@ import { createLogger } from '../../../server/log/logger.js';
 import type { PanelResult } from '../../../server/panel/panel-result.js';
 import { ProfileCache } from '../../../server/profiles/profile-cache.js';
 import type { ProfileEntry } from '../../../server/profiles/profile-entry.js';
-import { payloadOf } from '../../../server/profiles/profile-service.js';
 import type { ProfileServed, ProfileUpdate } from '../../../server/profiles/profile-updates.js';
+import { payloadOf } from '../../../server/profiles/profiles.js';
 import { wireProfileSubscribers } from '../../../server/profiles/wire-profile-subscribers.js';
 import { createMemoryStore } from '../../../server/storage/key-value-store.js';
 import { PUBLIC_EVENTS } from '../../../shared/events.js';
@@ -49,7 +49,7 @@ function wired({ kept = [] as Array<{ entry: ProfileEntry; ttlMs: number }>, max
     ...virtualClocks,
   });
   const updates$ = new Subject<ProfileUpdate>();
-  // The cache's own changes reach the subscribers as they do through ProfileService.profiles$.
+  // The cache's own changes reach the subscribers as they do through Profiles.profiles$.
   cache.changes$.subscribe(updates$);
   const connected = new Set([7, 8]);
   const happened: unknown[][] = [];

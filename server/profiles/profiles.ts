@@ -35,7 +35,7 @@ export const payloadOf = (entry: ProfileEntry, messages: Messages = ENGLISH): Pr
     : { ok: false, error: 'not_registered', message: messages.not_registered };
 
 /** Turns a player's identity and the panel's answer into the profile the game sees, with a reason when it fails. */
-export class ProfileService {
+export class Profiles {
   /**
    * Every chat account's profile as it is held, dropped and served, in order: what the client push, the duty
    * reconciliation and the KVP copy subscribe to (`subscribers/`).
