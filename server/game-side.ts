@@ -15,7 +15,7 @@ import { createAceConsole } from './permissions/ace-console.js';
 import { PrincipalGrants } from './permissions/principal-grants.js';
 import type { PlayerRegistry } from './players/player-registry.js';
 import { sessionOpener } from './players/player-sessions.js';
-import type { ProfileDelivery } from './profiles/profile-delivery.js';
+import type { Profiles } from './profiles/profiles.js';
 import { RevalidationAsks } from './profiles/revalidation-asks.js';
 import { TokenExposureCheck } from './security/token-exposure-check.js';
 import type { BridgeRuntime, ServerPort } from './server-port.js';
@@ -30,7 +30,7 @@ export interface GameSideWiring {
   token: string;
   players: PlayerRegistry;
   duty: Duty;
-  profiles: ProfileDelivery;
+  profiles: Profiles;
   /** Told the number of players online after each join. */
   playersOnline: (count: number) => void;
   /** The panel's part of `bridge status`; undefined when the bridge is not configured. */
@@ -104,8 +104,8 @@ export function startGameSide(wiring: GameSideWiring): GameSide {
   // A restart with players online: they count for the short-interval warning as joins would.
   wiring.playersOnline(players.size);
 
-  registerBridgeCommands({ ...wiring, serverExports, cachedProfiles: profiles.cachedCount });
-  const readStatus = statusReader({ ...wiring, cachedProfiles: profiles.cachedCount });
+  registerBridgeCommands({ ...wiring, serverExports, cachedProfiles: () => profiles.cachedCount() });
+  const readStatus = statusReader({ ...wiring, cachedProfiles: () => profiles.cachedCount() });
   startMetrics({
     port,
     config,

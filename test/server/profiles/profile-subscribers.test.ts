@@ -6,6 +6,7 @@ import { ProfileCache } from '../../../server/profiles/profile-cache.js';
 import type { ProfileEntry } from '../../../server/profiles/profile-entry.js';
 import type { ProfileServed, ProfileUpdate } from '../../../server/profiles/profile-updates.js';
 import { payloadOf } from '../../../server/profiles/profiles.js';
+import { reconcileDuties } from '../../../server/profiles/subscribers/duty-reconciliation.js';
 import { wireProfileSubscribers } from '../../../server/profiles/wire-profile-subscribers.js';
 import { createMemoryStore } from '../../../server/storage/key-value-store.js';
 import { PUBLIC_EVENTS } from '../../../shared/events.js';
@@ -68,9 +69,15 @@ function wired({ kept = [] as Array<{ entry: ProfileEntry; ttlMs: number }>, max
       happened.push([event, src, ...args]);
     },
     sendDutyState: (src) => happened.push(['dutyState', src]),
-    reconcile: (src, profile) => happened.push(['reconcile', src, profile.chatId]),
     logger: createLogger({ print: (line) => lines.push(line) }),
   });
+  // As the composition root does: the duty reconciliation after the push.
+  subscription.add(
+    reconcileDuties(updates$, {
+      reconcile: (src, profile) => happened.push(['reconcile', src, profile.chatId]),
+      logger: createLogger({ print: (line) => lines.push(line) }),
+    }),
+  );
   return {
     store,
     cache,
