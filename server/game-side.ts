@@ -127,6 +127,9 @@ export function startGameSide(wiring: GameSideWiring): GameSide {
       stateBagGuard: stateBags.size,
       acePrincipals: principals.size,
       tokenChallenges: tokenExposure.size,
+      ...Object.fromEntries(
+        Object.entries(integrations.footprint()).map(([where, size]) => [`integrations.${where}`, size]),
+      ),
     }),
     stop() {
       clientEvents.unsubscribe();

@@ -2,6 +2,7 @@ import type { DepartmentJobs } from '../../../shared/config/department-jobs.js';
 import type { JobFramework } from '../../../shared/config/schema.js';
 import type { Logger } from '../../log/logger.js';
 import type { KeyValueStore } from '../../storage/key-value-store.js';
+import { LanesPerKey } from '../../streams/lanes-per-key.js';
 import { errorText } from '../cached-function.js';
 import type { DutyChange, Integration, ResourcePort } from '../integration.js';
 import { AUTO_ORDER, createFrameworkAdapters } from './frameworks.js';
@@ -16,7 +17,6 @@ import {
 } from './job-framework.js';
 import { type JobGiven, JobLedger } from './job-ledger.js';
 import { JobReports, type ReportedFailure } from './job-reports.js';
-import { PlayerQueue } from './player-queue.js';
 
 export interface JobIntegrationOptions {
   framework: JobFramework;
@@ -56,7 +56,11 @@ export function createJobIntegration(options: JobIntegrationOptions): Integratio
   const ledger = new JobLedger(options.store);
   const reports = new JobReports(logger);
   const onDuty = new Map<number, OnDuty>();
-  const queue = new PlayerQueue();
+  // Each player's framework calls, one after another: an "off" never overtakes the "on" before it (ox_core answers
+  // later), and what answers at once runs at once (a resource stop gives no later tick).
+  const queue = new LanesPerKey<number>((error) =>
+    logger.once(`${KEY}:queued`, 'warn', `the job framework integration failed on a queued call: ${errorText(error)}`),
+  );
 
   const started = (adapter: Adapter) => resources.resourceState(adapter.resource) === 'started';
 
@@ -284,5 +288,6 @@ export function createJobIntegration(options: JobIntegrationOptions): Integratio
         for (const adapter of candidates) adapter.forget?.(src);
       });
     },
+    footprint: () => ({ lanes: queue.open, onDuty: onDuty.size }),
   };
 }
