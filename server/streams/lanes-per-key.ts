@@ -1,7 +1,10 @@
-import { catchError, defer, EMPTY, from, Subject, type Subscription } from 'rxjs';
+import { catchError, defer, EMPTY, from, isObservable, Subject, type Subscription } from 'rxjs';
 import { concatMapPerKey } from './concat-map-per-key.js';
 
-/** A task in a lane: done when it returns, or, when it returns a Promise (of any realm), once that settles. */
+/**
+ * A task in a lane: done when it returns, or, when it returns an Observable or a Promise (of any realm), once that
+ * completes or settles.
+ */
 export type LaneTask = () => unknown;
 
 const isThenable = (value: unknown): value is PromiseLike<unknown> =>
@@ -27,7 +30,7 @@ export class LanesPerKey<K> {
           ({ task }) =>
             defer(() => {
               const pending = task();
-              return isThenable(pending) ? from(pending) : EMPTY;
+              return isObservable(pending) || isThenable(pending) ? from(pending) : EMPTY;
             }).pipe(
               catchError((error: unknown) => {
                 failed(error);
