@@ -8,8 +8,9 @@
 // heapUsed after global.gc() at the end minus the same after a warm-up, with nobody connected at either point.
 import { getHeapSpaceStatistics } from 'node:v8';
 import { createMockPanel } from '../mock-panel/index.js';
-import { type BridgeServer, startBridgeServer } from '../server/bridge-server.js';
+import { startBridgeServer } from '../server/bridge-server.js';
 import { API_BASE_CONVAR, TOKEN_CONVAR } from '../server/config/panel-settings.js';
+import type { BridgeServer } from '../server/started-bridge.js';
 import { ALEX, JAMIE, LSPD, SAFR } from './support/demo-users.js';
 import { type FakePlayer, FakeServerPort } from './support/fake-server-port.js';
 import { createPanelFetch } from './support/panel-fetch.js';

@@ -151,7 +151,7 @@ function mockPanelTable(result: MockPanelThroughputResult | undefined): string[]
   ];
 }
 
-/** The tables `npm run bench` prints (the README shows the same). */
+/** The tables `npm run bench` prints (docs/budget.md shows the same). */
 export function formatReport(report: BenchReport): string[] {
   const { settings } = report;
   const lines = [

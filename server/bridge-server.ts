@@ -1,46 +1,37 @@
+import { INTERNAL_EVENTS } from '../shared/events.js';
 import { panelStatusOf } from './commands/panel-status.js';
 import { readBridgeSettings } from './config/bridge-settings.js';
 import { endDutiesLeftOpen } from './duty/crashed-run-recovery.js';
-import type { Duty } from './duty/duty.js';
 import { DutyService } from './duty/duty-service.js';
+import { snapshotOf } from './duty/duty-state.js';
 import { DutyStates } from './duty/duty-states.js';
 import { grantDutyPrincipals } from './duty/effects/ace-principals.js';
-import { emitClientDutyEvents } from './duty/effects/client-events.js';
+import { emitClientDutyEvents } from './duty/effects/client-duty-events.js';
 import { logDutyChanges } from './duty/effects/duty-log.js';
 import { publishDutyStateBags } from './duty/effects/duty-state-bag.js';
 import { tellIntegrations } from './duty/effects/integrations.js';
 import { publishOnDutyCounts } from './duty/effects/on-duty-count.js';
 import { pollOnDutyProfiles } from './duty/effects/on-duty-polling.js';
 import { recordOpenDuties } from './duty/effects/open-duty-record.js';
-import { emitServerDutyEvents } from './duty/effects/server-events.js';
+import { emitServerDutyEvents } from './duty/effects/server-duty-events.js';
 import { subscribeDutyEffects } from './duty/effects/subscribe-duty-effects.js';
 import { OpenDutyLedger } from './duty/open-duty-ledger.js';
 import { Outbox } from './duty/outbox.js';
 import { startGameSide } from './game-side.js';
 import { startInertBridge } from './inert-bridge.js';
-import type { Logger } from './log/logger.js';
 import { createPanelStack } from './panel/panel-stack.js';
 import { probeThenResume } from './panel/start-up.js';
 import { PlayerRegistry } from './players/player-registry.js';
 import { dutyPlayerOf } from './players/player-sessions.js';
+import { tellLeftOutDepartment } from './profiles/left-out-departments.js';
 import { OnDutyRevalidation } from './profiles/on-duty-revalidation.js';
-import { connectProfiles } from './profiles/profile-delivery.js';
-import type { ProfileService } from './profiles/profile-service.js';
+import { ProfileCache } from './profiles/profile-cache.js';
+import { Profiles } from './profiles/profiles.js';
 import { announceShortRefreshInterval } from './profiles/short-refresh-interval.js';
+import { reconcileDuties } from './profiles/subscribers/duty-reconciliation.js';
+import { wireProfileSubscribers } from './profiles/wire-profile-subscribers.js';
 import type { BridgeRuntime, ServerPort } from './server-port.js';
-
-export interface BridgeServer {
-  readonly logger: Logger;
-  readonly players: PlayerRegistry;
-  readonly duty: Duty;
-  readonly profiles: ProfileService;
-  /** Resolves once the start-up probe has answered (immediately when not configured). */
-  readonly ready: Promise<void>;
-  /** The resource is stopping: everyone on duty goes off duty now; the panel calls wait in KVP if need be. */
-  stop(): void;
-  /** Entries held per player or chat account, by where they are held: all zero once everyone has left. */
-  footprint(): Record<string, number>;
-}
+import type { BridgeServer } from './started-bridge.js';
 
 /** The composition root: builds the bridge's parts and wires them; what each does lives in its own module. */
 export function startBridgeServer(port: ServerPort, runtime: BridgeRuntime): BridgeServer {
@@ -61,17 +52,14 @@ export function startBridgeServer(port: ServerPort, runtime: BridgeRuntime): Bri
   const players = new PlayerRegistry();
   const playersOnline = announceShortRefreshInterval(config.RefreshIntervalMs, budget, logger);
   const dutyStates = new DutyStates();
-  // The profiles: one block, fed by the panel, read by the duty below and pushed to the clients.
-  const profiles = connectProfiles({
-    panel: stack.client,
-    runtime,
+  // The profiles: fed by the panel, read by the duty below and pushed to the clients.
+  const profileCache = new ProfileCache(stack.client, {
     ttlMs: config.RefreshIntervalMs,
-    players,
-    port,
-    dutyState: (src) => dutyStates.get(src),
-    logger,
-    messages: config.Locale,
+    now: runtime.now,
+    wallNow: runtime.wallNow,
+    onLeftOut: tellLeftOutDepartment(logger),
   });
+  const profiles = new Profiles(profileCache, players, logger, config.Locale);
 
   const outbox = new Outbox({
     store: port.store,
@@ -101,19 +89,31 @@ export function startBridgeServer(port: ServerPort, runtime: BridgeRuntime): Bri
     onDutyWaitMs: config.RequestTimeoutMs * 2,
     player: dutyPlayerOf(players),
     profile: (src, refetch) => profiles.forDuty(src, refetch),
-    latestProfile: (src) => profiles.profiles.cached(src),
+    latestProfile: (src) => profiles.cached(src),
   });
-  // Before any profile is asked for: the KVP copy loads what the last run kept.
-  const profileSubscribers = profiles.connect({
+  // Before any profile is asked for: the KVP copy loads what the last run kept. The duty is reconciled with every
+  // profile checked against it, after the push: a client hears of a profile before the duty changes it brings.
+  const profileSubscribers = wireProfileSubscribers({
+    profiles,
+    cache: profileCache,
     store: port.store,
-    reconcile: (src, profile) => duty.submit({ kind: 'reconcile', src, profile }),
+    isConnected: (src) => players.get(src) !== undefined,
+    emitClient: (event, src, ...args) => port.emitClient(event, src, ...args),
+    sendDutyState: (src) => port.emitClient(INTERNAL_EVENTS.dutyState, src, snapshotOf(dutyStates.get(src))),
+    logger,
   });
+  profileSubscribers.add(
+    reconcileDuties(profiles.profiles$, {
+      reconcile: (src, profile) => duty.submit({ kind: 'reconcile', src, profile }),
+      logger,
+    }),
+  );
   // Players on duty are polled: what the panel changes reaches their duty through the profile reconciliation.
   const polling = new OnDutyRevalidation({
     intervalMs: config.RefreshIntervalMs,
     sleep: runtime.sleep,
-    freshForMs: (chatId) => profiles.profiles.freshForMs(chatId),
-    refresh: (chatId, priority) => profiles.profiles.refreshInBackground(chatId, priority),
+    freshForMs: (chatId) => profiles.freshForMs(chatId),
+    refresh: (chatId, priority) => profiles.refreshInBackground(chatId, priority),
     logger,
   });
   const game = startGameSide({
@@ -136,13 +136,13 @@ export function startBridgeServer(port: ServerPort, runtime: BridgeRuntime): Bri
     emitClientDutyEvents(port, logger),
   ]);
   // The panel answering again refreshes the stale profiles.
-  const recovery = stack.breaker.recovered$.subscribe(() => profiles.profiles.recover());
+  const recovery = stack.breaker.recovered$.subscribe(() => profiles.recover());
 
   return {
     logger,
     players,
     duty,
-    profiles: profiles.profiles,
+    profiles,
     ready: probeThenResume(stack.client, apiBase, outbox, logger),
     stop() {
       // Synchronous: the runtime is torn down right after, so nothing asynchronous would complete.

@@ -4,7 +4,7 @@ import { registerBridgeCommands } from './commands/bridge-commands.js';
 import type { StatusSnapshot } from './commands/status-report.js';
 import { statusReader } from './commands/status-snapshot.js';
 import type { Duty } from './duty/duty.js';
-import { onDutyByDepartment } from './duty/on-duty-counts.js';
+import { onDutyByDepartment } from './duty/on-duty-by-department.js';
 import { registerServerExports } from './exports/register-exports.js';
 import { createIntegrations, type Integrations } from './integrations/create-integrations.js';
 import type { Logger } from './log/logger.js';
@@ -16,11 +16,11 @@ import { createAceConsole } from './permissions/ace-console.js';
 import { PrincipalGrants } from './permissions/principal-grants.js';
 import type { PlayerRegistry } from './players/player-registry.js';
 import { sessionOpener } from './players/player-sessions.js';
-import type { ProfileDelivery } from './profiles/profile-delivery.js';
+import type { Profiles } from './profiles/profiles.js';
 import { RevalidationAsks } from './profiles/revalidation-asks.js';
 import { TokenExposureCheck } from './security/token-exposure-check.js';
 import type { BridgeRuntime, ServerPort } from './server-port.js';
-import { guardDutyStateBags } from './state/duty-state-bag.js';
+import { guardDutyStateBags } from './state/bridge-duty-key.js';
 import type { StateBagGuard } from './state/state-bag-guard.js';
 
 export interface GameSideWiring {
@@ -31,7 +31,7 @@ export interface GameSideWiring {
   token: string;
   players: PlayerRegistry;
   duty: Duty;
-  profiles: ProfileDelivery;
+  profiles: Profiles;
   /** Told the number of players online after each join. */
   playersOnline: (count: number) => void;
   /** The panel's part of `bridge status`; undefined when the bridge is not configured. */
@@ -105,15 +105,15 @@ export function startGameSide(wiring: GameSideWiring): GameSide {
   // A restart with players online: they count for the short-interval warning as joins would.
   wiring.playersOnline(players.size);
 
-  registerBridgeCommands({ ...wiring, serverExports, cachedProfiles: profiles.cachedCount });
-  const readStatus = statusReader({ ...wiring, cachedProfiles: profiles.cachedCount });
+  registerBridgeCommands({ ...wiring, serverExports, cachedProfiles: () => profiles.cachedCount() });
+  const readStatus = statusReader({ ...wiring, cachedProfiles: () => profiles.cachedCount() });
   const metrics = startMetrics({
     port,
     config,
     logger,
     panelToken: wiring.token,
     read: () => ({ status: readStatus(), onDutyByDepartment: onDutyByDepartment(duty.onDutyPlayers()) }),
-    departments$: departmentsSeen$(profiles.profiles.profiles$, duty.dutyChanges$),
+    departments$: departmentsSeen$(profiles.profiles$, duty.dutyChanges$),
   });
 
   return {
@@ -129,6 +129,9 @@ export function startGameSide(wiring: GameSideWiring): GameSide {
       stateBagGuard: stateBags.size,
       acePrincipals: principals.size,
       tokenChallenges: tokenExposure.size,
+      ...Object.fromEntries(
+        Object.entries(integrations.footprint()).map(([where, size]) => [`integrations.${where}`, size]),
+      ),
     }),
     stop() {
       clientEvents.unsubscribe();

@@ -1,12 +1,14 @@
-import type { BridgeServer } from './bridge-server.js';
+import { INTERNAL_EVENTS } from '../shared/events.js';
 import type { BridgeSettings } from './config/bridge-settings.js';
-import { OFF_DUTY } from './duty/duty-state.js';
+import { OFF_DUTY, snapshotOf } from './duty/duty-state.js';
 import { publishOnDutyCounts } from './duty/effects/on-duty-count.js';
 import { NOT_CONFIGURED_DUTY } from './duty/not-configured-duty.js';
 import { startGameSide } from './game-side.js';
 import { PlayerRegistry } from './players/player-registry.js';
-import { ProfileDelivery } from './profiles/profile-delivery.js';
+import { Profiles } from './profiles/profiles.js';
+import { wireProfileSubscribers } from './profiles/wire-profile-subscribers.js';
 import type { BridgeRuntime, ServerPort } from './server-port.js';
+import type { BridgeServer } from './started-bridge.js';
 
 /**
  * The bridge without its convars: up and harmless until the owner sets them and restarts it. Players, exports and
@@ -19,16 +21,17 @@ export function startInertBridge(
 ): BridgeServer {
   const players = new PlayerRegistry();
   const duty = NOT_CONFIGURED_DUTY;
-  const profiles = new ProfileDelivery({
-    cache: undefined,
-    players,
-    port,
-    dutyState: () => OFF_DUTY,
-    logger,
-    messages: config.Locale,
-  });
+  const profiles = new Profiles(undefined, players, logger, config.Locale);
   // Only the client push has work here: every profile is `not_configured`, and nobody is on duty to reconcile.
-  const profileSubscribers = profiles.connect({ store: port.store, reconcile: () => {} });
+  const profileSubscribers = wireProfileSubscribers({
+    profiles,
+    cache: undefined,
+    store: port.store,
+    isConnected: (src) => players.get(src) !== undefined,
+    emitClient: (event, src, ...args) => port.emitClient(event, src, ...args),
+    sendDutyState: (src) => port.emitClient(INTERNAL_EVENTS.dutyState, src, snapshotOf(OFF_DUTY)),
+    logger,
+  });
   const game = startGameSide({
     port,
     runtime,
@@ -50,7 +53,7 @@ export function startInertBridge(
     logger,
     players,
     duty,
-    profiles: profiles.profiles,
+    profiles,
     ready: Promise.resolve(),
     stop() {
       game.stop();

@@ -1,5 +1,3 @@
-import type { JsonBody } from './responses';
-
 /**
  * What an `/api/leo` route reads of a request, whichever transport carried it: msw hands the panel a Fetch
  * `Request`, the node:http server an `IncomingMessage`, and building a Fetch Request per message costs more than the
@@ -17,6 +15,12 @@ export interface PanelRequest {
   signal(): AbortSignal;
   /** The body read chunk by chunk, or undefined as soon as it passes `limit` bytes (nothing more is read). */
   readBody(limit: number): Promise<Uint8Array | undefined>;
+}
+
+/** A JSON body as sent, with its bytes: built once, it answers any number of requests. */
+export interface JsonBody {
+  readonly text: string;
+  readonly bytes: Buffer;
 }
 
 /** An HTTP answer: status, header pairs (one per name) and the body. */

@@ -2,13 +2,7 @@ import { HttpResponse } from 'msw';
 import { z } from 'zod';
 import { ErrorBodySchema, type ErrorCode, errorStatus } from '../../shared/contract';
 import { bearerChallenge } from './bearer-auth';
-import { type HttpAnswer, isNetworkError, type PanelAnswer, withHeaders } from './panel-exchange';
-
-/** A JSON body as sent, with its bytes: built once, it answers any number of requests. */
-export interface JsonBody {
-  readonly text: string;
-  readonly bytes: Buffer;
-}
+import { type HttpAnswer, isNetworkError, type JsonBody, type PanelAnswer, withHeaders } from './panel-exchange';
 
 /**
  * A success body, parsed with its contract schema first so the mock can never answer off-contract. The contract is

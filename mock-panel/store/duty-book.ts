@@ -1,4 +1,4 @@
-import type { DutyState } from '../../shared/contract';
+import type { PanelDutyState } from '../../shared/contract';
 
 export interface DutySession {
   id: number;
@@ -29,7 +29,7 @@ export interface DutyOnRequest {
 }
 
 export interface DutyChange {
-  duty: DutyState;
+  duty: PanelDutyState;
   changed: boolean;
 }
 
@@ -48,7 +48,7 @@ export class DutyBook {
 
   constructor(private readonly now: () => number) {}
 
-  stateOf(chatId: string): DutyState {
+  stateOf(chatId: string): PanelDutyState {
     const current = this.open.get(chatId)?.session;
     return {
       chatId,

@@ -2,8 +2,7 @@ import type { BridgeServerExports } from '../../shared/events.js';
 import type { Messages } from '../../shared/locale.js';
 import type { Duty } from '../duty/duty.js';
 import type { PlayerRegistry } from '../players/player-registry.js';
-import type { ProfileDelivery } from '../profiles/profile-delivery.js';
-import { payloadOf } from '../profiles/profile-service.js';
+import { type Profiles, payloadOf } from '../profiles/profiles.js';
 import type { ServerPort } from '../server-port.js';
 import { createServerExports } from './server-exports.js';
 
@@ -11,7 +10,7 @@ export interface ExportsWiring {
   port: Pick<ServerPort, 'registerExport'>;
   duty: Pick<Duty, 'state' | 'onDutyPlayers' | 'request'>;
   players: PlayerRegistry;
-  profiles: Pick<ProfileDelivery, 'profiles' | 'refresh'>;
+  profiles: Pick<Profiles, 'cached' | 'refresh'>;
   messages: Messages;
 }
 
@@ -22,7 +21,7 @@ export function registerServerExports({ port, duty, players, profiles, messages 
     onDutyPlayers: () => duty.onDutyPlayers(),
     isKnownPlayer: (src) => players.get(src) !== undefined,
     cachedProfile: (src) => {
-      const entry = profiles.profiles.cached(src);
+      const entry = profiles.cached(src);
       return entry ? payloadOf(entry, messages) : undefined;
     },
     setDuty: (src, on, departmentId) =>

@@ -6,8 +6,8 @@ import type {
   ProfilePayload,
 } from '../../shared/events.js';
 import { type DutyState, OFF_DUTY } from '../duty/duty-state.js';
-import { onDutyByDepartment } from '../duty/on-duty-counts.js';
-import { playerDutyOf } from '../state/duty-state-bag.js';
+import { onDutyByDepartment } from '../duty/on-duty-by-department.js';
+import { playerDutyOf } from '../state/bridge-duty-key.js';
 
 export interface ServerExportsDeps {
   dutyState(src: number): DutyState;

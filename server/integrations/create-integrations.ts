@@ -26,6 +26,8 @@ export interface Integrations {
   dutyChanged(change: DutyChange): void;
   /** A player left; called after the drop's own off-duty change (if they were on duty), for every dropped player. */
   playerDropped(src: number): void;
+  /** What each integration holds per player, as `<integration>.<where>`. */
+  footprint(): Record<string, number>;
 }
 
 /**
@@ -88,5 +90,14 @@ export function createIntegrations(options: IntegrationsOptions): Integrations {
     playerDropped(src) {
       each(integrations, 'a drop', (integration) => integration.playerDropped?.(src));
     },
+    footprint: () =>
+      Object.fromEntries(
+        integrations.flatMap((integration) =>
+          Object.entries(integration.footprint?.() ?? {}).map(([where, size]) => [
+            `${integration.name}.${where}`,
+            size,
+          ]),
+        ),
+      ),
   };
 }

@@ -48,4 +48,6 @@ export interface Integration {
   settled?(change: DutyChange): void;
   /** The player left; forget what is kept about them (called after the drop's own duty change, if any). */
   playerDropped?(src: number): void;
+  /** Entries held per player, by where they are held: all zero once everyone has left and their calls ended. */
+  footprint?(): Record<string, number>;
 }

@@ -3,7 +3,7 @@ import type { ProfilePayload } from '../../shared/events.js';
 import type { Duty } from '../duty/duty.js';
 import type { Logger } from '../log/logger.js';
 import type { PlayerRegistry, PlayerSession } from '../players/player-registry.js';
-import type { ProfileDelivery } from '../profiles/profile-delivery.js';
+import type { Profiles } from '../profiles/profiles.js';
 import type { RevalidationAsks } from '../profiles/revalidation-asks.js';
 import type { TokenExposureCheck } from '../security/token-exposure-check.js';
 import type { ServerPort } from '../server-port.js';
@@ -24,7 +24,7 @@ export interface ClientEventsDeps {
   /** Told the number of players online after each join. */
   playersOnline: (count: number) => void;
   duty: Pick<Duty, 'request' | 'leave'>;
-  profiles: Pick<ProfileDelivery, 'profiles' | 'send' | 'refresh'>;
+  profiles: Pick<Profiles, 'view' | 'serve' | 'revalidate' | 'refresh'>;
   /** A supervisor's /dutyrefresh <id>: RefreshPlayer, bypassing the cache and the target's cooldown. */
   refreshOther: (src: number) => Promise<ProfilePayload>;
   limits: ClientEventLimits;
@@ -46,7 +46,7 @@ export function subscribeClientEvents(deps: ClientEventsDeps): Subscription {
         guarded('join', logger, async (src: number) => {
           openSession(src);
           deps.playersOnline(players.size);
-          await profiles.profiles.view(src, { priority: 'join' });
+          await profiles.view(src, { priority: 'join' });
         }),
       ),
     ),
@@ -56,7 +56,7 @@ export function subscribeClientEvents(deps: ClientEventsDeps): Subscription {
         guarded('profile', logger, async ({ src }) => {
           openSession(src);
           tokenExposure.challenge(src);
-          await profiles.send(src, false);
+          await profiles.serve(src);
         }),
       ),
     ),
@@ -72,7 +72,7 @@ export function subscribeClientEvents(deps: ClientEventsDeps): Subscription {
     port.revalidateRequests$.pipe(
       filter(({ src }) => players.get(src) !== undefined && limits.admit('revalidate', src)),
       filter(({ src }) => revalidationAsks.admit(src)),
-      mergeMap(guarded('profile revalidation', logger, async ({ src }) => profiles.profiles.revalidate(src))),
+      mergeMap(guarded('profile revalidation', logger, async ({ src }) => profiles.revalidate(src))),
     ),
     port.tokenProofs$.pipe(
       filter(({ src }) => limits.admit('tokenProof', src)),

@@ -1,6 +1,6 @@
 import { INTERNAL_EVENTS } from '../../shared/events.js';
 import type { PlayerRegistry } from '../players/player-registry.js';
-import type { ProfileDelivery } from '../profiles/profile-delivery.js';
+import type { Profiles } from '../profiles/profiles.js';
 import type { ServerPort } from '../server-port.js';
 import type { ClientEventLimits } from './client-event-limits.js';
 
@@ -8,7 +8,7 @@ export interface RefreshRequestDeps {
   port: Pick<ServerPort, 'emitClient'>;
   players: PlayerRegistry;
   limits: ClientEventLimits;
-  profiles: Pick<ProfileDelivery, 'refresh'>;
+  profiles: Pick<Profiles, 'refresh'>;
   /** The monotonic clock. */
   now: () => number;
   cooldownMs: number;

@@ -1,6 +1,6 @@
 import { OFF_DUTY } from '../duty/duty-state.js';
 import type { ServerPort } from '../server-port.js';
-import { publishDutyState } from '../state/duty-state-bag.js';
+import { publishDutyState } from '../state/bridge-duty-key.js';
 import type { StateBagGuard } from '../state/state-bag-guard.js';
 import type { PlayerRegistry, PlayerSession } from './player-registry.js';
 

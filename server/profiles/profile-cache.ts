@@ -4,13 +4,12 @@ import type { Department, LeftOutDepartment } from '../../shared/contract/index.
 import type { PanelClient } from '../panel/panel-client.js';
 import { type PanelFailure, type PanelResult, saysAccountUnknown } from '../panel/panel-result.js';
 import type { ProfileRequestClass } from '../panel/scheduling/request-classes.js';
+import type { ProfileEntry } from './profile-entry.js';
 import type { PersistedProfile } from './profile-persistence.js';
 import type { ProfileDropped, ProfileHeld } from './profile-updates.js';
 
-/** `fetchedAt` is a moment in the world (wall clock, epoch ms): clients see it, and KVP keeps it across restarts. */
-export type ProfileEntry =
-  | { kind: 'found'; chatId: string; departments: Department[]; fetchedAt: number }
-  | { kind: 'not_registered'; chatId: string; fetchedAt: number };
+// server/duty/duty-machine.ts still imports the entry from here (i24-duty rewrites that file); drop this then.
+export type { ProfileEntry } from './profile-entry.js';
 
 export type ProfileLookup =
   | { ok: true; entry: ProfileEntry }

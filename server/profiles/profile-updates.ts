@@ -1,5 +1,5 @@
 import type { ProfilePayload } from '../../shared/events.js';
-import type { ProfileEntry } from './profile-cache.js';
+import type { ProfileEntry } from './profile-entry.js';
 
 export interface ProfileView {
   payload: ProfilePayload;

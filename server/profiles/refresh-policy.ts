@@ -1,6 +1,7 @@
 import type { ProfileRequestClass } from '../panel/scheduling/request-classes.js';
 import type { PlayerRegistry } from '../players/player-registry.js';
-import { isMember, type ProfileCache, type ProfileEntry } from './profile-cache.js';
+import { isMember, type ProfileCache } from './profile-cache.js';
+import type { ProfileEntry } from './profile-entry.js';
 
 export interface RefreshPolicyOptions {
   cache: ProfileCache;

@@ -62,18 +62,18 @@ const ASKED = 'Compared by the bridge with the call when present: another depart
 /** Read when present and readable, else counted as not sent. */
 const readIfSent = <T extends z.ZodMiniType>(schema: T) => z.catch(z.optional(schema), undefined);
 
-export const DutyStateReadSchema = z.object({
+export const PanelDutyStateReadSchema = z.object({
   onDuty: withMeta(readIfSent(z.boolean()), { description: ASKED }),
   departmentId: withMeta(readIfSent(z.nullable(positiveIntRead())), { description: ASKED }),
   rankId: withMeta(readIfSent(z.nullable(positiveIntRead())), { description: ASKED }),
 });
 
-export const DutyReadSchema = z.object({ ok: z.literal(true), duty: readIfSent(DutyStateReadSchema) });
+export const DutyReadSchema = z.object({ ok: z.literal(true), duty: readIfSent(PanelDutyStateReadSchema) });
 
 // ---- What the mock panel sends: the read schemas extended with the rest of its duty state. ----
 
-export const DutyStateSchema = withMeta(
-  z.extend(DutyStateReadSchema, {
+export const PanelDutyStateSchema = withMeta(
+  z.extend(PanelDutyStateReadSchema, {
     chatId: ChatIdSchema,
     onDuty: withMeta(z.boolean(), { description: ASKED }),
     departmentId: withMeta(z.nullable(positiveId), { description: ASKED }),
@@ -82,12 +82,12 @@ export const DutyStateSchema = withMeta(
       description: 'Start of the current duty session (ISO 8601, UTC).',
     }),
   }),
-  { id: 'DutyState' },
+  { id: 'PanelDutyState' },
 );
 
 export const DutyResponseSchema = withMeta(
   z.extend(DutyReadSchema, {
-    duty: DutyStateSchema,
+    duty: PanelDutyStateSchema,
     changed: withMeta(z.boolean(), {
       description: 'false when the call repeated a state already in effect; both actions are idempotent.',
     }),
@@ -103,7 +103,7 @@ export const DutyResponseSchema = withMeta(
 
 export type DutyOnBody = z.infer<typeof DutyOnBodySchema>;
 export type DutyOffBody = z.infer<typeof DutyOffBodySchema>;
-export type DutyState = z.infer<typeof DutyStateSchema>;
+export type PanelDutyState = z.infer<typeof PanelDutyStateSchema>;
 /** A duty answer as the bridge reads it. */
 export type DutyAnswer = z.output<typeof DutyReadSchema>;
 export type DutyResponse = z.infer<typeof DutyResponseSchema>;

@@ -3,8 +3,21 @@
 // player needs the ACE `command.<name>`: registering grants it to the registering resource, and a non-restricted
 // command to builtin.everyone; both go with the command (citizenfx/fivem ResourceScriptFunctions.cpp).
 import { pack } from '../codec/msgpack.js';
+import type { AceStore } from '../server/aces.js';
 import { tokenize } from '../server/console-line.js';
-import type { Host } from './host.js';
+import type { Side, SimLog } from './log.js';
+
+/** What a side's commands need of their host (host.ts): whose they are, its reference calls, the world's ACEs. */
+export interface CommandHost {
+  readonly side: Side;
+  readonly playerId: number | null;
+  invokeRef(ref: string, args: Uint8Array): Uint8Array;
+  readonly world: {
+    readonly aces: Pick<AceStore, 'addAce' | 'removeAce'>;
+    readonly log: Pick<SimLog, 'print'>;
+    isPlayerAceAllowed(player: unknown, object: string): boolean;
+  };
+}
 
 interface Command {
   readonly name: string;
@@ -16,7 +29,7 @@ interface Command {
 export class CommandRegistry {
   private readonly commands = new Map<string, Command>();
 
-  constructor(private readonly host: Host) {}
+  constructor(private readonly host: CommandHost) {}
 
   register(owner: string, name: string, ref: string, restricted: boolean): void {
     const key = name.toLowerCase();

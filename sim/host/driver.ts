@@ -9,8 +9,17 @@
 // server machine's wall clock (script `Date`, Lua `os.time`) is that plus an offset that jumpWallClock moves, as an
 // admin or NTP moves a real machine's clock while its timers keep running.
 import { setImmediate as realSetImmediate } from 'node:timers';
-import type { Host } from './host.js';
 import type { HostWork } from './host-work.js';
+
+/** What the driver runs frames of: the server, or a client (host.ts). */
+export interface FrameHost {
+  readonly side: 'server' | 'client';
+  readonly alive: boolean;
+  /** When it next needs a frame (Infinity when idle). */
+  readonly wakeAt: number;
+  readonly frameMs: number;
+  tick(now: number): void;
+}
 
 export type ClockMode = 'real' | 'virtual';
 
@@ -42,12 +51,12 @@ export class Driver implements Clock {
   private running = false;
   private stopped = false;
   /** Clients with a frame to run; idle ones are not looked at, so thousands of them cost nothing per frame. */
-  private readonly awake = new Set<Host>();
+  private readonly awake = new Set<FrameHost>();
   private wallOffsetMs = 0;
 
   constructor(
     readonly mode: ClockMode,
-    private readonly server: () => Host | null,
+    private readonly server: () => FrameHost | null,
     readonly serverFrameMs: number,
     readonly clientFrameMs: number,
     private readonly hostWork?: HostWork,
@@ -95,7 +104,7 @@ export class Driver implements Clock {
   }
 
   /** A host's wake time changed: track it, and bring the timer forward if it is now earlier. */
-  noteWake(host: Host): void {
+  noteWake(host: FrameHost): void {
     if (host.side === 'client') {
       if (host.alive && Number.isFinite(host.wakeAt)) this.awake.add(host);
       else this.awake.delete(host);

@@ -7,7 +7,7 @@
 //
 // Off by default; `process.cpuUsage()` is read at every switch between the two, which costs a system call, so a
 // figure taken with the meter on should take `switches` times that cost off as well (see `switchCostUs`).
-import type { Runtime } from './runtime.js';
+import type { Runtime } from './resource.js';
 
 export type WorkSide = 'host' | 'script';
 

@@ -1,15 +1,76 @@
 // One side of the game: the server, or one player's client. Routes events to subscribed resources (synchronously
 // for local events, on the next tick for queued ones), resolves function references to their runtime, and runs
 // frames (queued events first, then every runtime's timers and threads). fivem-runtime.md §0, §1.2, §1.3.
-import { HostRuntime } from '../js/host-runtime.js';
-import { KvpStore } from '../server/kvp.js';
+import type { LuaPool } from '../lua/lua-api.js';
+import type { AceStore } from '../server/aces.js';
+import type { ConvarStore } from '../server/convars.js';
+import type { HttpHandlers } from '../server/http-handlers.js';
+import { type KvpFinds, KvpStore } from '../server/kvp.js';
+import type { PlayerRecord, PlayerRegistry } from '../server/players.js';
 import { ClientData } from './client-data.js';
 import { CommandRegistry } from './commands.js';
-import type { ScriptErrorKind, Side } from './log.js';
-import { ResourceInstance } from './resource.js';
-import { parseRef, type Runtime } from './runtime.js';
+import type { Driver } from './driver.js';
+import type { HostWork } from './host-work.js';
+import type { ScriptErrorKind, Side, SimLog } from './log.js';
+import { type ResourceDef, ResourceInstance, type Runtime } from './resource.js';
+import { parseRef } from './runtime.js';
 import { StateBagStore } from './statebags.js';
-import type { World } from './world.js';
+
+/**
+ * The world (world.ts) as its hosts, their runtimes, natives and the console see it: everything below the world
+ * reaches it through this, so nothing there depends on the world's own module.
+ */
+export interface HostWorld {
+  readonly log: SimLog;
+  readonly driver: Driver;
+  readonly clock: Driver;
+  readonly hostWork: HostWork;
+  readonly startedAt: number;
+  readonly defs: Map<string, ResourceDef>;
+  readonly lua: LuaPool;
+  readonly server: Host;
+  readonly clients: Map<number, Host>;
+  readonly players: PlayerRegistry;
+  readonly convars: ConvarStore;
+  readonly aces: AceStore;
+  readonly kvp: KvpStore;
+  readonly kvpFinds: KvpFinds;
+  readonly http: HttpHandlers;
+  /** Server start order, which is also the order clients start resources in. */
+  startOrder: string[];
+  /** SaveResourceFile writes here (`<resource>/<path>`), never to the resource folders. */
+  readonly savedFiles: Map<string, string>;
+  /** Drops a player (reason, resource, clientDropReason); set by the connection code. */
+  readonly dropPlayer: (player: PlayerRecord, reason: string, resource: string, code: number) => void;
+  executeCommand(resource: string, line: string): void;
+  isAllowedNow(object: string): boolean;
+  clientCommand(client: Host, line: string): void;
+  player(arg: unknown): PlayerRecord | undefined;
+  playerIdsAsStrings(): string[];
+  identifiersOf(arg: unknown): string[];
+  tokensOf(arg: unknown): string[];
+  isPlayerAceAllowed(arg: unknown, object: string): boolean;
+  sendToServer(playerId: number, name: string, payload: Uint8Array, sender: string | null): void;
+  sendToClients(target: string, name: string, payload: Uint8Array, sender: string | null): void;
+  stateBagGet(host: Host, bag: string, key: string): Uint8Array | undefined;
+  stateBagSet(host: Host, bag: string, key: string, value: Uint8Array, replicated: boolean): void;
+  recordNuiMessage(host: Host, resource: string, data: string): void;
+}
+
+/** The test's own JS runtime on a side (js/host-runtime.ts), as the simulator's API and the world drive it. */
+export interface TestRuntime extends Runtime {
+  // biome-ignore lint/suspicious/noExplicitAny: exports and handlers take and give any script values.
+  readonly exports: Record<string, any>;
+  currentSource: unknown;
+  pack(value: unknown): Uint8Array;
+  packKeepingRefs(value: unknown): { bytes: Uint8Array; refs: number[] };
+  releaseUnheld(refs: readonly number[]): void;
+  readonly referenceCount: number;
+  emit(name: string, args: unknown[]): void;
+  emitNet(name: unknown, rest: unknown[]): void;
+  // biome-ignore lint/suspicious/noExplicitAny: exports and handlers take and give any script values.
+  on(name: string, fn: (...args: any[]) => any, netSafe?: boolean): void;
+}
 
 /** How an event travels: `local` unless it crossed the network, who sent it and, for server→client, the target. */
 interface EventRoute {
@@ -59,18 +120,20 @@ export class Host {
   readonly commands: CommandRegistry;
   readonly stateBags: StateBagStore;
   /** The test's own runtime on this side (hidden resource `sim`). */
-  readonly test: HostRuntime;
+  readonly test: TestRuntime;
   /** What the player sees (clients only). */
   readonly client: ClientData | null;
   /** A client's own KVP store (the server's is the world's). */
   readonly clientKvp: KvpStore | null;
 
   constructor(
-    readonly world: World,
+    readonly world: HostWorld,
     readonly side: Side,
     /** The player whose client this is; null for the server. */
     readonly playerId: number | null,
     readonly frameMs: number,
+    /** Makes the test's own runtime on this side (the world passes js/host-runtime.ts's). */
+    testRuntime: (host: Host, resource: ResourceInstance) => TestRuntime,
   ) {
     this.lastTick = world.clock.now();
     this.previousTick = this.lastTick;
@@ -80,7 +143,7 @@ export class Host {
     this.clientKvp = side === 'client' ? new KvpStore(null) : null;
     const simResource = new ResourceInstance({ name: 'sim', dir: '' }, true);
     simResource.state = 'started';
-    this.test = new HostRuntime(this, simResource);
+    this.test = testRuntime(this, simResource);
     simResource.runtimes = [this.test];
     this.addRuntime(this.test);
   }

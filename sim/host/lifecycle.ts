@@ -9,10 +9,8 @@ import { pack } from '../codec/msgpack.js';
 import { JsRuntime } from '../js/js-runtime.js';
 import { LuaRuntime } from '../lua/lua-runtime.js';
 import { ManifestError, readManifest, scriptsFor } from '../manifest/manifest.js';
-import type { Host } from './host.js';
-import { ResourceInstance } from './resource.js';
-import type { Runtime } from './runtime.js';
-import type { World } from './world.js';
+import type { Host, HostWorld } from './host.js';
+import { ResourceInstance, type Runtime } from './resource.js';
 
 function sideName(host: Host): string {
   return host.side === 'server' ? 'Server' : 'Client';
@@ -25,7 +23,12 @@ function readScript(resource: ResourceInstance, absolute: string): Buffer | null
   return resource.files.get(absolute) ?? null;
 }
 
-export function startResource(world: World, host: Host, name: string, chain: ReadonlySet<string> = new Set()): boolean {
+export function startResource(
+  world: HostWorld,
+  host: Host,
+  name: string,
+  chain: ReadonlySet<string> = new Set(),
+): boolean {
   const existing = host.resources.get(name);
   if (existing && (existing.state === 'started' || existing.state === 'starting')) return true;
   const def = world.defs.get(name);
@@ -119,7 +122,7 @@ export function startResource(world: World, host: Host, name: string, chain: Rea
   return true;
 }
 
-export function stopResource(world: World, host: Host, name: string): boolean {
+export function stopResource(world: HostWorld, host: Host, name: string): boolean {
   const resource = host.resources.get(name);
   if (resource?.state !== 'started') return false;
   resource.state = 'stopping';

@@ -1,6 +1,5 @@
 // A resource as one side sees it: its manifest, state and runtimes, plus the events it subscribed to.
 import type { Manifest } from '../manifest/manifest.js';
-import type { Runtime } from './runtime.js';
 
 export type ResourceState = 'uninitialized' | 'starting' | 'started' | 'stopping' | 'stopped';
 
@@ -8,6 +7,29 @@ export type ResourceState = 'uninitialized' | 'starting' | 'started' | 'stopping
 export interface ResourceDef {
   readonly name: string;
   readonly dir: string;
+}
+
+/**
+ * A script runtime (ScRT): one per language per resource per side (fivem-runtime.md §0). The host routes events,
+ * reference calls and ticks to runtimes only through this interface, always as msgpack bytes.
+ */
+export interface Runtime {
+  readonly kind: 'js' | 'lua' | 'host';
+  /** Unique per simulator; part of every canonical function reference this runtime makes. */
+  readonly instanceId: number;
+  readonly resource: ResourceInstance;
+  readonly alive: boolean;
+  /** Runs this runtime's handlers for one event (the runtime filters by its own listeners and net-safe set). */
+  dispatchEvent(name: string, payload: Uint8Array, source: string): void;
+  /** Calls one of this runtime's function references; returns the packed result list, or packed nil on error. */
+  callRef(refIndex: number, args: Uint8Array): Uint8Array;
+  duplicateRef(refIndex: number): void;
+  deleteRef(refIndex: number): void;
+  /** One frame of timers, ticks and threads. */
+  tick(now: number): void;
+  /** The earliest time this runtime has work (Infinity when idle). */
+  nextWake(): number;
+  destroy(): void;
 }
 
 export class ResourceInstance {

@@ -1,25 +1,5 @@
-// A script runtime (ScRT): one per language per resource per side (fivem-runtime.md §0). The host routes events,
-// reference calls and ticks to runtimes only through this interface, always as msgpack bytes.
-import type { ResourceInstance } from './resource.js';
-
-export interface Runtime {
-  readonly kind: 'js' | 'lua' | 'host';
-  /** Unique per simulator; part of every canonical function reference this runtime makes. */
-  readonly instanceId: number;
-  readonly resource: ResourceInstance;
-  readonly alive: boolean;
-  /** Runs this runtime's handlers for one event (the runtime filters by its own listeners and net-safe set). */
-  dispatchEvent(name: string, payload: Uint8Array, source: string): void;
-  /** Calls one of this runtime's function references; returns the packed result list, or packed nil on error. */
-  callRef(refIndex: number, args: Uint8Array): Uint8Array;
-  duplicateRef(refIndex: number): void;
-  deleteRef(refIndex: number): void;
-  /** One frame of timers, ticks and threads. */
-  tick(now: number): void;
-  /** The earliest time this runtime has work (Infinity when idle). */
-  nextWake(): number;
-  destroy(): void;
-}
+// What every script runtime shares: instance ids and FXServer's canonical function references, refcounted. The
+// `Runtime` interface itself is in resource.ts, beside the resource that holds its runtimes.
 
 let nextInstanceId = 1;
 export function newInstanceId(): number {

@@ -2,7 +2,15 @@
 // Change handlers run before the value is stored, on every set that reaches this side (even an unchanged one);
 // a nil value deletes the key. Which sets replicate where is decided by the world (world.ts).
 import { PACKED_NIL, pack, packArrayOfPacked } from '../codec/msgpack.js';
-import type { Host } from './host.js';
+import type { Side, SimLog } from './log.js';
+
+/** What a side's state bags need of their host (host.ts): whose they are, its reference calls, the log. */
+export interface StateBagHost {
+  readonly side: Side;
+  readonly playerId: number | null;
+  invokeRef(ref: string, args: Uint8Array): Uint8Array;
+  readonly world: { readonly log: Pick<SimLog, 'print'> };
+}
 
 interface ChangeHandler {
   readonly key: string | null;
@@ -16,7 +24,7 @@ export class StateBagStore {
   private readonly handlers = new Map<number, ChangeHandler>();
   private nextCookie = 1;
 
-  constructor(private readonly host: Host) {}
+  constructor(private readonly host: StateBagHost) {}
 
   has(bag: string): boolean {
     return this.bags.has(bag);

@@ -5,12 +5,12 @@ import { sharedLuaPool } from '../lua/lua-api.js';
 import { AceStore } from '../server/aces.js';
 import { runClientCommand, runConsoleCommand } from '../server/console.js';
 import { ConvarStore } from '../server/convars.js';
-import { HttpHandlers } from '../server/http.js';
+import { HttpHandlers } from '../server/http-handlers.js';
 import { KvpFinds, KvpStore } from '../server/kvp.js';
 import { atoi, type PlayerRecord, PlayerRegistry } from '../server/players.js';
 import { NetRateLimiter, StateBagRateLimiter } from '../server/rate-limit.js';
 import { type ClockMode, Driver } from './driver.js';
-import { Host } from './host.js';
+import { Host, type HostWorld } from './host.js';
 import { HostWork } from './host-work.js';
 import { type LogOptions, SimLog } from './log.js';
 import { type ResourceDef, ResourceInstance } from './resource.js';
@@ -31,7 +31,7 @@ export interface WorldOptions extends LogOptions {
   rateLimits: boolean;
 }
 
-export class World {
+export class World implements HostWorld {
   readonly log: SimLog;
   readonly driver: Driver;
   /** Opt-in: the CPU the simulator spends for one resource's server scripts (see host-work.ts). */
@@ -93,6 +93,7 @@ export class World {
       side,
       playerId,
       side === 'server' ? this.options.serverFrameMs : this.options.clientFrameMs,
+      (owner, resource) => new HostRuntime(owner, resource),
     );
     if (this.options.chat) this.addChatResource(host);
     if (side === 'server') {

@@ -5,8 +5,8 @@ import { PACKED_NIL, pack, unpack } from '../codec/msgpack.js';
 import type { Realm } from '../codec/realm.js';
 import type { Host } from '../host/host.js';
 import type { ConsoleLine, ScriptErrorKind } from '../host/log.js';
-import type { ResourceInstance } from '../host/resource.js';
-import { canonicalRef, newInstanceId, RefTable, type Runtime } from '../host/runtime.js';
+import type { ResourceInstance, Runtime } from '../host/resource.js';
+import { canonicalRef, newInstanceId, RefTable } from '../host/runtime.js';
 import { ts } from '../natives/args.js';
 import { errorMessage, errorText, format } from './format.js';
 

@@ -5,7 +5,7 @@
 // other keys make a map; functions become function references (ext 10); nesting deeper than 16 packs nil.
 import { EXT_FUNCREF } from '../codec/msgpack.js';
 import { type LuaModule, LuaType } from './lua-api.js';
-import type { LuaCodecHooks } from './lua-codec.js';
+import type { LuaCodecHooks } from './lua-codec-hooks.js';
 
 const MAX_DEPTH = 16;
 const EXT_VECTOR2 = 20;

@@ -1,7 +1,7 @@
 // Lua values <-> plain JS values, for json.encode/json.decode and for natives' arguments and results (not the
 // msgpack boundary): json's rules, so the empty table is [] and arrays may have holes (as null).
 import { type LuaModule, LuaRaise, LuaType } from './lua-api.js';
-import type { LuaCodecHooks } from './lua-codec.js';
+import type { LuaCodecHooks } from './lua-codec-hooks.js';
 
 export class LuaPlainValues {
   constructor(

@@ -4,8 +4,8 @@
 import fs from 'node:fs';
 import { PACKED_NIL } from '../codec/msgpack.js';
 import type { Host } from '../host/host.js';
-import type { ResourceInstance } from '../host/resource.js';
-import { canonicalRef, newInstanceId, RefTable, type Runtime } from '../host/runtime.js';
+import type { ResourceInstance, Runtime } from '../host/resource.js';
+import { canonicalRef, newInstanceId, RefTable } from '../host/runtime.js';
 import { ts } from '../natives/args.js';
 import type { NativeContext } from '../natives/registry.js';
 import { hostFunctions, type LuaHostSide, runtimesById } from './host-functions.js';

@@ -4,7 +4,7 @@
 // raw payload.
 import { EXT_FUNCREF, EXT_LOCALFUNCREF } from '../codec/msgpack.js';
 import { type LuaModule, LuaRaise, LuaType } from './lua-api.js';
-import type { LuaCodecHooks } from './lua-codec.js';
+import type { LuaCodecHooks } from './lua-codec-hooks.js';
 
 const EXT_VECTOR2 = 20;
 const EXT_QUAT = 23;

@@ -6,7 +6,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { Host } from '../host/host.js';
 import type { Side } from '../host/log.js';
-import type { Runtime } from '../host/runtime.js';
+import type { Runtime } from '../host/resource.js';
 
 export interface NativeContext {
   readonly host: Host;

@@ -2,9 +2,8 @@
 
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Host } from '../host/host.js';
+import type { Host, HostWorld } from '../host/host.js';
 import { startResource, stopResource } from '../host/lifecycle.js';
-import type { World } from '../host/world.js';
 import { expandGlob, hasGlob } from '../manifest/glob.js';
 import { int, optStr, str } from './args.js';
 import { defineNatives, type NativeContext } from './registry.js';
@@ -25,7 +24,7 @@ function insideResource(dir: string, file: string): string | null {
 }
 
 /** On a client only downloaded files can be read: its scripts and `files {}` entries. */
-function clientMayRead(world: World, host: Host, resource: string, file: string): boolean {
+function clientMayRead(world: HostWorld, host: Host, resource: string, file: string): boolean {
   const instance = world.server.resources.get(resource) ?? host.resources.get(resource);
   const dir = world.defs.get(resource)?.dir;
   if (!instance || !dir) return false;

@@ -3,8 +3,9 @@
 // those scripts registered, needs the ACE `command.<name>` of whoever runs it (citizenfx/fivem
 // code/client/citicore/console/Console.Commands.cpp): the console has `command` itself; a resource needs it granted,
 // e.g. `add_ace resource.bridge command.add_principal allow`, except for the commands it registered.
+
+import type { HostWorld } from '../host/host.js';
 import { startResource, stopResource } from '../host/lifecycle.js';
-import type { World } from '../host/world.js';
 import { tokenize } from './console-line.js';
 
 const BUILT_IN = new Set([
@@ -25,7 +26,7 @@ const BUILT_IN = new Set([
   'ensure',
 ]);
 
-export function runConsoleCommand(world: World, line: string): void {
+export function runConsoleCommand(world: HostWorld, line: string): void {
   const [command, ...args] = tokenize(line);
   if (!command) return;
   const name = command.toLowerCase();
@@ -97,7 +98,7 @@ function accessType(mode: string, say: (text: string) => void): boolean {
 }
 
 /** A command typed on a client: its own registration wins, otherwise the server runs it for that player. */
-export function runClientCommand(world: World, playerId: number, line: string): void {
+export function runClientCommand(world: HostWorld, playerId: number, line: string): void {
   const client = world.clients.get(playerId);
   if (!client) return;
   if (client.commands.execute(line, 0)) return;

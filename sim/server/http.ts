@@ -6,6 +6,7 @@
 // "Not found."; a path under no resource reaches FXServer's root endpoint, which answers its version as JSON.
 // Not emulated: FXServer's per-address limit of these requests (10/s, burst 25, answered 429).
 import type { Host } from '../host/host.js';
+import type { HttpHandlers } from './http-handlers.js';
 
 export interface SimHttpRequest {
   /** The server's path, resource first: `/bridge/metrics`. A query string stays in the handler's path. */
@@ -24,28 +25,6 @@ export interface SimHttpResponse {
   /** As the handler wrote them; a list when it gave several values. */
   headers: Record<string, string | string[]>;
   body: string;
-}
-
-/** Each resource's handler reference, while the resource runs. */
-export class HttpHandlers {
-  private readonly refs = new Map<string, string>();
-
-  set(resource: string, ref: string): void {
-    this.refs.set(resource, ref);
-  }
-
-  get(resource: string): string | undefined {
-    return this.refs.get(resource);
-  }
-
-  /** A stopped resource's endpoint goes (FXServer removes it in OnStop). */
-  remove(resource: string): void {
-    this.refs.delete(resource);
-  }
-
-  clear(): void {
-    this.refs.clear();
-  }
 }
 
 const text = (status: number, body: string): SimHttpResponse => ({

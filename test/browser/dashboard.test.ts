@@ -9,7 +9,7 @@ import { REPO_ROOT } from '../e2e/support/world.js';
 import { hasChromium, launchChromium, NO_CHROMIUM_MESSAGE } from './support/chromium.js';
 
 const TOKEN = 'browser-test-token-4b1d9e07c2';
-// `UPDATE_SCREENSHOTS=1 npx vitest run test/browser` refreshes the ones the README shows.
+// `UPDATE_SCREENSHOTS=1 npx vitest run test/browser` refreshes the ones docs/testing.md shows.
 const SCREENSHOTS = process.env.UPDATE_SCREENSHOTS ? join(REPO_ROOT, 'docs', 'screenshots') : undefined;
 const ALEX = { chatId: '284619375016482817', name: 'Alex Mercer' };
 const UI_WAIT_MS = 15_000;

@@ -1,5 +1,5 @@
 // GlobalState['bridge:onDutyCount'] and GetOnDutyCount in the simulator, against the mock panel: after each kind of
-// change, read by the README's Lua one-liner on the server, by a client, and through the export.
+// change, read by the Lua one-liner of docs/operations.md on the server, by a client, and through the export.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -16,7 +16,7 @@ const CASEY = MEMBER_WITHOUT_RANK_ROLE;
 it('documents the one-liner the robbery fixture runs', () => {
   const fixture = readFileSync(join(DUTY_PERKS, 'server.lua'), 'utf8');
   expect(fixture).toContain(ONE_LINER);
-  expect(readFileSync(join(REPO_ROOT, 'README.md'), 'utf8')).toContain(ONE_LINER);
+  expect(readFileSync(join(REPO_ROOT, 'docs', 'operations.md'), 'utf8')).toContain(ONE_LINER);
 });
 
 describe("the on-duty counts (GlobalState['bridge:onDutyCount'], GetOnDutyCount)", () => {

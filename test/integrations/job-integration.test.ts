@@ -42,3 +42,28 @@ describe('the job framework integration when a framework call fails', () => {
     ]);
   });
 });
+
+describe('the job framework integration per player', () => {
+  it('holds nothing for a player who left, once their framework calls have ended', async () => {
+    const { resources, jobs } = jobSetup('ox_core');
+    const answers: Array<() => void> = [];
+    resources.start('ox_core', {
+      GetPlayer: () => ({ charId: 7 }),
+      CallPlayer: (_src: number, method: string) => {
+        if (method === 'getGroups') return [];
+        // ox_core answers from its database: later.
+        return new Promise<null>((resolve) => answers.push(() => resolve(null)));
+      },
+    });
+    jobs.dutyChanged(onDuty(3, LSPD, LSPD.officer));
+    jobs.dutyChanged(offDuty(3, 'dropped'));
+    jobs.playerDropped?.(3);
+    // The give is still waiting for ox_core; the off and the drop wait behind it.
+    expect(jobs.footprint?.()).toMatchObject({ lanes: 1 });
+    while (answers.length > 0) {
+      for (const answer of answers.splice(0)) answer();
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    expect(jobs.footprint?.()).toEqual({ lanes: 0, onDuty: 0 });
+  });
+});

@@ -15,7 +15,8 @@ import { startBridge, useMockPanel } from '../server/support/bridge-harness.js';
 import { clientExportRegistry } from '../types/support/export-registries.js';
 import { codeSpans } from './support/markdown.js';
 
-// Each README names everything they set, run or call. The names come from the
+// Each README names everything they set, run or call (the repository's together with the docs it hands the detail
+// to: docs/api.md for the exports, events and commands, docs/operations.md for running it). The names come from the
 // code: the convars the running server reads, the config schema, the exports both halves register, the public
 // events, the commands both halves register and the bridge command's own help. A key, export, event or command added
 // to the code without a word in either README fails here.
@@ -49,14 +50,17 @@ function everyOptInOn(): Record<string, unknown> {
   return config;
 }
 
-// The repository's README, for developers, must name the same things (the team's rule: every convar, config key,
-// export, event and command).
+// The repository's README with its docs, for developers, must name the same things (the team's rule: every convar,
+// config key, export, event and command).
 describe.each([
-  ['the package README', packageReadme],
-  ["the repository's README", 'README.md'],
-])('%s', (_, file) => {
+  ['the package README', [packageReadme]],
+  [
+    "the repository's README with docs/api.md and docs/operations.md",
+    ['README.md', 'docs/api.md', 'docs/operations.md'],
+  ],
+])('%s', (_, files) => {
   const mock = useMockPanel();
-  const spans = codeSpans(readFileSync(join(REPO_ROOT, file), 'utf8'));
+  const spans = files.flatMap((file) => codeSpans(readFileSync(join(REPO_ROOT, file), 'utf8')));
   const hasSpan = (test: (span: string) => boolean) => spans.some(({ span }) => test(span));
 
   it('names every convar the server reads, with every opt-in of config.lua on', async () => {

@@ -1,6 +1,7 @@
 import { DepartmentsParamsSchema, DepartmentsResponseSchema } from '../../../shared/contract';
 import type { MockUser } from '../../data/schema';
-import { apiErrorAnswer, contractJson, type JsonBody, jsonAnswer } from '../../http/responses';
+import type { JsonBody } from '../../http/panel-exchange';
+import { apiErrorAnswer, contractJson, jsonAnswer } from '../../http/responses';
 import type { PanelStore } from '../../store';
 import type { ApiRoute } from './pipeline';
 

@@ -1,5 +1,5 @@
 import type { Logger } from '../../log/logger.js';
-import { publishDutyState } from '../../state/duty-state-bag.js';
+import { publishDutyState } from '../../state/bridge-duty-key.js';
 import type { StateBagGuard } from '../../state/state-bag-guard.js';
 import { type DutyEffect, dutyEffect } from './duty-effect.js';
 

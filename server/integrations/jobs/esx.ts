@@ -1,13 +1,14 @@
+import { concatMap, type Observable } from 'rxjs';
 import { cachedFunction } from '../cached-function.js';
 import type { ResourcePort } from '../integration.js';
 import {
-  andThen,
+  type Answer,
+  answer$,
   type FrameworkAdapter,
   JOB_OK,
   type JobAssignment,
   type JobOutcome,
   leftAlone,
-  type Maybe,
   notLoaded,
   type PlayerRead,
   refused,
@@ -59,8 +60,12 @@ export function createEsxAdapter(resources: ResourcePort): FrameworkAdapter<Sing
    * only when the UPDATE answered): a job given back after that is not saved, so it is kept for their next load.
    */
   const saving = new Set<number>();
-  const setJob = (src: number, job: SingleJob, then: (after: SingleJob | undefined) => Maybe<JobOutcome>) =>
-    andThen(call(src, 'setJob', job.name, job.grade, job.onDuty), () => then(currentJob(src)));
+  const setJob = (
+    src: number,
+    job: SingleJob,
+    then: (after: SingleJob | undefined) => Answer<JobOutcome>,
+  ): Observable<JobOutcome> =>
+    answer$(call(src, 'setJob', job.name, job.grade, job.onDuty)).pipe(concatMap(() => answer$(then(currentJob(src)))));
 
   return {
     id: 'esx',
@@ -94,7 +99,7 @@ export function createEsxAdapter(resources: ResourcePort): FrameworkAdapter<Sing
       }
       const own = { job: before.name, grade: before.grade };
       /** FallbackJob, then ESX's own default: never the department's job left on them. */
-      const instead = (jobs: JobAssignment[]): Maybe<JobOutcome> => {
+      const instead = (jobs: JobAssignment[]): Observable<JobOutcome> => {
         const [next, ...rest] = jobs as [JobAssignment, ...JobAssignment[]];
         return setJob(src, { name: next.job, grade: next.grade, onDuty: false }, (after) => {
           if (!after) return notLoaded(NO_PLAYER);

@@ -1,3 +1,4 @@
+import { from, isObservable, type Observable, of } from 'rxjs';
 import type { JobFramework } from '../../../shared/config/schema.js';
 import type * as z from '../../../shared/zod-mini.js';
 
@@ -53,7 +54,7 @@ export interface FrameworkAdapter<Holdings = unknown> {
    * Gives the department's job (ox_core: group) at `target`'s grade, with the framework's own duty where it has one.
    * A failure leaves the player as `now` was.
    */
-  give(src: number, now: PlayerRead<Holdings> & { ok: true }, target: JobAssignment): Maybe<JobOutcome>;
+  give(src: number, now: PlayerRead<Holdings> & { ok: true }, target: JobAssignment): Answer<JobOutcome>;
   /**
    * Takes back what the bridge gave (`given`) and gives back what the player had (`before`), leaving alone whatever
    * was changed since by someone else. `fallback`: the job when the player's own cannot be given back.
@@ -64,7 +65,7 @@ export interface FrameworkAdapter<Holdings = unknown> {
     given: JobAssignment,
     before: Holdings,
     fallback: JobAssignment,
-  ): Maybe<JobOutcome>;
+  ): Answer<JobOutcome>;
   /** Calls `loaded` whenever the framework has loaded a character for a player (its own event). */
   onCharacterLoaded(loaded: (src: number, character: string) => void): void;
   /**
@@ -83,13 +84,15 @@ export const notLoaded = (detail: string): JobFailure => ({ ok: false, kind: 'no
 export const refused = (detail: string, fix: string): JobFailure => ({ ok: false, kind: 'refused', detail, fix });
 export const leftAlone = (note: string): JobOutcome => ({ ok: true, note });
 
-/** A value now, or later. */
-export type Maybe<T> = T | Promise<T>;
+/**
+ * A framework's answer: now (a value), or later (a Promise, as an export that waits answers, or an Observable).
+ * `answer$` makes every kind one Observable, synchronous for a value, so what can answer now does (a resource stop
+ * gives no later tick) and a chain of calls is written once with RxJS operators.
+ */
+export type Answer<T> = T | PromiseLike<T> | Observable<T>;
 
-/** Runs `next` with a value at once, or once it settled when it is a Promise: what can answer now does. */
-export function andThen<T, R>(value: T | PromiseLike<T>, next: (value: T) => Maybe<R>): Maybe<R> {
-  if (isThenable(value)) return Promise.resolve(value).then(next);
-  return next(value as T);
+export function answer$<T>(answer: Answer<T>): Observable<T> {
+  return isObservable(answer) || isThenable(answer) ? from(answer as PromiseLike<T> | Observable<T>) : of(answer as T);
 }
 
 /** A Promise from any realm: an export that waited in Lua hands the caller the runtime's own Promise. */

@@ -1,22 +1,16 @@
+import { catchError, concatMap, defer, EMPTY, map, type Observable, of } from 'rxjs';
 import type { DepartmentJobs } from '../../../shared/config/department-jobs.js';
 import type { JobFramework } from '../../../shared/config/schema.js';
 import type { Logger } from '../../log/logger.js';
 import type { KeyValueStore } from '../../storage/key-value-store.js';
+import { LanesPerKey } from '../../streams/lanes-per-key.js';
 import { errorText } from '../cached-function.js';
 import type { DutyChange, Integration, ResourcePort } from '../integration.js';
 import { AUTO_ORDER, createFrameworkAdapters } from './frameworks.js';
 import { assignJob } from './job-assignment.js';
-import {
-  andThen,
-  type FrameworkAdapter,
-  isThenable,
-  type JobAssignment,
-  type Maybe,
-  type PlayerRead,
-} from './job-framework.js';
+import { type Answer, answer$, type FrameworkAdapter, type JobAssignment, type PlayerRead } from './job-framework.js';
 import { type JobGiven, JobLedger } from './job-ledger.js';
 import { JobReports, type ReportedFailure } from './job-reports.js';
-import { PlayerQueue } from './player-queue.js';
 
 export interface JobIntegrationOptions {
   framework: JobFramework;
@@ -56,7 +50,11 @@ export function createJobIntegration(options: JobIntegrationOptions): Integratio
   const ledger = new JobLedger(options.store);
   const reports = new JobReports(logger);
   const onDuty = new Map<number, OnDuty>();
-  const queue = new PlayerQueue();
+  // Each player's framework calls, one after another: an "off" never overtakes the "on" before it (ox_core answers
+  // later), and what answers at once runs at once (a resource stop gives no later tick).
+  const queue = new LanesPerKey<number>((error) =>
+    logger.once(`${KEY}:queued`, 'warn', `the job framework integration failed on a queued call: ${errorText(error)}`),
+  );
 
   const started = (adapter: Adapter) => resources.resourceState(adapter.resource) === 'started';
 
@@ -87,32 +85,43 @@ export function createJobIntegration(options: JobIntegrationOptions): Integratio
     );
   };
 
+  /** A framework's outcome, reported when it failed (a refusal, a player it has not loaded, a throw). */
+  const finish = <T extends { ok: boolean }>(adapter: Adapter, what: string, quiet: boolean, outcome: T) => {
+    if (!outcome.ok) reports.failed(adapter, what, outcome as unknown as ReportedFailure, quiet);
+    else if ('note' in outcome && typeof outcome.note === 'string') logger.debug(outcome.note);
+    return outcome;
+  };
+  const callFailed = (error: unknown): ReportedFailure => ({
+    ok: false,
+    kind: 'call_failed',
+    detail: errorText(error),
+  });
+
   /**
-   * A framework call whose failure (a refusal, a player it has not loaded, a throw) is reported and comes back as
-   * `ok: false`: nothing escapes into the bridge.
+   * A framework call, answered now or later, whose failure is reported and comes back as `ok: false`: nothing
+   * escapes into the bridge. Synchronous when the framework answers at once.
    */
   const attempt = <T extends { ok: boolean }>(
     adapter: Adapter,
     what: string,
     quiet: boolean,
-    call: () => Maybe<T>,
-  ): Maybe<T | ReportedFailure> => {
-    const finish = (outcome: T | ReportedFailure) => {
-      if (!outcome.ok) reports.failed(adapter, what, outcome as ReportedFailure, quiet);
-      else if ('note' in outcome && typeof outcome.note === 'string') logger.debug(outcome.note);
-      return outcome;
-    };
-    const failed = (error: unknown) => finish({ ok: false, kind: 'call_failed', detail: errorText(error) });
-    try {
-      const outcome = call();
-      return isThenable(outcome) ? Promise.resolve(outcome).then(finish, failed) : finish(outcome);
-    } catch (error) {
-      return failed(error);
-    }
-  };
+    call: () => Answer<T>,
+  ): Observable<T | ReportedFailure> =>
+    defer(() => answer$(call())).pipe(
+      catchError((error: unknown) => of(callFailed(error))),
+      map((outcome: T | ReportedFailure) => finish(adapter, what, quiet, outcome)),
+    );
 
-  const read = (adapter: Adapter, src: number, what: string, quiet: boolean) =>
-    attempt(adapter, what, quiet, () => adapter.read(src)) as PlayerRead<unknown> | ReportedFailure;
+  /** Reads what the player holds now: frameworks answer this at once. */
+  const read = (adapter: Adapter, src: number, what: string, quiet: boolean): PlayerRead<unknown> | ReportedFailure => {
+    let outcome: PlayerRead<unknown> | ReportedFailure;
+    try {
+      outcome = adapter.read(src);
+    } catch (error) {
+      outcome = callFailed(error);
+    }
+    return finish(adapter, what, quiet, outcome);
+  };
 
   /** Gives the department's job; `before` is what the player held before this duty, `holding` what the bridge gave. */
   const give = (
@@ -134,9 +143,8 @@ export function createJobIntegration(options: JobIntegrationOptions): Integratio
     // On disk before the framework hears of it: whatever happens next, the player's own job can be given back.
     ledger.keep(record(target));
     const what = `give player ${src} the ${adapter.noun} ${target.job} (grade ${target.grade})`;
-    return andThen(
-      attempt(adapter, what, false, () => adapter.give(src, now, target)),
-      (outcome) => {
+    return attempt(adapter, what, false, () => adapter.give(src, now, target)).pipe(
+      map((outcome) => {
         // A call that threw may have done part of it: kept, and given back off duty as far as it is still the bridge's.
         const gave = outcome.ok || outcome.kind === 'call_failed' ? target : holding;
         if (gave) {
@@ -146,22 +154,21 @@ export function createJobIntegration(options: JobIntegrationOptions): Integratio
           ledger.drop(adapter.id, now.character);
           onDuty.delete(src);
         }
-      },
+      }),
     );
   };
 
   /** Gives back what the player held before; true when nothing of the bridge's is left to give back. */
-  const giveBack = (src: number, now: Loaded, held: OnDuty, quiet: boolean): Maybe<boolean> => {
+  const giveBack = (src: number, now: Loaded, held: OnDuty, quiet: boolean): Observable<boolean> => {
     const { adapter, character, given } = held;
     const what = `give player ${src} back what they held before duty (the bridge gave the ${adapter.noun} ${given.job}, grade ${given.grade})`;
-    return andThen(
-      attempt(adapter, what, quiet, () => adapter.giveBack(src, now, given, held.before, fallback)),
-      (outcome) => {
+    return attempt(adapter, what, quiet, () => adapter.giveBack(src, now, given, held.before, fallback)).pipe(
+      map((outcome) => {
         // Not loaded or a failed call: kept, and given back when the framework loads the character next.
         const done = outcome.ok || outcome.kind === 'refused';
         if (done) ledger.drop(adapter.id, character);
         return done;
-      },
+      }),
     );
   };
 
@@ -186,12 +193,14 @@ export function createJobIntegration(options: JobIntegrationOptions): Integratio
       }
       // Another department's group beside the last one: the last one goes first (ox_core allows one group of a
       // type, Qbox a number of jobs), and the player is given the new one from what they held before.
-      return andThen(giveBack(src, now, held, false), (done) => {
-        onDuty.delete(src);
-        if (!done) return;
-        const again = read(adapter, src, `give player ${src} the ${adapter.noun} ${target.job}`, false);
-        if (again.ok) return give(src, adapter, again, target, held.before);
-      });
+      return giveBack(src, now, held, false).pipe(
+        concatMap((done) => {
+          onDuty.delete(src);
+          if (!done) return EMPTY;
+          const again = read(adapter, src, `give player ${src} the ${adapter.noun} ${target.job}`, false);
+          return again.ok ? give(src, adapter, again, target, held.before) : EMPTY;
+        }),
+      );
     });
   };
 
@@ -220,7 +229,7 @@ export function createJobIntegration(options: JobIntegrationOptions): Integratio
         logger.debug(`player ${src} plays another character now: ${held.character} gets their own back when loaded`);
         return;
       }
-      return andThen(giveBack(src, now, held, dropped), () => undefined);
+      return giveBack(src, now, held, dropped);
     });
   };
 
@@ -242,12 +251,14 @@ export function createJobIntegration(options: JobIntegrationOptions): Integratio
         return;
       }
       const held: OnDuty = { adapter, character: now.character, given: kept.record.given, before: kept.record.before };
-      return andThen(giveBack(src, now, held, false), (done) => {
-        if (!done) return;
-        logger.info(
-          `gave player ${src} (character ${now.character}) back what they had before going on duty: that duty ended without it (a server that stopped, or a framework that unloaded them first)`,
-        );
-      });
+      return giveBack(src, now, held, false).pipe(
+        map((done) => {
+          if (!done) return;
+          logger.info(
+            `gave player ${src} (character ${now.character}) back what they had before going on duty: that duty ended without it (a server that stopped, or a framework that unloaded them first)`,
+          );
+        }),
+      );
     });
   };
 
@@ -284,5 +295,6 @@ export function createJobIntegration(options: JobIntegrationOptions): Integratio
         for (const adapter of candidates) adapter.forget?.(src);
       });
     },
+    footprint: () => ({ lanes: queue.open, onDuty: onDuty.size }),
   };
 }

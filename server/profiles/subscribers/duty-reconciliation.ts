@@ -1,6 +1,6 @@
 import { filter, type Observable, type Subscription } from 'rxjs';
 import type { Logger } from '../../log/logger.js';
-import type { ProfileEntry } from '../profile-cache.js';
+import type { ProfileEntry } from '../profile-entry.js';
 import type { ProfileServed, ProfileUpdate } from '../profile-updates.js';
 import { eachUpdate } from './each-update.js';
 

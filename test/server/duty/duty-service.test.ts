@@ -4,7 +4,7 @@ import { DutyService } from '../../../server/duty/duty-service.js';
 import { Outbox } from '../../../server/duty/outbox.js';
 import { createLogger } from '../../../server/log/logger.js';
 import type { PanelResult } from '../../../server/panel/panel-result.js';
-import type { ProfileEntry } from '../../../server/profiles/profile-cache.js';
+import type { ProfileEntry } from '../../../server/profiles/profile-entry.js';
 import { createMemoryStore } from '../../../server/storage/key-value-store.js';
 import type { DutyResponse } from '../../../shared/contract/index.js';
 import { START_TIME, settle, useVirtualTime } from '../support/virtual-runtime.js';

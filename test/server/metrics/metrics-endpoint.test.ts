@@ -61,7 +61,7 @@ describe('the metrics endpoint', () => {
     expect(running.port.lines.join('\n')).not.toContain('Prometheus metrics at');
   });
 
-  it.each(['README.md', 'PACKAGE-README.md'])(
+  it.each(['docs/operations.md', 'PACKAGE-README.md'])(
     "serves a scraper set up as %s shows: the token of its server.cfg line, sent as its prometheus.yml's credentials",
     async (readme) => {
       const text = readFileSync(join(REPO_ROOT, readme), 'utf8');

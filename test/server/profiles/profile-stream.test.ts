@@ -3,8 +3,8 @@ import { createLogger } from '../../../server/log/logger.js';
 import type { PanelResult } from '../../../server/panel/panel-result.js';
 import { PlayerRegistry } from '../../../server/players/player-registry.js';
 import { ProfileCache } from '../../../server/profiles/profile-cache.js';
-import { ProfileService } from '../../../server/profiles/profile-service.js';
 import type { ProfileUpdate } from '../../../server/profiles/profile-updates.js';
+import { Profiles } from '../../../server/profiles/profiles.js';
 import { elapse, settle, useVirtualTime, virtualClocks } from '../support/virtual-runtime.js';
 
 const ALEX = '284619375016482817';
@@ -27,7 +27,7 @@ function bridge() {
   players.add(7, 'Alex', [`chat:${ALEX}`]);
   players.add(8, 'Jamie', [`chat:${JAMIE}`]);
   players.add(9, 'Nobody', []);
-  const profiles = new ProfileService(cache, players, createLogger({ print: () => {} }));
+  const profiles = new Profiles(cache, players, createLogger({ print: () => {} }));
   const seen = (chatId: string) => {
     const updates: ProfileUpdate[] = [];
     profiles.profile$(chatId).subscribe((update) => updates.push(update));

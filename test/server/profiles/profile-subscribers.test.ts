@@ -2,9 +2,11 @@ import { Subject } from 'rxjs';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createLogger } from '../../../server/log/logger.js';
 import type { PanelResult } from '../../../server/panel/panel-result.js';
-import { ProfileCache, type ProfileEntry } from '../../../server/profiles/profile-cache.js';
-import { payloadOf } from '../../../server/profiles/profile-service.js';
+import { ProfileCache } from '../../../server/profiles/profile-cache.js';
+import type { ProfileEntry } from '../../../server/profiles/profile-entry.js';
 import type { ProfileServed, ProfileUpdate } from '../../../server/profiles/profile-updates.js';
+import { payloadOf } from '../../../server/profiles/profiles.js';
+import { reconcileDuties } from '../../../server/profiles/subscribers/duty-reconciliation.js';
 import { wireProfileSubscribers } from '../../../server/profiles/wire-profile-subscribers.js';
 import { createMemoryStore } from '../../../server/storage/key-value-store.js';
 import { PUBLIC_EVENTS } from '../../../shared/events.js';
@@ -48,7 +50,7 @@ function wired({ kept = [] as Array<{ entry: ProfileEntry; ttlMs: number }>, max
     ...virtualClocks,
   });
   const updates$ = new Subject<ProfileUpdate>();
-  // The cache's own changes reach the subscribers as they do through ProfileService.profiles$.
+  // The cache's own changes reach the subscribers as they do through Profiles.profiles$.
   cache.changes$.subscribe(updates$);
   const connected = new Set([7, 8]);
   const happened: unknown[][] = [];
@@ -67,9 +69,15 @@ function wired({ kept = [] as Array<{ entry: ProfileEntry; ttlMs: number }>, max
       happened.push([event, src, ...args]);
     },
     sendDutyState: (src) => happened.push(['dutyState', src]),
-    reconcile: (src, profile) => happened.push(['reconcile', src, profile.chatId]),
     logger: createLogger({ print: (line) => lines.push(line) }),
   });
+  // As the composition root does: the duty reconciliation after the push.
+  subscription.add(
+    reconcileDuties(updates$, {
+      reconcile: (src, profile) => happened.push(['reconcile', src, profile.chatId]),
+      logger: createLogger({ print: (line) => lines.push(line) }),
+    }),
+  );
   return {
     store,
     cache,

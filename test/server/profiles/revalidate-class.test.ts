@@ -4,8 +4,8 @@ import type { PanelResult } from '../../../server/panel/panel-result.js';
 import type { ProfileRequestClass } from '../../../server/panel/scheduling/request-classes.js';
 import { PlayerRegistry } from '../../../server/players/player-registry.js';
 import { ProfileCache } from '../../../server/profiles/profile-cache.js';
-import { ProfileService } from '../../../server/profiles/profile-service.js';
 import type { ProfileServed } from '../../../server/profiles/profile-updates.js';
+import { Profiles } from '../../../server/profiles/profiles.js';
 
 const CHAT_ID = '284619375016482817';
 const TTL = 300_000;
@@ -24,7 +24,7 @@ function service() {
   const cache = new ProfileCache(panel as never, { ttlMs: TTL, now: () => now, wallNow: () => now });
   const players = new PlayerRegistry();
   players.add(7, 'Alex', [`chat:${CHAT_ID}`]);
-  const profiles = new ProfileService(cache, players, createLogger({ print: () => {} }));
+  const profiles = new Profiles(cache, players, createLogger({ print: () => {} }));
   const refreshed: ProfileServed[] = [];
   profiles.profiles$.subscribe((update) => {
     if (update.kind === 'served') refreshed.push(update);

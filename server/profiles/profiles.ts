@@ -6,7 +6,8 @@ import type { PanelFailure } from '../panel/panel-result.js';
 import type { ProfileRequestClass } from '../panel/scheduling/request-classes.js';
 import { reportTokenRefused } from '../panel/token-refused.js';
 import type { PlayerRegistry } from '../players/player-registry.js';
-import type { ProfileCache, ProfileEntry } from './profile-cache.js';
+import type { ProfileCache } from './profile-cache.js';
+import type { ProfileEntry } from './profile-entry.js';
 import type { ProfileServed, ProfileStatus, ProfileUpdate, ProfileView } from './profile-updates.js';
 import { RefreshPolicy } from './refresh-policy.js';
 
@@ -33,8 +34,13 @@ export const payloadOf = (entry: ProfileEntry, messages: Messages = ENGLISH): Pr
     ? { ok: true, chatId: entry.chatId, departments: summaries(entry), fetchedAt: entry.fetchedAt }
     : { ok: false, error: 'not_registered', message: messages.not_registered };
 
-/** Turns a player's identity and the panel's answer into the profile the game sees, with a reason when it fails. */
-export class ProfileService {
+/**
+ * The profiles the server holds, as the rest of the bridge asks for them: turns a player's identity and the panel's
+ * answer into the profile the game sees, with a reason when it fails. Every profile served goes out on `profiles$`,
+ * whose subscribers (`subscribers/`, wired in the composition root) push it to the client, reconcile the duty with
+ * it and keep the cache in KVP. Without a cache (no panel), every profile is answered `not_configured`.
+ */
+export class Profiles {
   /**
    * Every chat account's profile as it is held, dropped and served, in order: what the client push, the duty
    * reconciliation and the KVP copy subscribe to (`subscribers/`).
@@ -57,6 +63,11 @@ export class ProfileService {
         })
       : undefined;
     this.profiles$ = cache ? merge(cache.changes$, this.served$) : this.served$;
+  }
+
+  /** Profiles held: for `bridge status`. */
+  cachedCount(): number {
+    return this.cache?.size ?? 0;
   }
 
   /** One chat account's updates: its profile held, dropped, and served to each of its sessions. */
@@ -130,11 +141,18 @@ export class ProfileService {
     return { view: { payload, entry: undefined }, status: 'none' };
   }
 
+  /** What /dutyrefresh and `RefreshPlayer` do: fetch bypassing the cache, tell the client, check the duty. */
+  refresh(src: number): Promise<ProfileView> {
+    return this.serve(src, { force: true, checksDuty: true });
+  }
+
   /**
    * The profile a duty change is checked against: whatever is held, fresh or stale, without a refresh (the panel
-   * checks the rank itself and a refusal fetches the profile again); fetched only when nothing is held.
+   * checks the rank itself and a refusal comes back with `refetch`); fetched only when nothing is held. A `refetch`
+   * bypasses the cache and also updates the player's menu, which showed the outdated departments.
    */
-  async forDuty(src: number): Promise<ProfileEntry | undefined> {
+  async forDuty(src: number, refetch = false): Promise<ProfileEntry | undefined> {
+    if (refetch) return (await this.serve(src, { force: true })).entry;
     return this.cached(src) ?? (await this.view(src)).entry;
   }
 

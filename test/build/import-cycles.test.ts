@@ -1,0 +1,77 @@
+// `npm run deps` fails on an import cycle: checked here on cycles planted in a scratch folder, with the repository's
+// own dependency-cruiser config, so a config that lets cycles through fails this test.
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+
+const root = join(import.meta.dirname, '..', '..');
+const scratch: string[] = [];
+
+/** Writes the files into a scratch folder and runs the repository's cycle check on them. */
+function cruise(files: Record<string, string>) {
+  const dir = mkdtempSync(join(tmpdir(), 'import-cycles-'));
+  scratch.push(dir);
+  for (const [file, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(dir, file)), { recursive: true });
+    writeFileSync(join(dir, file), text);
+  }
+  const result = spawnSync(
+    process.execPath,
+    [
+      join(root, 'node_modules', 'dependency-cruiser', 'bin', 'dependency-cruise.mjs'),
+      '--config',
+      join(root, '.dependency-cruiser.cjs'),
+      '--output-type',
+      'err',
+      'server',
+    ],
+    { cwd: dir, encoding: 'utf8' },
+  );
+  return { status: result.status, output: `${result.stdout}${result.stderr}` };
+}
+
+afterEach(() => {
+  for (const dir of scratch.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+describe('the import cycle check (npm run deps)', { timeout: 60_000 }, () => {
+  it('passes code without a cycle', () => {
+    const { status, output } = cruise({
+      'server/a.ts': "import { b } from './b.js';\nexport const a = () => b;\n",
+      'server/b.ts': 'export const b = 1;\n',
+    });
+    expect(output).toContain('no dependency violations found');
+    expect(status).toBe(0);
+  });
+
+  it('fails on a cycle, a cycle of type-only imports too, and names its modules', () => {
+    const { status, output } = cruise({
+      'server/a.ts': "import { b } from './b.js';\nexport const a = () => b;\n",
+      'server/b.ts': "import type { C } from './c.js';\nexport const b: C = 1;\n",
+      'server/c.ts': "import type { a } from './a.js';\nexport type C = ReturnType<typeof a> | 1;\n",
+    });
+    expect(status).not.toBe(0);
+    expect(output).toContain('no-circular');
+    expect(output).toMatch(/server\/a\.ts[\s\S]*server\/b\.ts[\s\S]*server\/c\.ts/);
+  });
+
+  it('lets through only the known outbox ↔ kept-outbox-records pair, not another cycle through the outbox', () => {
+    const known = {
+      'server/duty/outbox.ts': "import { kept } from './kept-outbox-records.js';\nexport const outbox = () => kept;\n",
+      'server/duty/kept-outbox-records.ts':
+        "import type { outbox } from './outbox.js';\nexport const kept = 1;\nexport type O = typeof outbox;\n",
+    };
+    expect(cruise(known).status).toBe(0);
+    const another = cruise({
+      ...known,
+      'server/duty/outbox.ts':
+        "import { kept } from './kept-outbox-records.js';\nimport { lane } from './lane.js';\nexport const outbox = () => kept + lane;\n",
+      'server/duty/lane.ts':
+        "import type { outbox } from './outbox.js';\nexport const lane = 1;\nexport type O = typeof outbox;\n",
+    });
+    expect(another.status).not.toBe(0);
+    expect(another.output).toContain('server/duty/lane.ts');
+  });
+});
