@@ -11,6 +11,12 @@ import {
   RolesBodySchema,
 } from './schemas';
 
+export interface UserDeletion {
+  user: PanelUser;
+  /** The duty session the deletion ended; null when the user was off duty. */
+  endedSession: DutySession | null;
+}
+
 export interface RolesChange {
   user: PanelUser;
   roles: Record<string, string[]>;
@@ -21,6 +27,12 @@ export interface RolesChange {
 export interface PanelControls {
   /** Replaces a user's roles in a guild (the panel's by default), as `/syncme` does. null for an unknown user. */
   setRoles(chatId: string, roles: readonly string[], guildId?: string): RolesChange | null;
+  /**
+   * Deletes a user, as a panel admin deleting or banning the account: their departments and duty calls answer 404
+   * `user_not_found` from then on, and their open duty session ends (`endedBy: 'deleted'`). null for an unknown user;
+   * `reset()` brings them back.
+   */
+  deleteUser(chatId: string): UserDeletion | null;
   /** Delays every `/api/leo` answer by `ms` (0 removes the delay). */
   setLatency(ms: number): void;
   /** Answers a share of `/api/leo` requests with the code's status; `internal_error` is thrown inside the route. */
@@ -50,6 +62,11 @@ export function createPanelControls(store: PanelStore): PanelControls {
         roles: structuredClone(updated.roles),
         departments: store.users.departmentsOf(updated),
       };
+    },
+    deleteUser(chatId) {
+      const user = store.users.delete(chatId);
+      if (!user) return null;
+      return { user: store.users.profileOf(user), endedSession: store.duty.endDeleted(chatId) ?? null };
     },
     setLatency: (ms) => store.faults.setLatency(LatencyBodySchema.parse({ ms }).ms),
     injectErrors: (fault) => store.faults.injectErrors(ErrorsBodySchema.parse(fault)),

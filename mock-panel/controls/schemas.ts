@@ -74,7 +74,7 @@ export const DutySessionSchema = z.object({
   startedAt: z.iso.datetime(),
   endedAt: z.iso.datetime().nullable(),
   durationMs: z.int().nullable(),
-  endedBy: z.enum(['off', 'switch']).nullable(),
+  endedBy: z.enum(['off', 'switch', 'deleted']).nullable(),
   reportedReason: z
     .string()
     .optional()
@@ -96,5 +96,13 @@ export const RequestLogEntrySchema = z.object({
     .meta({ description: "Present on the bridge's start-up check, whose expected answer is a 404." }),
 });
 export const RequestLogResponseSchema = z.object({ ok: z.literal(true), requests: z.array(RequestLogEntrySchema) });
+
+export const DeleteUserResponseSchema = z.object({
+  ok: z.literal(true),
+  user: PanelUserSchema,
+  endedSession: DutySessionSchema.nullable().meta({
+    description: 'The duty session the deletion ended, if one was open.',
+  }),
+});
 
 export const OkResponseSchema = z.object({ ok: z.literal(true) });

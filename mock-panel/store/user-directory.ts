@@ -44,6 +44,13 @@ export class UserDirectory {
     return updated;
   }
 
+  /** Removes the user, as a panel admin deleting or banning the account: the panel no longer knows the chat id. */
+  delete(chatId: string): MockUser | undefined {
+    const user = this.users.get(chatId);
+    this.users.delete(chatId);
+    return user;
+  }
+
   reset(): void {
     this.users = new Map(this.seed.users.map((user) => [user.chatId, structuredClone(user)]));
   }
