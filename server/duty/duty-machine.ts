@@ -412,9 +412,13 @@ export class DutyMachine {
     const state = this.state(src);
     if (!state.onDuty || state.departmentId === null) return;
     const profile = this.options.latestProfile?.(src) ?? asked;
-    const department =
-      profile.kind === 'found' ? profile.departments.find((d) => d.id === state.departmentId) : undefined;
     const player = this.options.player(src);
+    if (profile.kind === 'not_registered') {
+      // The panel itself no longer knows the account (deleted or banned): whatever duty it had there ends with it.
+      if (player) this.goOff(src, player, state.departmentId, 'account_removed', 'account');
+      return;
+    }
+    const department = profile.departments.find((d) => d.id === state.departmentId);
     if (!department) {
       if (player) this.goOff(src, player, state.departmentId, 'department_removed');
       return;

@@ -420,6 +420,7 @@ const ENDED_BY = { off: 'off duty call', switch: 'replaced by a new on', deleted
 const BRIDGE_REASONS = {
   request: 'player request',
   department_removed: 'department removed',
+  account_removed: 'account removed',
   dropped: 'disconnect',
   resource_stop: 'resource stop',
   admin: 'admin',
