@@ -378,7 +378,8 @@ export class DutyMachine {
     );
     // The refused `on` did not replace at the panel the duty it replaced in game (another session's, or this
     // session's previous department): the `off` ends whatever duty the account still has there.
-    this.goOff(src, player, departmentId, 'department_removed', 'account');
+    const reason = failure.code === 'user_not_found' ? 'account_removed' : 'department_removed';
+    this.goOff(src, player, departmentId, reason, 'account');
   }
 
   private off(src: number, reason: OffDutyReason): DutyOutcome {

@@ -253,6 +253,30 @@ describe('what the panel changed reaches a duty within one interval', () => {
   });
 });
 
+describe('an account deleted while the panel had yet to take its new rank', () => {
+  it('takes the player off duty as an account removed, not a department removed', async () => {
+    const running = await alexOnDutyInLspd();
+    mock.panel.controls.setRoles(TWO_DEPARTMENTS, [ROLES.lspdMember, ROLES.lspdLieutenant]);
+    mock.panel.controls.setLatency(2_000);
+    await elapse(FIVE_MINUTES + 2_000);
+    // The lieutenant's `on` is on its way: the account is deleted before the panel reads it.
+    expect(running.bridge.duty.state(7).rankId).toBe(LSPD.lieutenant);
+    mock.panel.controls.deleteUser(TWO_DEPARTMENTS);
+    await elapse(10_000);
+
+    expect(running.bridge.duty.state(7).onDuty).toBe(false);
+    expect(running.port.sentTo(7, PUBLIC_EVENTS.offDuty)).toEqual([
+      [{ departmentId: LSPD.id, reason: 'account_removed' }],
+    ]);
+    expect(running.answers().filter((answer) => answer.startsWith('POST'))).toEqual([
+      `${DUTY_ON} 200`,
+      `${DUTY_ON} 404`,
+      `${DUTY_OFF} 404`,
+    ]);
+    expect(running.port.store.keys('outbox:')).toEqual([]);
+  });
+});
+
 describe('the polling of a player ends with their duty', () => {
   const pollingAfter = async (running: RunningBridge, end: () => void) => {
     await connect(running, 7, ALEX);
