@@ -42,3 +42,4 @@ export {
 } from './server/http-server';
 export { stopSignal } from './stop-signal';
 export type { DutySession, PanelStore, RequestLogEntry } from './store';
+export type { DepartmentRename, DepartmentRenamed } from './store/user-directory';

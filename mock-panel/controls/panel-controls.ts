@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { DepartmentEntry, PanelUser } from '../../shared/contract';
 import type { DutySession, PanelStore, RequestLogEntry } from '../store';
+import type { DepartmentRenamed } from '../store/user-directory';
 import {
   ErrorsBodySchema,
   type FaultKind,
@@ -8,6 +9,7 @@ import {
   LatencyBodySchema,
   MalformedBodySchema,
   OutageBodySchema,
+  RenameDepartmentBodySchema,
   RolesBodySchema,
 } from './schemas';
 
@@ -33,6 +35,12 @@ export interface PanelControls {
    * `reset()` brings them back.
    */
   deleteUser(chatId: string): UserDeletion | null;
+  /**
+   * Gives a department another slug, name or both (same id, ranks and roles), as an admin editing it does: every
+   * member's departments answer with them from then on. Refused when the id is unknown or the slug is another
+   * department's; `reset()` puts the seed's back.
+   */
+  renameDepartment(departmentId: number, rename: z.input<typeof RenameDepartmentBodySchema>): DepartmentRenamed;
   /** Delays every `/api/leo` answer by `ms` (0 removes the delay). */
   setLatency(ms: number): void;
   /** Answers a share of `/api/leo` requests with the code's status; `internal_error` is thrown inside the route. */
@@ -68,6 +76,8 @@ export function createPanelControls(store: PanelStore): PanelControls {
       if (!user) return null;
       return { user: store.users.profileOf(user), endedSession: store.duty.endDeleted(chatId) ?? null };
     },
+    renameDepartment: (departmentId, rename) =>
+      store.users.renameDepartment(departmentId, RenameDepartmentBodySchema.parse(rename)),
     setLatency: (ms) => store.faults.setLatency(LatencyBodySchema.parse({ ms }).ms),
     injectErrors: (fault) => store.faults.injectErrors(ErrorsBodySchema.parse(fault)),
     setOutage: (fault) => store.faults.setOutage(OutageBodySchema.parse(fault)),

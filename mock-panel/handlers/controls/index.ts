@@ -6,6 +6,7 @@ import type { PanelContext } from '../../panel-context';
 import { routePredicate } from '../route-predicate';
 import { CONTROL_PREFIX, controlRoute } from './control-route';
 import { dashboardHandlers } from './dashboard';
+import { departmentHandlers } from './departments';
 import { faultHandlers } from './faults';
 import { recordHandlers } from './records';
 import { userHandlers } from './users';
@@ -14,6 +15,7 @@ import { userHandlers } from './users';
 export function controlHandlers(context: PanelContext, controls: PanelControls, origin: string) {
   return [
     ...userHandlers(context, controls, origin),
+    ...departmentHandlers(context, controls, origin),
     ...faultHandlers(context, controls, origin),
     ...recordHandlers(context, controls, origin),
     ...dashboardHandlers(context, origin),
