@@ -31,8 +31,18 @@ export interface DeptDataPayload {
   data: DepartmentData;
 }
 
-/** `replaced`: the same chat account went on duty in another session (one duty per account). */
-export type OffDutyReason = 'request' | 'department_removed' | 'dropped' | 'resource_stop' | 'admin' | 'replaced';
+/**
+ * `replaced`: the same chat account went on duty in another session (one duty per account). `account_removed`: the
+ * panel itself answered that it does not know the chat account (deleted or banned).
+ */
+export type OffDutyReason =
+  | 'request'
+  | 'department_removed'
+  | 'account_removed'
+  | 'dropped'
+  | 'resource_stop'
+  | 'admin'
+  | 'replaced';
 
 /** `bridge:client:offDuty`. */
 export interface OffDutyPayload {
@@ -74,6 +84,12 @@ export interface BridgeServerEvents {
    * stay on duty with it.
    */
   'bridge:server:playerRankChanged': [source: number, departmentId: number, rankId: number];
+  /**
+   * The panel renamed the department a player is on duty in (same id; a new slug or name, found like a new rank);
+   * they stay on duty in it. `slug` is the new one, `previousSlug` the one the duty had until now (the same when
+   * only the name changed).
+   */
+  'bridge:server:playerDepartmentRenamed': [source: number, departmentId: number, slug: string, previousSlug: string];
 }
 
 /** Client events (from the server: listen with `onNet`), each with the arguments a listener receives. */
@@ -111,6 +127,7 @@ export const PUBLIC_EVENTS = {
   playerOnDuty: 'bridge:server:playerOnDuty',
   playerOffDuty: 'bridge:server:playerOffDuty',
   playerRankChanged: 'bridge:server:playerRankChanged',
+  playerDepartmentRenamed: 'bridge:server:playerDepartmentRenamed',
   profile: 'bridge:client:profile',
   deptData: 'bridge:client:deptData',
   offDuty: 'bridge:client:offDuty',

@@ -290,6 +290,7 @@ export class DutyMachine {
       onDuty: true,
       departmentId: department.id,
       departmentSlug: department.slug,
+      departmentName: department.name,
       rankId: department.rank.id,
       since: this.options.now(),
     };
@@ -339,11 +340,26 @@ export class DutyMachine {
     this.appliedOns.next({ delivery: result, src, departmentId: call.body.departmentId, since, retried });
   }
 
-  /** The game takes the rank the panel now gives the player in the department they are on duty in. */
-  private setRank(src: number, state: DutyState, department: Department): void {
-    const next: DutyState = { ...state, rankId: department.rank.id };
+  /**
+   * The game takes what the panel now says of the department the player is on duty in: its rank (`rank`), or else
+   * its slug and name (`renamed`). Nothing changed, nothing is committed.
+   */
+  private follow(src: number, state: DutyState, department: Department): void {
+    const next: DutyState = {
+      ...state,
+      departmentSlug: department.slug,
+      departmentName: department.name,
+      rankId: department.rank.id,
+    };
+    const kind = next.rankId !== state.rankId ? 'rank' : 'renamed';
+    if (
+      kind === 'renamed' &&
+      next.departmentSlug === state.departmentSlug &&
+      next.departmentName === state.departmentName
+    )
+      return;
     const chatId = this.options.player(src)?.chatId;
-    this.commit({ kind: 'rank', src, chatId, previous: state, next, department: departmentPayload(department) });
+    this.commit({ kind, src, chatId, previous: state, next, department: departmentPayload(department) });
   }
 
   /**
@@ -367,7 +383,7 @@ export class DutyMachine {
         const call = onCallOf(src, player, department);
         if (this.holders.holds(player.chatId, src)) this.holders.hold(src, call);
         this.sendApplied(src, call, since, true);
-        if (department.rank.id !== state.rankId) this.setRank(src, state, department);
+        this.follow(src, state, department);
       }),
     );
   }
@@ -378,7 +394,8 @@ export class DutyMachine {
     );
     // The refused `on` did not replace at the panel the duty it replaced in game (another session's, or this
     // session's previous department): the `off` ends whatever duty the account still has there.
-    this.goOff(src, player, departmentId, 'department_removed', 'account');
+    const reason = failure.code === 'user_not_found' ? 'account_removed' : 'department_removed';
+    this.goOff(src, player, departmentId, reason, 'account');
   }
 
   private off(src: number, reason: OffDutyReason): DutyOutcome {
@@ -412,14 +429,21 @@ export class DutyMachine {
     const state = this.state(src);
     if (!state.onDuty || state.departmentId === null) return;
     const profile = this.options.latestProfile?.(src) ?? asked;
-    const department =
-      profile.kind === 'found' ? profile.departments.find((d) => d.id === state.departmentId) : undefined;
     const player = this.options.player(src);
+    if (profile.kind === 'not_registered') {
+      // The panel itself no longer knows the account (deleted or banned): whatever duty it had there ends with it.
+      if (player) this.goOff(src, player, state.departmentId, 'account_removed', 'account');
+      return;
+    }
+    const department = profile.departments.find((d) => d.id === state.departmentId);
     if (!department) {
       if (player) this.goOff(src, player, state.departmentId, 'department_removed');
       return;
     }
-    if (department.rank.id !== state.rankId && player) this.changeRank(src, player, state, department);
+    if (!player) return;
+    if (department.rank.id !== state.rankId) this.changeRank(src, player, state, department);
+    // The panel keeps duty by department and rank id: a new slug or name is the game's alone to follow.
+    else this.follow(src, state, department);
   }
 
   /**
@@ -428,7 +452,7 @@ export class DutyMachine {
    * again meanwhile) fetches the profile once and sends what it says; refused again, the player goes off duty.
    */
   private changeRank(src: number, player: DutyPlayer, state: DutyState, department: Department): void {
-    this.setRank(src, state, department);
+    this.follow(src, state, department);
     if (!this.holders.holds(player.chatId, src) || state.since === null) return;
     const call = onCallOf(src, player, department);
     this.holders.hold(src, call);

@@ -6,21 +6,32 @@ import type { ProfileUpdate } from '../profiles/profile-updates.js';
 // exposition without bound. Past it, a department shows only while someone is on duty there.
 const MAX_SEEN = 256;
 
+/** A department slug the bridge saw, or one that no longer names a department (renamed by the panel). */
+export type DepartmentNews = { kind: 'seen'; slug: string } | { kind: 'gone'; slug: string };
+
+const slugOf = (duty: DutyChange['next']) => duty.departmentSlug ?? String(duty.departmentId);
+
 /**
  * The slugs of the departments a profile the bridge held or served names, and of each department a player went on
- * duty in (its id when the slug is unknown, as the on-duty counts name it).
+ * duty in (its id when the slug is unknown, as the on-duty counts name it); the old slug of a renamed department is
+ * gone, so no alert watches a department that only exists under its new name.
  */
 export function departmentsSeen$(
   profiles$: Observable<ProfileUpdate>,
   dutyChanges$: Observable<DutyChange>,
-): Observable<string> {
+): Observable<DepartmentNews> {
   const fromProfiles = profiles$.pipe(
     map((update) => (update.kind === 'held' ? update.entry : update.kind === 'served' ? update.view.entry : undefined)),
     mergeMap((entry) => (entry?.kind === 'found' ? entry.departments.map((department) => department.slug) : [])),
+    map((slug): DepartmentNews => ({ kind: 'seen', slug })),
   );
   const fromDuty = dutyChanges$.pipe(
     filter((change) => change.kind !== 'off'),
-    map(({ next }) => next.departmentSlug ?? String(next.departmentId)),
+    mergeMap((change): DepartmentNews[] => {
+      const seen: DepartmentNews = { kind: 'seen', slug: slugOf(change.next) };
+      const before = slugOf(change.previous);
+      return change.kind === 'renamed' && before !== seen.slug ? [{ kind: 'gone', slug: before }, seen] : [seen];
+    }),
   );
   return merge(fromProfiles, fromDuty);
 }
@@ -34,6 +45,11 @@ export class SeenDepartments {
 
   add(slug: string): void {
     if (this.slugs.size < MAX_SEEN) this.slugs.add(slug);
+  }
+
+  take(news: DepartmentNews): void {
+    if (news.kind === 'seen') this.add(news.slug);
+    else this.slugs.delete(news.slug);
   }
 
   /** The counts given, and every other department seen at 0. */

@@ -5,7 +5,7 @@ import type { ServerPort } from '../server-port.js';
 import { bridgeMetrics, type MetricsReading } from './bridge-metrics.js';
 import { renderExposition } from './exposition.js';
 import { METRICS_PATH, metricsEndpoint } from './metrics-endpoint.js';
-import { SeenDepartments } from './seen-departments.js';
+import { type DepartmentNews, SeenDepartments } from './seen-departments.js';
 
 /** The convar holding the token scrapers send; its own, so a leaked scrape config never exposes the panel token. */
 export const METRICS_TOKEN_CONVAR = 'bridge_metrics_token';
@@ -20,8 +20,8 @@ export interface MetricsWiring {
   /** The panel token (empty when not set), which the metrics token must not be. */
   panelToken: string;
   read: () => MetricsReading;
-  /** The slug of each department the bridge comes across, kept at 0 in the exposition once nobody is on duty there. */
-  departments$: Observable<string>;
+  /** Departments the bridge comes across, kept at 0 in the exposition once nobody is on duty there, and renamed ones gone. */
+  departments$: Observable<DepartmentNews>;
 }
 
 const FIX =
@@ -67,7 +67,7 @@ export function startMetrics({ port, config, logger, panelToken, read, departmen
     return off;
   }
   const seen = new SeenDepartments();
-  const watching = departments$.subscribe((slug) => seen.add(slug));
+  const watching = departments$.subscribe((news) => seen.take(news));
   const render = () => {
     const reading = read();
     return renderExposition(

@@ -20,12 +20,13 @@ const department = (id: number, rankId: number) => ({
   rank: { id: rankId, name: `rank ${rankId}` },
   data: { vehicles: [], uniforms: [], equipment: [] },
 });
-const profile = (chatId: string, rankId = 2): ProfileEntry => ({
+const profileWith = (chatId: string, departments: ReturnType<typeof department>[]): ProfileEntry => ({
   kind: 'found',
   chatId,
-  departments: [department(1, rankId)],
+  departments,
   fetchedAt: START_TIME,
 });
+const profile = (chatId: string, rankId = 2): ProfileEntry => profileWith(chatId, [department(1, rankId)]);
 
 const accepted = (chatId: string): PanelResult<DutyResponse> => ({
   ok: true,
@@ -41,9 +42,11 @@ const accepted = (chatId: string): PanelResult<DutyResponse> => ({
 function dutyService() {
   const held = new Map<string, () => void>();
   const holdFor = new Set<string>();
+  const calls: Array<[action: 'on' | 'off', body: object]> = [];
   const panel = {
-    setDuty: (_action: 'on' | 'off', body: { chatId: string }) =>
+    setDuty: (action: 'on' | 'off', body: { chatId: string }) =>
       new Promise<PanelResult<DutyResponse>>((resolve) => {
+        calls.push([action, body]);
         const answer = () => resolve(accepted(body.chatId));
         if (holdFor.has(body.chatId)) held.set(body.chatId, answer);
         else answer();
@@ -70,6 +73,7 @@ function dutyService() {
   return {
     duty,
     changes,
+    calls,
     holdAnswersFor: (chatId: string) => holdFor.add(chatId),
     answer: (chatId: string) => held.get(chatId)?.(),
     stop: () => {
@@ -131,6 +135,90 @@ describe('dutyChanges$', () => {
     expect(first).toEqual(inOrder);
     expect(last).toEqual(inOrder);
     expect(changes.map(summary).slice(1)).toEqual(inOrder);
+  });
+});
+
+describe('a profile the duty is checked against', () => {
+  it("ends the duty of an account the panel says it does not know (deleted or banned), and the account's duty there", async () => {
+    const { duty, changes, calls } = start();
+    await duty.request({ kind: 'on', src: 7, departmentId: 1 });
+
+    duty.submit({
+      kind: 'reconcile',
+      src: 7,
+      profile: { kind: 'not_registered', chatId: ALEX, fetchedAt: START_TIME },
+    });
+    await settle();
+
+    expect(changes.map(summary)).toEqual(['7 on: rank null -> 2', '7 off (account_removed): rank 2 -> null']);
+    expect(changes[1]).toMatchObject({ chatId: ALEX, previous: { departmentId: 1, departmentSlug: 'dept1' } });
+    expect(calls.map(([action, body]) => [action, body])).toEqual([
+      ['on', expect.objectContaining({ chatId: ALEX, departmentId: 1, rankId: 2 })],
+      ['off', { chatId: ALEX }],
+    ]);
+    expect(duty.state(7)).toMatchObject({ onDuty: false, departmentSlug: null });
+  });
+
+  it('follows a department the panel renamed (same id and rank), without a call to the panel', async () => {
+    const { duty, changes, calls } = start();
+    await duty.request({ kind: 'on', src: 7, departmentId: 1 });
+    const renamed = { ...department(1, 2), slug: 'renamed1', name: 'Renamed Department' };
+
+    duty.submit({ kind: 'reconcile', src: 7, profile: profileWith(ALEX, [renamed]) });
+    await settle();
+
+    expect(changes.map(summary)).toEqual(['7 on: rank null -> 2', '7 renamed: rank 2 -> 2']);
+    expect(changes[1]).toMatchObject({
+      chatId: ALEX,
+      previous: { departmentId: 1, departmentSlug: 'dept1', departmentName: 'Department 1' },
+      next: { onDuty: true, departmentId: 1, departmentSlug: 'renamed1', departmentName: 'Renamed Department' },
+      department: { departmentId: 1, slug: 'renamed1', name: 'Renamed Department', rank: { id: 2 } },
+    });
+    expect(duty.state(7)).toMatchObject({ onDuty: true, departmentSlug: 'renamed1', since: changes[0]?.next.since });
+    expect(calls.map(([action]) => action)).toEqual(['on']);
+
+    // The same profile again changes nothing; a new name alone is a rename too.
+    duty.submit({ kind: 'reconcile', src: 7, profile: profileWith(ALEX, [renamed]) });
+    duty.submit({
+      kind: 'reconcile',
+      src: 7,
+      profile: profileWith(ALEX, [{ ...renamed, name: 'Department One' }]),
+    });
+    await settle();
+    expect(changes.map(summary).slice(2)).toEqual(['7 renamed: rank 2 -> 2']);
+    expect(changes[2]).toMatchObject({ next: { departmentSlug: 'renamed1', departmentName: 'Department One' } });
+    expect(calls.map(([action]) => action)).toEqual(['on']);
+  });
+
+  it('takes a new slug with a new rank, and sends the panel the rank', async () => {
+    const { duty, changes, calls } = start();
+    await duty.request({ kind: 'on', src: 7, departmentId: 1 });
+
+    duty.submit({
+      kind: 'reconcile',
+      src: 7,
+      profile: profileWith(ALEX, [{ ...department(1, 3), slug: 'renamed1' }]),
+    });
+    await settle();
+
+    expect(changes.map(summary)).toEqual(['7 on: rank null -> 2', '7 rank: rank 2 -> 3']);
+    expect(changes[1]).toMatchObject({ next: { departmentSlug: 'renamed1', rankId: 3 } });
+    expect(calls.map(([action, body]) => [action, body])).toEqual([
+      ['on', expect.objectContaining({ departmentId: 1, rankId: 2 })],
+      ['on', expect.objectContaining({ departmentId: 1, rankId: 3 })],
+    ]);
+  });
+
+  it('leaves a player off duty as they are when the panel says their account is unknown', async () => {
+    const { duty, changes, calls } = start();
+    duty.submit({
+      kind: 'reconcile',
+      src: 7,
+      profile: { kind: 'not_registered', chatId: ALEX, fetchedAt: START_TIME },
+    });
+    await settle();
+    expect(changes).toEqual([]);
+    expect(calls).toEqual([]);
   });
 });
 

@@ -18,7 +18,9 @@ describe('the departments the metrics keep at 0', () => {
     const profiles$ = new Subject<ProfileUpdate>();
     const changes$ = new Subject<DutyChange>();
     const seen: string[] = [];
-    const subscription = departmentsSeen$(profiles$, changes$).subscribe((slug) => seen.push(slug));
+    const subscription = departmentsSeen$(profiles$, changes$).subscribe((news) => {
+      if (news.kind === 'seen') seen.push(news.slug);
+    });
     profiles$.next({
       kind: 'held',
       chatId: '1',
@@ -32,7 +34,7 @@ describe('the departments the metrics keep at 0', () => {
       entry: { kind: 'not_registered', chatId: '2', fetchedAt: 0 },
     });
     profiles$.next({ kind: 'dropped', chatId: '1' });
-    const next = { onDuty: true, departmentId: 9, departmentSlug: null, rankId: 1, since: 0 };
+    const next = { onDuty: true, departmentId: 9, departmentSlug: null, departmentName: null, rankId: 1, since: 0 };
     changes$.next({
       kind: 'on',
       src: 3,
@@ -44,6 +46,20 @@ describe('the departments the metrics keep at 0', () => {
     changes$.next({ kind: 'off', src: 3, chatId: '3', previous: next, next: OFF_DUTY, reason: 'request' });
     subscription.unsubscribe();
     expect(seen).toEqual(['lspd', 'bcso', '9']);
+  });
+
+  it('leave out the old slug of a department the panel renamed, which no longer exists under it', () => {
+    const profiles$ = new Subject<ProfileUpdate>();
+    const changes$ = new Subject<DutyChange>();
+    const seen = new SeenDepartments();
+    const subscription = departmentsSeen$(profiles$, changes$).subscribe((news) => seen.take(news));
+    const lspd = { onDuty: true, departmentId: 1, departmentSlug: 'lspd', departmentName: 'LSPD', rankId: 1, since: 0 };
+    const lapd = { ...lspd, departmentSlug: 'lapd', departmentName: 'LAPD' };
+    const payload = { departmentId: 1, slug: 'lapd', name: 'LAPD', rank: { id: 1, name: 'One' }, data: {} };
+    changes$.next({ kind: 'on', src: 3, chatId: '3', previous: OFF_DUTY, next: lspd, department: payload as never });
+    changes$.next({ kind: 'renamed', src: 3, chatId: '3', previous: lspd, next: lapd, department: payload as never });
+    subscription.unsubscribe();
+    expect(seen.withZeros({ lapd: 1 })).toEqual({ lapd: 1 });
   });
 
   it('stay at 0 next to the counts, and a panel that sends a new slug every time cannot grow them past 256', () => {
