@@ -155,15 +155,21 @@ export interface PlayerDepartments {
   error?: string;
 }
 
+/**
+ * A player's server id, as a number or as the numeric string `getPlayers()` (Lua's `GetPlayers()`) gives. An id of
+ * a player who is not connected answers as off duty or refused, never an error.
+ */
+export type PlayerSource = number | string;
+
 /** The server exports (`exports.bridge:Name(...)` from another resource's server script). */
 export interface BridgeServerExports {
-  IsPlayerOnDuty(src: number): boolean;
-  GetPlayerDuty(src: number): PlayerDuty;
+  IsPlayerOnDuty(src: PlayerSource): boolean;
+  GetPlayerDuty(src: PlayerSource): PlayerDuty;
   GetOnDutyPlayers(departmentId?: number): OnDutyPlayer[];
-  GetPlayerDepartments(src: number): PlayerDepartments;
+  GetPlayerDepartments(src: PlayerSource): PlayerDepartments;
   /** For MDTs and admin tools: the same checks and panel calls as the player's own request. */
-  SetPlayerDuty(src: number, on: boolean, departmentId?: number): Promise<DutyOutcome>;
-  RefreshPlayer(src: number): Promise<ProfilePayload>;
+  SetPlayerDuty(src: PlayerSource, on: boolean, departmentId?: number): Promise<DutyOutcome>;
+  RefreshPlayer(src: PlayerSource): Promise<ProfilePayload>;
   /** Players on duty in the department with this slug, or in all departments without one. */
   GetOnDutyCount(slug?: string): number;
 }

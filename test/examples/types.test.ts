@@ -88,6 +88,29 @@ describe('the types shipped for TypeScript consumers (types/)', () => {
     expect(diagnostics).toEqual([]);
   });
 
+  it('take a player id as the string getPlayers() gives, in every server export that takes a player', () => {
+    // The exports read a numeric string as the id (server/exports/server-exports.ts); the types must not refuse it.
+    const diagnostics = sourceDiagnostics({
+      files: {
+        'test/examples/consumer.ts': `
+for (const id of getPlayers()) {
+  const onDuty: boolean = exports.bridge.IsPlayerOnDuty(id);
+  const since: number | null | undefined = exports.bridge.GetPlayerDuty(id).since;
+  const ok: boolean = exports.bridge.GetPlayerDepartments(id).ok;
+  exports.bridge.SetPlayerDuty(id, false).then((outcome) => console.log(outcome.ok));
+  exports.bridge.RefreshPlayer(id).then((profile) => console.log(profile.ok));
+  console.log(onDuty, since, ok);
+}
+// @ts-expect-error a player is a server id, not a boolean
+exports.bridge.IsPlayerOnDuty(true);
+`,
+      },
+      include: ['types/server.d.ts'],
+      types: ['@citizenfx/server'],
+    });
+    expect(diagnostics).toEqual([]);
+  });
+
   it('report a misuse left unmarked, so the checks above can fail', () => {
     expect(client("exports.bridge.UpdatePlayerDuty('on');")).toEqual([
       expect.stringMatching(/^test\/examples\/consumer\.ts:1 TS2345: Argument of type 'string'/),
