@@ -152,6 +152,11 @@
 ---@field equipment BridgeDepartmentEquipment[]
 ---@field [string] any
 
+---FiveM's `exports` global: `exports.<resource>` is that resource's exports. Declared here, as a plain table (other
+---resources' exports stay untyped), so the definitions check clean on their own: without it LuaLS flags
+---`Undefined global 'exports'` on every export below. CfxLua definitions that declare it too merge with this.
+exports = {}
+
 ---`exports.bridge` on either side; client.lua and server.lua declare each side's exports on it.
 ---Call them with a colon, `exports.bridge:Name(...)`: FiveM's Lua export proxy drops the first argument, which the
 ---colon fills with the proxy itself (`exports.bridge.Name(a)` would lose `a`). Each export is declared as a method,
