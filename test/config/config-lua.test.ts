@@ -118,3 +118,50 @@ describe('validating an owner config', () => {
     );
   });
 });
+
+describe('a refused value in config.lua', () => {
+  const messageFor = (raw: unknown) => validateConfig(raw).problems.map((problem) => problem.message);
+
+  it("names the frameworks allowed and the one meant by a framework's resource name", () => {
+    expect(messageFor({ Integrations: { JobFramework: 'qb-core' } })).toEqual([
+      "Integrations.JobFramework = 'qb-core' is not valid (must be false, 'auto', 'esx', 'qbcore', 'qbox' or " +
+        "'ox_core'; did you mean 'qbcore'?); using the default false",
+    ]);
+    expect(messageFor({ Integrations: { JobFramework: 'qbx_core' } })[0]).toContain("did you mean 'qbox'?");
+    expect(messageFor({ Integrations: { JobFramework: 'es_extended' } })[0]).toContain("did you mean 'esx'?");
+    expect(messageFor({ Integrations: { JobFramework: 'QBCore' } })[0]).toContain("did you mean 'qbcore'?");
+    expect(messageFor({ Integrations: { JobFramework: 'vrp' } })[0]).not.toContain('did you mean');
+    expect(messageFor({ LogLevel: 'verbose' })).toEqual([
+      "LogLevel = 'verbose' is not valid (must be 'error', 'warn', 'info' or 'debug'); using the default 'info'",
+    ]);
+  });
+
+  it('says what a number must be, and the value meant when it is written as text or in seconds', () => {
+    expect(messageFor({ RequestTimeoutMs: 100 })).toEqual([
+      'RequestTimeoutMs = 100 is not valid (must be a whole number of milliseconds from 500 to 60000); using the ' +
+        'default 5000',
+    ]);
+    expect(messageFor({ RequestTimeoutMs: '2500' })[0]).toContain('did you mean 2500?');
+    expect(messageFor({ RefreshIntervalMs: 300 })[0]).toContain('did you mean 300000?');
+    expect(messageFor({ DutyCommand: { Enabled: 'true' } })).toEqual([
+      "DutyCommand.Enabled = 'true' is not valid (must be true or false; did you mean true?); using the default false",
+    ]);
+  });
+
+  it('names the keys a table has, and the likely one, for a key it does not know', () => {
+    expect(messageFor({ RefreshIntervallMs: 1000 })[0]).toMatch(
+      /^RefreshIntervallMs is not a known option and is ignored \(.*did you mean RefreshIntervalMs\?\)$/,
+    );
+    expect(messageFor({ Integrations: { Esx: true } })).toEqual([
+      'Integrations.Esx is not a known option and is ignored (Integrations has JobFramework, FallbackJob, ' +
+        'FallbackGrade, DepartmentJobs, RcorePolice)',
+    ]);
+  });
+
+  it('names the keys a table holds when it is given a value instead', () => {
+    expect(messageFor({ Integrations: 'esx' })).toEqual([
+      "Integrations = 'esx' is not valid (must be a table of JobFramework, FallbackJob, FallbackGrade, " +
+        'DepartmentJobs, RcorePolice); using the default of each',
+    ]);
+  });
+});
