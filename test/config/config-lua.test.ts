@@ -50,6 +50,20 @@ describe('config.lua as shipped', () => {
   });
 });
 
+describe('the READMEs on config.lua', () => {
+  it("say FallbackJob is given off duty only when the framework no longer has the player's own job", () => {
+    // Off duty a player gets their own job back (server/integrations/jobs/); the fallback is for a job deleted meanwhile.
+    expect(configLua).toMatch(
+      /-- ESX and QBCore only: the job a player gets off duty when the framework no longer has/,
+    );
+    for (const readme of ['README.md', 'PACKAGE-README.md']) {
+      const text = readFileSync(join(import.meta.dirname, '..', '..', readme), 'utf8');
+      const row = text.split('\n').find((line) => line.startsWith('| `Config.Integrations.FallbackJob`')) ?? '';
+      expect(row, readme).toContain('no longer has');
+    }
+  });
+});
+
 describe('validating an owner config', () => {
   it('keeps the good values and names each bad key, using its default', () => {
     const { config, problems } = validateConfig({
