@@ -46,7 +46,14 @@ export type FaultSettings = z.infer<typeof FaultSettingsSchema>;
 
 export const ControlErrorBodySchema = z.object({
   ok: z.literal(false),
-  error: z.enum(['unauthorized', 'invalid_control', 'invalid_json', 'user_not_found', 'not_found']),
+  error: z.enum([
+    'unauthorized',
+    'invalid_control',
+    'invalid_json',
+    'user_not_found',
+    'not_found',
+    'method_not_allowed',
+  ]),
   message: z.string(),
   field: z.string().optional(),
 });

@@ -10,7 +10,7 @@ import {
   withHeaders,
 } from '../../http/panel-exchange';
 import { rateLimitHeaders, retryAfterHeader } from '../../http/rate-limit-headers';
-import { apiErrorAnswer } from '../../http/responses';
+import { apiErrorAnswer, unauthorizedAnswer } from '../../http/responses';
 import { isStartupCheck } from '../../http/startup-check';
 import type { PanelContext } from '../../panel-context';
 import type { FaultApplied } from '../../store';
@@ -118,7 +118,7 @@ async function guarded(
       return apiErrorAnswer(injected, 'injected by the mock panel');
     }
     if (access === 'token' && !isBearerToken(request.header('authorization'), context.token)) {
-      return apiErrorAnswer('unauthorized', 'send Authorization: Bearer <LEO_API_TOKEN>');
+      return unauthorizedAnswer(request.header('authorization'));
     }
     const answer = await route(request, params);
     const malformed = context.store.faults.rollMalformed();
