@@ -31,8 +31,15 @@ export interface DeptDataPayload {
   data: DepartmentData;
 }
 
-/** `replaced`: the same chat account went on duty in another session (one duty per account). */
-export type OffDutyReason = 'request' | 'department_removed' | 'dropped' | 'resource_stop' | 'admin' | 'replaced';
+/**
+ * Why a player went off duty, as their client hears it in `bridge:client:offDuty`. `replaced`: the same chat account
+ * went on duty in another session (one duty per account). A player who dropped has no client left to tell, so
+ * `dropped` (DutyEndReason) never comes here.
+ */
+export type OffDutyReason = 'request' | 'department_removed' | 'resource_stop' | 'admin' | 'replaced';
+
+/** Why a duty ended, as the server knows it: every OffDutyReason, and `dropped` for a player who disconnected. */
+export type DutyEndReason = OffDutyReason | 'dropped';
 
 /** `bridge:client:offDuty`. */
 export interface OffDutyPayload {

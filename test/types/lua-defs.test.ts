@@ -72,7 +72,6 @@ const UNIONS = {
   BridgeOffDutyReason: keysOf<OffDutyReason>({
     request: true,
     department_removed: true,
-    dropped: true,
     resource_stop: true,
     admin: true,
     replaced: true,

@@ -27,11 +27,10 @@
 ---| 'unauthorized' # the panel refused the bridge's token
 ---| 'panel_unavailable' # the panel could not be reached
 
----Why a player went off duty.
+---Why a player went off duty, as their client hears it (a player who disconnected has no client left to tell).
 ---@alias BridgeOffDutyReason
 ---| 'request' # the player (or a menu for them) asked
 ---| 'department_removed' # the player lost the department in the panel
----| 'dropped' # the player disconnected
 ---| 'resource_stop' # the bridge stopped
 ---| 'admin' # an admin or a server export took them off duty
 ---| 'replaced' # the same chat account went on duty in another session (one duty per account)
