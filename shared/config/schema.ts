@@ -54,7 +54,17 @@ const inMilliseconds = (min: number, max: number): Accepts => ({
   // A value below the range is most often written in seconds.
   meant: (value) => (typeof value === 'number' && value < min ? [value * 1000] : []),
 });
-const TRUE_OR_FALSE: Accepts = { text: 'true or false' };
+const YES_NO: Readonly<Record<string, boolean>> = { yes: true, on: true, no: false, off: false };
+const TRUE_OR_FALSE: Accepts = {
+  text: 'true or false',
+  // Lua has no yes/no and no truthy numbers in a config: 'yes', 'off' or 1 mean the boolean.
+  meant: (value) =>
+    typeof value === 'string' && value.toLowerCase() in YES_NO
+      ? [YES_NO[value.toLowerCase()]]
+      : value === 0 || value === 1
+        ? [value === 1]
+        : [],
+};
 
 // Each message is a leaf of its own, so an unusable text falls back to English alone and is named in the console.
 const message = (key: MessageKey) =>
@@ -135,7 +145,8 @@ export const configShape = {
       z.union([z.literal(false), z.enum(JOB_FRAMEWORKS)]),
       false,
       "Job framework that gives the department's job while on duty, and the player's own back off duty",
-      oneOf([false, ...JOB_FRAMEWORKS], FRAMEWORK_RESOURCES),
+      // `true` reads as "on": 'auto' is the framework that then makes sense.
+      { ...oneOf([false, ...JOB_FRAMEWORKS], FRAMEWORK_RESOURCES), meant: (value) => (value === true ? ['auto'] : []) },
     ),
     FallbackJob: option(
       z.string().check(z.minLength(1)),

@@ -157,6 +157,9 @@ describe('a refused value in config.lua', () => {
     ]);
     expect(messageFor({ RequestTimeoutMs: '2500' })[0]).toContain('did you mean 2500?');
     expect(messageFor({ RefreshIntervalMs: 300 })[0]).toContain('did you mean 300000?');
+    expect(messageFor({ Metrics: 'yes' })[0]).toContain('(must be true or false; did you mean true?)');
+    expect(messageFor({ AcePermissions: 0 })[0]).toContain('did you mean false?');
+    expect(messageFor({ Integrations: { JobFramework: true } })[0]).toContain("did you mean 'auto'?");
     expect(messageFor({ DutyCommand: { Enabled: 'true' } })).toEqual([
       "DutyCommand.Enabled = 'true' is not valid (must be true or false; did you mean true?); using the default false",
     ]);
