@@ -24,7 +24,7 @@ const asRecord = (value: unknown): Record<string, unknown> | undefined => {
 };
 
 /** A value as the owner wrote it in config.lua. */
-export const describeValue = (value: unknown): string => {
+const describeValue = (value: unknown): string => {
   if (typeof value === 'string') return `'${value}'`;
   if (value === null || value === undefined) return 'nil';
   if (Array.isArray(value)) return value.length === 0 ? '{}' : 'a list';
