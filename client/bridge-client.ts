@@ -26,7 +26,6 @@ const OFF: DutySnapshot = { onDuty: false, departmentId: null, rankId: null, sin
 
 const OFF_DUTY_MESSAGE: Record<OffDutyPayload['reason'], MessageKey> = {
   request: 'off_duty',
-  dropped: 'off_duty',
   resource_stop: 'off_duty',
   department_removed: 'off_duty_department_removed',
   account_removed: 'off_duty_account_removed',

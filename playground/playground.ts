@@ -5,9 +5,9 @@ import { fileURLToPath } from 'node:url';
 import type { DutyOptionDepartment, DutyOptions } from '../client/bridge-client.js';
 import {
   DUTY_STATE_BAG_KEY,
+  type DutyEndReason,
   type DutyOutcome,
   type OffDutyPayload,
-  type OffDutyReason,
   type PlayerDuty,
   type ProfilePayload,
 } from '../shared/events.js';
@@ -47,7 +47,7 @@ export interface PlaygroundOptions {
    * Called with why the bridge took a player off duty, as the game side shows it: the reason of
    * `bridge:client:offDuty`, or `dropped` for a player the playground drops while on duty (their client is gone).
    */
-  onOffDuty?: (chatId: string, departmentId: number, reason: OffDutyReason) => void;
+  onOffDuty?: (chatId: string, departmentId: number, reason: DutyEndReason) => void;
 }
 
 export interface PlaygroundPlayer {

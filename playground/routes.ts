@@ -1,5 +1,9 @@
 import { HttpResponse, http } from 'msw';
 import { z } from 'zod';
+import { routeMatcher } from '../mock-panel/handlers/route-predicate.js';
+import { fetchBodyView } from '../mock-panel/http/fetch-request-view.js';
+import { readJsonObject } from '../mock-panel/http/json-body.js';
+import { responseOf, unauthorizedAnswer } from '../mock-panel/http/responses.js';
 import { hasBearerToken, routePredicate } from '../mock-panel/index.js';
 import { ChatIdSchema } from '../shared/contract/index.js';
 import { type Playground, PlaygroundError } from './playground.js';
@@ -25,29 +29,106 @@ const STATUS: Record<PlaygroundError['code'], number> = {
   no_answer: 504,
 };
 
-const failure = (status: number, error: string, message: string) =>
-  HttpResponse.json({ ok: false, error, message }, { status });
+/** The protection space of the playground's routes in their 401 challenge (the panel's token guards them too). */
+const PLAYGROUND_REALM = '__playground';
 
-type Route = (input: { playground: Playground; body: unknown; id: number }) => Promise<object> | object;
+const failure = (status: number, error: string, message: string, headers: Record<string, string> = {}) =>
+  HttpResponse.json({ ok: false, error, message }, { status, headers });
+
+type Run = (input: { playground: Playground; body: unknown; id: number }) => Promise<object> | object;
+
+interface PlaygroundRoute {
+  method: 'GET' | 'POST' | 'DELETE';
+  /** Under PLAYGROUND_PREFIX; `:id` is a player's server id. */
+  template: string;
+  /** Whether the route reads a JSON body (and answers 415 to another kind). */
+  json: boolean;
+  run: Run;
+}
+
+const ROUTES: PlaygroundRoute[] = [
+  { method: 'GET', template: '/state', json: false, run: ({ playground }) => playground.state() },
+  {
+    method: 'POST',
+    template: '/players',
+    json: true,
+    run: async ({ playground, body }) => {
+      const { chatId, name } = JoinBodySchema.parse(body);
+      return { player: await playground.join(chatId, name) };
+    },
+  },
+  {
+    method: 'DELETE',
+    template: '/players/:id',
+    json: false,
+    run: ({ playground, id }) => {
+      playground.drop(id);
+      return {};
+    },
+  },
+  {
+    method: 'POST',
+    template: '/players/:id/department',
+    json: true,
+    run: ({ playground, body, id }) => {
+      playground.selectDepartment(id, DepartmentBodySchema.parse(body).departmentId);
+      return {};
+    },
+  },
+  {
+    method: 'POST',
+    template: '/players/:id/duty',
+    json: true,
+    run: async ({ playground, body, id }) => ({ outcome: await playground.duty(id, DutyBodySchema.parse(body).on) }),
+  },
+  {
+    method: 'POST',
+    template: '/players/:id/duty-command',
+    json: true,
+    run: async ({ playground, body, id }) => ({
+      answer: await playground.dutyCommand(id, DutyCommandBodySchema.parse(body).args),
+    }),
+  },
+  {
+    method: 'POST',
+    template: '/players/:id/refresh',
+    json: false,
+    run: ({ playground, id }) => {
+      playground.refresh(id);
+      return {};
+    },
+  },
+];
+
+const HANDLER_OF = { GET: http.get, POST: http.post, DELETE: http.delete } as const;
 
 /**
  * The dashboard's handle on the playground, under /__playground with the panel's token. `current` is read per
- * request: the routes are served before the simulated server has started.
+ * request: the routes are served before the simulated server has started. They speak HTTP as the mock panel does:
+ * 401 with a bearer challenge, 415 for a body that is not JSON, 405 with `Allow` for a known route asked with another
+ * method (without the token, like the panel's), 404 for anything else.
  */
 export function playgroundHandlers(current: () => Playground | undefined, token: string) {
-  const route =
-    (run: Route) =>
+  const serve =
+    ({ run, json }: PlaygroundRoute) =>
     async ({ request, params }: { request: Request; params: Record<string, string> }) => {
-      if (!hasBearerToken(request, token)) return failure(401, 'unauthorized', 'send Authorization: Bearer <token>');
+      if (!hasBearerToken(request, token)) {
+        return responseOf(unauthorizedAnswer(request.headers.get('authorization'), PLAYGROUND_REALM));
+      }
       const playground = current();
       if (!playground) return failure(503, 'starting', 'the simulated server is still starting');
+      const rawId = params.id;
+      if (rawId !== undefined && !/^[0-9]+$/.test(rawId)) {
+        return failure(404, 'player_not_found', `no player '${rawId}': a player is their server id, a whole number`);
+      }
       let body: unknown;
-      if (request.method === 'POST' && request.headers.get('content-type')?.includes('application/json')) {
-        body = await request.json().catch(() => undefined);
+      if (json) {
+        const read = await readJsonObject(fetchBodyView(request));
+        if (!read.ok) return responseOf(read.answer);
+        body = read.value;
       }
       try {
-        // Not a number: no player has that id, and the lookup says so.
-        const answer = await run({ playground, body, id: Number(params.id) });
+        const answer = await run({ playground, body, id: Number(rawId) });
         return HttpResponse.json({ ok: true, ...answer });
       } catch (error) {
         if (error instanceof z.ZodError) {
@@ -59,54 +140,22 @@ export function playgroundHandlers(current: () => Playground | undefined, token:
       }
     };
   const at = (template: string) => routePredicate('*', `${PLAYGROUND_PREFIX}${template}`);
+  const matchers = ROUTES.map((route) => ({
+    method: route.method,
+    matches: routeMatcher('*', `${PLAYGROUND_PREFIX}${route.template}`),
+  }));
 
   return [
-    http.get(
-      at('/state'),
-      route(({ playground }) => playground.state()),
-    ),
-    http.post(
-      at('/players'),
-      route(async ({ playground, body }) => {
-        const { chatId, name } = JoinBodySchema.parse(body);
-        return { player: await playground.join(chatId, name) };
-      }),
-    ),
-    http.delete(
-      at('/players/:id'),
-      route(({ playground, id }) => {
-        playground.drop(id);
-        return {};
-      }),
-    ),
-    http.post(
-      at('/players/:id/department'),
-      route(({ playground, body, id }) => {
-        playground.selectDepartment(id, DepartmentBodySchema.parse(body).departmentId);
-        return {};
-      }),
-    ),
-    http.post(
-      at('/players/:id/duty'),
-      route(async ({ playground, body, id }) => ({
-        outcome: await playground.duty(id, DutyBodySchema.parse(body).on),
-      })),
-    ),
-    http.post(
-      at('/players/:id/duty-command'),
-      route(async ({ playground, body, id }) => ({
-        answer: await playground.dutyCommand(id, DutyCommandBodySchema.parse(body).args),
-      })),
-    ),
-    http.post(
-      at('/players/:id/refresh'),
-      route(({ playground, id }) => {
-        playground.refresh(id);
-        return {};
-      }),
-    ),
-    http.all(at('/*'), ({ request }) =>
-      failure(404, 'not_found', `no playground route ${request.method} ${new URL(request.url).pathname}`),
-    ),
+    ...ROUTES.map((route) => HANDLER_OF[route.method](at(route.template), serve(route))),
+    http.all(at('/*'), ({ request }) => {
+      const url = new URL(request.url);
+      const allow = matchers.filter(({ matches }) => matches(url)).map(({ method }) => method);
+      if (allow.length > 0) {
+        return failure(405, 'method_not_allowed', `${url.pathname} takes ${allow.join(', ')}, not ${request.method}`, {
+          Allow: allow.join(', '),
+        });
+      }
+      return failure(404, 'not_found', `no playground route ${request.method} ${url.pathname}`);
+    }),
   ];
 }

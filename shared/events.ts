@@ -32,17 +32,21 @@ export interface DeptDataPayload {
 }
 
 /**
- * `replaced`: the same chat account went on duty in another session (one duty per account). `account_removed`: the
- * panel itself answered that it does not know the chat account (deleted or banned).
+ * Why a player went off duty, as their client hears it in `bridge:client:offDuty`. `replaced`: the same chat account
+ * went on duty in another session (one duty per account). `account_removed`: the panel itself answered that it does
+ * not know the chat account (deleted or banned). A player who dropped has no client left to tell, so `dropped`
+ * (DutyEndReason) never comes here.
  */
 export type OffDutyReason =
   | 'request'
   | 'department_removed'
   | 'account_removed'
-  | 'dropped'
   | 'resource_stop'
   | 'admin'
   | 'replaced';
+
+/** Why a duty ended, as the server knows it: every OffDutyReason, and `dropped` for a player who disconnected. */
+export type DutyEndReason = OffDutyReason | 'dropped';
 
 /** `bridge:client:offDuty`. */
 export interface OffDutyPayload {
@@ -172,15 +176,21 @@ export interface PlayerDepartments {
   error?: string;
 }
 
+/**
+ * A player's server id, as a number or as the numeric string `getPlayers()` (Lua's `GetPlayers()`) gives. An id of
+ * a player who is not connected answers as off duty or refused, never an error.
+ */
+export type PlayerSource = number | string;
+
 /** The server exports (`exports.bridge:Name(...)` from another resource's server script). */
 export interface BridgeServerExports {
-  IsPlayerOnDuty(src: number): boolean;
-  GetPlayerDuty(src: number): PlayerDuty;
+  IsPlayerOnDuty(src: PlayerSource): boolean;
+  GetPlayerDuty(src: PlayerSource): PlayerDuty;
   GetOnDutyPlayers(departmentId?: number): OnDutyPlayer[];
-  GetPlayerDepartments(src: number): PlayerDepartments;
+  GetPlayerDepartments(src: PlayerSource): PlayerDepartments;
   /** For MDTs and admin tools: the same checks and panel calls as the player's own request. */
-  SetPlayerDuty(src: number, on: boolean, departmentId?: number): Promise<DutyOutcome>;
-  RefreshPlayer(src: number): Promise<ProfilePayload>;
+  SetPlayerDuty(src: PlayerSource, on: boolean, departmentId?: number): Promise<DutyOutcome>;
+  RefreshPlayer(src: PlayerSource): Promise<ProfilePayload>;
   /** Players on duty in the department with this slug, or in all departments without one. */
   GetOnDutyCount(slug?: string): number;
 }

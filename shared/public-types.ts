@@ -30,6 +30,7 @@ export type {
   OnDutyPlayer,
   PlayerDepartments,
   PlayerDuty,
+  PlayerSource,
   ProfileErrorCode,
   ProfilePayload,
 } from './events.js';

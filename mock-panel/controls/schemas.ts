@@ -61,6 +61,7 @@ export const ControlErrorBodySchema = z.object({
     'user_not_found',
     'department_not_found',
     'not_found',
+    'method_not_allowed',
   ]),
   message: z.string(),
   field: z.string().optional(),

@@ -40,11 +40,17 @@ export function hasBearerToken(request: Request, token: string): boolean {
 
 const BEARER_SCHEME = /^Bearer(?:[ \t]|$)/i;
 
+/** Whether an `Authorization` value presents a bearer token at all (right or wrong). */
+export function presentsBearer(authorization: string | null): boolean {
+  return BEARER_SCHEME.test(authorization ?? '');
+}
+
 /**
- * The `WWW-Authenticate` value of a 401 (RFC 6750, section 3): a request that presented no bearer token gets the bare
- * challenge, one that presented a token it does not hold is told the token is invalid.
+ * The `WWW-Authenticate` value of a 401 (RFC 6750, section 3) for the protection space `realm`: a request that
+ * presented no bearer token gets the bare challenge, one that presented a token it does not hold is told the token is
+ * invalid.
  */
-export function bearerChallenge(authorization: string | null): string {
-  const challenge = `Bearer realm="${BEARER_REALM}"`;
-  return BEARER_SCHEME.test(authorization ?? '') ? `${challenge}, error="invalid_token"` : challenge;
+export function bearerChallenge(authorization: string | null, realm: string = BEARER_REALM): string {
+  const challenge = `Bearer realm="${realm}"`;
+  return presentsBearer(authorization) ? `${challenge}, error="invalid_token"` : challenge;
 }

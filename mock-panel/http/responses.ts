@@ -1,7 +1,7 @@
 import { HttpResponse } from 'msw';
 import { z } from 'zod';
 import { ErrorBodySchema, type ErrorCode, errorStatus } from '../../shared/contract';
-import { bearerChallenge } from './bearer-auth';
+import { bearerChallenge, presentsBearer } from './bearer-auth';
 import { type HttpAnswer, isNetworkError, type JsonBody, type PanelAnswer, withHeaders } from './panel-exchange';
 
 /**
@@ -45,6 +45,19 @@ export function apiErrorAnswer(code: ErrorCode, message: string, field?: string)
     errorStatus(code),
   );
   return answer.status === 401 ? withHeaders(answer, [['WWW-Authenticate', bearerChallenge(null)]]) : answer;
+}
+
+/**
+ * The 401 for a request without the panel's token: a client that sent none is told what to send, one that sent a
+ * wrong one that it is wrong (the challenge says the same to a client that reads only headers).
+ */
+export function unauthorizedAnswer(authorization: string | null, realm?: string): HttpAnswer {
+  const message = presentsBearer(authorization)
+    ? "the bearer token is not this panel's LEO_API_TOKEN"
+    : 'no bearer token: send Authorization: Bearer <LEO_API_TOKEN>';
+  return withHeaders(apiErrorAnswer('unauthorized', message), [
+    ['WWW-Authenticate', bearerChallenge(authorization, realm)],
+  ]);
 }
 
 const bodiesOf = new WeakMap<Response, Buffer>();

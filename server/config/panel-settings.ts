@@ -31,37 +31,56 @@ const isPrivateOrLoopback = (hostname: string): boolean => {
   return false;
 };
 
+const API_LEO_SUFFIX = /\/api\/leo$/i;
+const EXAMPLE_BASE = 'https://panel.example.com';
+
+/** The base the bridge uses: origin and path, without /api/leo and trailing slashes. */
+const baseOf = (url: URL): string => `${url.origin}${url.pathname.replace(/\/+$/, '').replace(API_LEO_SUFFIX, '')}`;
+
+/**
+ * The value a suggested server.cfg line sets: the base cleaned of everything that draws an error or a warning
+ * (no /api/leo, query, fragment or credentials; https:// unless the host is private), so the line applied starts
+ * the bridge without one.
+ */
+function suggestedBase(url: URL): string {
+  const clean = new URL(baseOf(url).replace(/^[a-z][a-z0-9+.-]*:/i, 'https:'));
+  if (url.protocol === 'http:' && isPrivateOrLoopback(url.hostname)) clean.protocol = 'http:';
+  return baseOf(clean);
+}
+
 function parseApiBase(raw: string, warnings: string[]): { apiBase?: string; error?: string } {
   if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(raw)) {
-    return { error: `${API_BASE_CONVAR} "${raw}" has no scheme. ${setLine(API_BASE_CONVAR, `https://${raw}`)}` };
+    let meant = EXAMPLE_BASE;
+    try {
+      meant = suggestedBase(new URL(`https://${raw}`));
+    } catch {}
+    return { error: `${API_BASE_CONVAR} "${raw}" has no scheme. ${setLine(API_BASE_CONVAR, meant)}` };
   }
   let url: URL;
   try {
     url = new URL(raw);
   } catch {
-    return {
-      error: `${API_BASE_CONVAR} "${raw}" is not a valid URL. ${setLine(API_BASE_CONVAR, 'https://panel.example.com')}`,
-    };
+    return { error: `${API_BASE_CONVAR} "${raw}" is not a valid URL. ${setLine(API_BASE_CONVAR, EXAMPLE_BASE)}` };
   }
+  const fix = setLine(API_BASE_CONVAR, suggestedBase(url));
   if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-    return { error: `${API_BASE_CONVAR} must be an http:// or https:// URL, not ${url.protocol}//` };
+    return { error: `${API_BASE_CONVAR} must be an http:// or https:// URL, not ${url.protocol}//. ${fix}` };
   }
   if (url.search || url.hash || url.username || url.password) {
     return {
-      error: `${API_BASE_CONVAR} must not hold a query, a fragment or credentials; the token goes in ${TOKEN_CONVAR}`,
+      error: `${API_BASE_CONVAR} must not hold a query, a fragment or credentials; the token goes in ${TOKEN_CONVAR}. ${fix}`,
     };
   }
-  let path = url.pathname.replace(/\/+$/, '');
-  if (/\/api\/leo$/i.test(path)) {
-    path = path.replace(/\/api\/leo$/i, '');
-    warnings.push(`${API_BASE_CONVAR} should be the panel's base URL without /api/leo; using ${url.origin}${path}`);
+  const apiBase = baseOf(url);
+  if (API_LEO_SUFFIX.test(url.pathname.replace(/\/+$/, ''))) {
+    warnings.push(`${API_BASE_CONVAR} should be the panel's base URL without /api/leo; using ${apiBase}. ${fix}`);
   }
   if (url.protocol === 'http:' && !isPrivateOrLoopback(url.hostname)) {
     warnings.push(
-      `${API_BASE_CONVAR} uses http:// on a public host: the API token travels unencrypted. Use https:// in production.`,
+      `${API_BASE_CONVAR} uses http:// on a public host: the API token travels unencrypted. Use https:// in production. ${fix}`,
     );
   }
-  return { apiBase: `${url.origin}${path}` };
+  return { apiBase };
 }
 
 /** Reads and checks the two required convars; a problem names the convar and the server.cfg line that fixes it. */
@@ -73,7 +92,7 @@ export function readPanelSettings(getConvar: (name: string) => string): PanelSet
 
   let apiBase: string | undefined;
   if (rawBase === '') {
-    errors.push(`${API_BASE_CONVAR} is not set. ${setLine(API_BASE_CONVAR, 'https://panel.example.com')}`);
+    errors.push(`${API_BASE_CONVAR} is not set. ${setLine(API_BASE_CONVAR, EXAMPLE_BASE)}`);
   } else {
     const parsed = parseApiBase(rawBase, warnings);
     if (parsed.error) errors.push(parsed.error);

@@ -1,4 +1,4 @@
-import type { DeptDataPayload, OffDutyReason } from '../../shared/events.js';
+import type { DeptDataPayload, DutyEndReason } from '../../shared/events.js';
 import type { DutyState } from './duty-state.js';
 
 interface Transition {
@@ -21,7 +21,7 @@ export type DutyChange =
   /** Still on duty in the same department with the same rank, under the slug or name the panel now gives it. */
   | (Transition & { kind: 'renamed'; department: DeptDataPayload })
   /** Went off duty; `previous.departmentId` is the department that ended. */
-  | (Transition & { kind: 'off'; reason: OffDutyReason });
+  | (Transition & { kind: 'off'; reason: DutyEndReason });
 
 /** The department a change concerns: the one entered, or for going off duty the one that ended. */
 export const departmentOf = (change: DutyChange): number | null =>

@@ -1,11 +1,11 @@
-import type { OffDutyReason } from '../../shared/events.js';
+import type { DutyEndReason } from '../../shared/events.js';
 import type { PanelFailure } from '../panel/panel-result.js';
 import type { ProfileEntry } from '../profiles/profile-entry.js';
 
 /** What may change a player's duty; every intent goes through the player's chat account's lane, one at a time. */
 export type DutyIntent =
   | { kind: 'on'; src: number; departmentId: number }
-  | { kind: 'off'; src: number; reason: OffDutyReason }
+  | { kind: 'off'; src: number; reason: DutyEndReason }
   /** A refreshed profile: a removed department ends the duty, a new rank replaces the old one. */
   | { kind: 'reconcile'; src: number; profile: ProfileEntry }
   /**

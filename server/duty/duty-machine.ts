@@ -2,7 +2,7 @@ import { concatMap, filter, from, map, type Observable, of, queueScheduler, Subj
 import type { DegradedMode } from '../../shared/config/index.js';
 import type { Department } from '../../shared/contract/index.js';
 import { panelPlayerName } from '../../shared/contract/player-name.js';
-import type { DeptDataPayload, DutyOutcome, OffDutyReason } from '../../shared/events.js';
+import type { DeptDataPayload, DutyEndReason, DutyOutcome } from '../../shared/events.js';
 import type { Logger } from '../log/logger.js';
 import type { PanelFailure } from '../panel/panel-result.js';
 import type { ProfileEntry } from '../profiles/profile-cache.js';
@@ -138,7 +138,7 @@ export class DutyMachine {
   }
 
   /** See DutyService.forceOffNow. */
-  forceOffNow(src: number, reason: OffDutyReason): void {
+  forceOffNow(src: number, reason: DutyEndReason): void {
     const state = this.state(src);
     const player = this.options.player(src);
     if (!state.onDuty || state.departmentId === null || !player) return;
@@ -398,7 +398,7 @@ export class DutyMachine {
     this.goOff(src, player, departmentId, reason, 'account');
   }
 
-  private off(src: number, reason: OffDutyReason): DutyOutcome {
+  private off(src: number, reason: DutyEndReason): DutyOutcome {
     const state = this.state(src);
     const player = this.options.player(src);
     if (!state.onDuty || state.departmentId === null || !player) return this.ok(src, false);
@@ -414,7 +414,7 @@ export class DutyMachine {
     src: number,
     player: DutyPlayer,
     departmentId: number,
-    reason: OffDutyReason,
+    reason: DutyEndReason,
     ends: 'department' | 'account' = 'department',
   ): void {
     const { chatId } = player;

@@ -15,7 +15,7 @@ import {
   type Subscription,
   startWith,
 } from 'rxjs';
-import type { DutyOutcome, OffDutyReason } from '../../shared/events.js';
+import type { DutyEndReason, DutyOutcome } from '../../shared/events.js';
 import { concatMapPerKey } from '../streams/concat-map-per-key.js';
 import type { Duty, DutyRequest } from './duty.js';
 import type { DutyChange } from './duty-change.js';
@@ -141,7 +141,7 @@ export class DutyService implements Duty {
    * Takes a player off duty at once, without waiting in their queue: for a resource that is stopping, where no
    * asynchronous work will complete. The `off` call is persisted and sent by the next start if need be.
    */
-  forceOffNow(src: number, reason: OffDutyReason): void {
+  forceOffNow(src: number, reason: DutyEndReason): void {
     this.machine.forceOffNow(src, reason);
   }
 

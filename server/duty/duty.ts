@@ -1,5 +1,5 @@
 import type { Observable } from 'rxjs';
-import type { DutyOutcome, OffDutyReason } from '../../shared/events.js';
+import type { DutyEndReason, DutyOutcome } from '../../shared/events.js';
 import type { DutyChange } from './duty-change.js';
 import type { DutyIntent } from './duty-intent.js';
 import type { DutyState } from './duty-state.js';
@@ -7,7 +7,7 @@ import type { DutyState } from './duty-state.js';
 /** A request whose caller waits for the outcome: a player's own, an export's, an admin's. */
 export type DutyRequest =
   /** `departmentId` null: the player chose none (refused, `no_department_selected`). */
-  { kind: 'on'; src: number; departmentId: number | null } | { kind: 'off'; src: number; reason: OffDutyReason };
+  { kind: 'on'; src: number; departmentId: number | null } | { kind: 'off'; src: number; reason: DutyEndReason };
 
 /** What there is to a player's duty: what the rest of the bridge reads from it, asks of it and hears from it. */
 export interface Duty {
@@ -25,7 +25,7 @@ export interface Duty {
   /** The player is gone from everywhere else. */
   forget(src: number): void;
   /** Takes a player off duty at once, outside their queue: for a resource that is stopping. */
-  forceOffNow(src: number, reason: OffDutyReason): void;
+  forceOffNow(src: number, reason: DutyEndReason): void;
   footprint(): Record<string, number>;
   stop(): void;
 }

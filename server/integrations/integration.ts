@@ -1,4 +1,4 @@
-import type { OffDutyReason } from '../../shared/events.js';
+import type { DutyEndReason } from '../../shared/events.js';
 
 /** A player's duty after the bridge changed it, as integrations receive it. */
 export interface DutyChange {
@@ -8,7 +8,7 @@ export interface DutyChange {
   departmentSlug: string | null;
   rankId: number | null;
   /** Why the player went off duty; absent when going on duty. */
-  reason?: OffDutyReason;
+  reason?: DutyEndReason;
 }
 
 /**
@@ -37,7 +37,7 @@ export interface ResourcePort {
 /** Asks the bridge to change a player's duty, for integrations that pass changes back (rcore_police). */
 export interface DutyControl {
   isOnDuty(src: number): boolean;
-  takeOffDuty(src: number, reason: OffDutyReason): void;
+  takeOffDuty(src: number, reason: DutyEndReason): void;
 }
 
 /** One integration: told every duty change the bridge makes; never throws into the bridge. */

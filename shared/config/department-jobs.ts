@@ -1,4 +1,5 @@
 import * as z from '../zod-mini.js';
+import { likelyMeant } from './likely-meant.js';
 
 /** The job (or ox_core group) one department gives while on duty, and the grade of each of its ranks. */
 export interface DepartmentJob {
@@ -10,7 +11,23 @@ export interface DepartmentJob {
 
 export type DepartmentJobs = Readonly<Record<string, DepartmentJob>>;
 
-type Parsed<T> = { ok: true; value: T } | { ok: false; message: string };
+/**
+ * One refused part of the mapping, under `Config.Integrations.DepartmentJobs`: `at` continues that key (`.lspd.Job`,
+ * `.lspd.Grades[2]`, or nothing for the whole mapping), `using` says what the bridge does instead.
+ */
+export type DepartmentJobsProblem =
+  | { kind: 'invalid'; at: string; value: unknown; reason: string; using: string }
+  | { kind: 'unknown'; at: string; reason: string };
+
+export interface ParsedDepartmentJobs {
+  /** The mapping without the refused parts. */
+  value: DepartmentJobs;
+  problems: DepartmentJobsProblem[];
+}
+
+const ENTRY_KEYS = ['Job', 'Grades'];
+const ENTRY_EXAMPLE = "a table like { Job = 'police', Grades = { [1] = 0 } }";
+const LOWEST_GRADE = "the framework's lowest grade";
 
 const isTable = (value: unknown): value is Record<string, unknown> =>
   value !== null && typeof value === 'object' && !Array.isArray(value);
@@ -19,72 +36,114 @@ const isGrade = (value: unknown): value is number => Number.isInteger(value) && 
 
 /**
  * `Grades = { [1] = 0, [2] = 1 }` is a Lua sequence, which msgpack turns into the array [0, 1]; with gaps
- * (`{ [2] = 1, [5] = 3 }`) it arrives as an object with string keys. Both mean "rank id → grade".
+ * (`{ [2] = 1, [5] = 3 }`) it arrives as an object with string keys. Both mean "rank id → grade". A wrong entry is
+ * left out alone: that rank gets the lowest grade, the others keep theirs.
  */
-function parseGrades(raw: unknown, at: string): Parsed<Record<string, number>> {
-  if (raw === undefined || raw === null) return { ok: true, value: {} };
+function parseGrades(raw: unknown, slug: string, problems: DepartmentJobsProblem[]): Record<string, number> {
+  const at = `.${slug}.Grades`;
+  if (raw === undefined || raw === null) return {};
+  if (!Array.isArray(raw) && !isTable(raw)) {
+    problems.push({
+      kind: 'invalid',
+      at,
+      value: raw,
+      reason: 'must be a table of rank id = grade, e.g. { [1] = 0, [2] = 1 }',
+      using: `every rank of ${slug} gets ${LOWEST_GRADE}`,
+    });
+    return {};
+  }
   const entries: Array<[string, unknown]> = Array.isArray(raw)
     ? raw.map((grade, index) => [String(index + 1), grade])
-    : isTable(raw)
-      ? Object.entries(raw)
-      : [];
-  if (!Array.isArray(raw) && !isTable(raw)) {
-    return { ok: false, message: `${at} must be a table of rank id = grade, e.g. { [1] = 0, [2] = 1 }` };
-  }
+    : Object.entries(raw);
   const grades: Record<string, number> = {};
   for (const [rankId, grade] of entries) {
     if (!/^[1-9][0-9]*$/.test(rankId)) {
-      return { ok: false, message: `${at} has the key ${rankId}, which is not a rank id (a whole number from 1)` };
+      problems.push({
+        kind: 'invalid',
+        at: `${at}['${rankId}']`,
+        value: grade,
+        reason: 'the key must be a rank id, a whole number from 1',
+        using: 'the entry is ignored',
+      });
+    } else if (!isGrade(grade)) {
+      problems.push({
+        kind: 'invalid',
+        at: `${at}[${rankId}]`,
+        value: grade,
+        reason: 'must be a grade, a whole number from 0',
+        using: `rank ${rankId} gets ${LOWEST_GRADE}`,
+      });
+    } else {
+      grades[rankId] = grade;
     }
-    if (!isGrade(grade)) {
-      return { ok: false, message: `${at}[${rankId}] must be a whole number from 0` };
-    }
-    grades[rankId] = grade;
   }
-  return { ok: true, value: grades };
+  return grades;
 }
 
-function parseEntry(slug: string, raw: unknown): Parsed<DepartmentJob> {
+function parseEntry(slug: string, raw: unknown, problems: DepartmentJobsProblem[]): DepartmentJob | undefined {
   // An empty Lua table crosses msgpack as [].
   const table = Array.isArray(raw) && raw.length === 0 ? {} : raw;
-  if (!isTable(table)) return { ok: false, message: `${slug} must be a table like { Job = 'police' }` };
+  if (!isTable(table)) {
+    // `lspd = 'police'` is the job name written without its table.
+    const meant = typeof raw === 'string' && raw.trim() !== '' ? `; did you mean { Job = '${raw}' }?` : '';
+    problems.push({
+      kind: 'invalid',
+      at: `.${slug}`,
+      value: raw,
+      reason: `must be ${ENTRY_EXAMPLE}${meant}`,
+      using: `${slug} gets its slug as the job`,
+    });
+    return undefined;
+  }
   for (const key of Object.keys(table)) {
-    if (key !== 'Job' && key !== 'Grades') {
-      return { ok: false, message: `${slug}.${key} is not a known option (Job, Grades)` };
-    }
+    if (ENTRY_KEYS.includes(key)) continue;
+    const meant = likelyMeant(key, ENTRY_KEYS);
+    problems.push({
+      kind: 'unknown',
+      at: `.${slug}.${key}`,
+      reason: `a department has Job and Grades${meant ? `; did you mean ${meant}?` : ''}`,
+    });
   }
-  const job = table.Job;
+  let job = table.Job;
   if (job !== undefined && job !== null && (typeof job !== 'string' || job.trim() === '')) {
-    return { ok: false, message: `${slug}.Job must be a job name` };
+    problems.push({
+      kind: 'invalid',
+      at: `.${slug}.Job`,
+      value: job,
+      reason: 'must be a job name',
+      using: `using the slug '${slug}'`,
+    });
+    job = undefined;
   }
-  const grades = parseGrades(table.Grades, `${slug}.Grades`);
-  if (!grades.ok) return grades;
-  return { ok: true, value: typeof job === 'string' ? { Job: job, Grades: grades.value } : { Grades: grades.value } };
+  const grades = parseGrades(table.Grades, slug, problems);
+  return typeof job === 'string' ? { Job: job, Grades: grades } : { Grades: grades };
 }
 
-/** Parses `Config.Integrations.DepartmentJobs`; the first bad entry is named with its slug. */
-export function parseDepartmentJobs(raw: unknown): Parsed<DepartmentJobs> {
-  if (raw === undefined || raw === null) return { ok: true, value: {} };
-  if (Array.isArray(raw) && raw.length === 0) return { ok: true, value: {} };
+/** Parses `Config.Integrations.DepartmentJobs`, leaving out only the parts that are wrong, each named. */
+export function parseDepartmentJobs(raw: unknown): ParsedDepartmentJobs {
+  if (raw === undefined || raw === null) return { value: {}, problems: [] };
+  if (Array.isArray(raw) && raw.length === 0) return { value: {}, problems: [] };
   if (!isTable(raw)) {
-    return { ok: false, message: "must be a table keyed by department slug, e.g. { lspd = { Job = 'police' } }" };
+    const problem: DepartmentJobsProblem = {
+      kind: 'invalid',
+      at: '',
+      value: raw,
+      reason: "must be a table keyed by department slug, e.g. { lspd = { Job = 'police' } }",
+      using: 'using none: every department gets its slug as the job',
+    };
+    return { value: {}, problems: [problem] };
   }
-  const result: Record<string, DepartmentJob> = {};
+  const problems: DepartmentJobsProblem[] = [];
+  const value: Record<string, DepartmentJob> = {};
   for (const [slug, entry] of Object.entries(raw)) {
-    const parsed = parseEntry(slug, entry);
-    if (!parsed.ok) return parsed;
-    result[slug] = parsed.value;
+    const parsed = parseEntry(slug, entry, problems);
+    if (parsed) value[slug] = parsed;
   }
-  return { ok: true, value: result };
+  return { value, problems };
 }
 
-/** The config leaf: an absent or empty table is no mapping; a bad entry fails the leaf with a message naming it. */
+/** The config leaf: never refused as a whole; validate.ts reports the parts parseDepartmentJobs left out. */
 export const departmentJobsSchema = z.pipe(
   z.unknown(),
-  z.transform((raw, ctx): DepartmentJobs => {
-    const parsed = parseDepartmentJobs(raw);
-    if (parsed.ok) return parsed.value;
-    ctx.issues.push({ code: 'custom', message: parsed.message, input: raw });
-    return z.NEVER;
-  }),
+  z.transform((raw): DepartmentJobs => parseDepartmentJobs(raw).value),
 );

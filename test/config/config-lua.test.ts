@@ -50,6 +50,20 @@ describe('config.lua as shipped', () => {
   });
 });
 
+describe('the READMEs on config.lua', () => {
+  it("say FallbackJob is given off duty only when the framework no longer has the player's own job", () => {
+    // Off duty a player gets their own job back (server/integrations/jobs/); the fallback is for a job deleted meanwhile.
+    expect(configLua).toMatch(
+      /-- ESX and QBCore only: the job a player gets off duty when the framework no longer has/,
+    );
+    for (const readme of ['README.md', 'PACKAGE-README.md']) {
+      const text = readFileSync(join(import.meta.dirname, '..', '..', readme), 'utf8');
+      const row = text.split('\n').find((line) => line.startsWith('| `Config.Integrations.FallbackJob`')) ?? '';
+      expect(row, readme).toContain('no longer has');
+    }
+  });
+});
+
 describe('validating an owner config', () => {
   it('keeps the good values and names each bad key, using its default', () => {
     const { config, problems } = validateConfig({
@@ -116,5 +130,55 @@ describe('validating an owner config', () => {
     expect(validateConfig({ DutyCommand: { Name: '/duty' } }).problems[0]?.message).toContain(
       'a command name is a letter, then up to 31 letters, digits, _ or -, without the /',
     );
+  });
+});
+
+describe('a refused value in config.lua', () => {
+  const messageFor = (raw: unknown) => validateConfig(raw).problems.map((problem) => problem.message);
+
+  it("names the frameworks allowed and the one meant by a framework's resource name", () => {
+    expect(messageFor({ Integrations: { JobFramework: 'qb-core' } })).toEqual([
+      "Integrations.JobFramework = 'qb-core' is not valid (must be false, 'auto', 'esx', 'qbcore', 'qbox' or " +
+        "'ox_core'; did you mean 'qbcore'?); using the default false",
+    ]);
+    expect(messageFor({ Integrations: { JobFramework: 'qbx_core' } })[0]).toContain("did you mean 'qbox'?");
+    expect(messageFor({ Integrations: { JobFramework: 'es_extended' } })[0]).toContain("did you mean 'esx'?");
+    expect(messageFor({ Integrations: { JobFramework: 'QBCore' } })[0]).toContain("did you mean 'qbcore'?");
+    expect(messageFor({ Integrations: { JobFramework: 'vrp' } })[0]).not.toContain('did you mean');
+    expect(messageFor({ LogLevel: 'verbose' })).toEqual([
+      "LogLevel = 'verbose' is not valid (must be 'error', 'warn', 'info' or 'debug'); using the default 'info'",
+    ]);
+  });
+
+  it('says what a number must be, and the value meant when it is written as text or in seconds', () => {
+    expect(messageFor({ RequestTimeoutMs: 100 })).toEqual([
+      'RequestTimeoutMs = 100 is not valid (must be a whole number of milliseconds from 500 to 60000); using the ' +
+        'default 5000',
+    ]);
+    expect(messageFor({ RequestTimeoutMs: '2500' })[0]).toContain('did you mean 2500?');
+    expect(messageFor({ RefreshIntervalMs: 300 })[0]).toContain('did you mean 300000?');
+    expect(messageFor({ Metrics: 'yes' })[0]).toContain('(must be true or false; did you mean true?)');
+    expect(messageFor({ AcePermissions: 0 })[0]).toContain('did you mean false?');
+    expect(messageFor({ Integrations: { JobFramework: true } })[0]).toContain("did you mean 'auto'?");
+    expect(messageFor({ DutyCommand: { Enabled: 'true' } })).toEqual([
+      "DutyCommand.Enabled = 'true' is not valid (must be true or false; did you mean true?); using the default false",
+    ]);
+  });
+
+  it('names the keys a table has, and the likely one, for a key it does not know', () => {
+    expect(messageFor({ RefreshIntervallMs: 1000 })[0]).toMatch(
+      /^RefreshIntervallMs is not a known option and is ignored \(.*did you mean RefreshIntervalMs\?\)$/,
+    );
+    expect(messageFor({ Integrations: { Esx: true } })).toEqual([
+      'Integrations.Esx is not a known option and is ignored (Integrations has JobFramework, FallbackJob, ' +
+        'FallbackGrade, DepartmentJobs, RcorePolice)',
+    ]);
+  });
+
+  it('names the keys a table holds when it is given a value instead', () => {
+    expect(messageFor({ Integrations: 'esx' })).toEqual([
+      "Integrations = 'esx' is not valid (must be a table of JobFramework, FallbackJob, FallbackGrade, " +
+        'DepartmentJobs, RcorePolice); using the default of each',
+    ]);
   });
 });

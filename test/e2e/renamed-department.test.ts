@@ -83,7 +83,7 @@ describe('a department the panel renames while a player is on duty in it', () =>
     expect(server().GetPlayerDuty(alex.id)).toEqual(duty);
     expect(alex.stateBag()['bridge:duty']).toEqual(duty);
     // The player's other department stays at 0; the old slug names no department any more.
-    expect(new Map(await onDutyMetric())).toEqual(new Map([['bcso', 0], ['lapd', 1]]));
+    expect(Object.fromEntries(await onDutyMetric())).toEqual({ bcso: 0, lapd: 1 });
     expect(esx().job(alex.id)).toMatchObject({ name: 'police', grade: 0 });
     expect(world.eventArgs('bridge:server:playerDepartmentRenamed')).toEqual([[alex.id, LSPD.id, 'lapd', 'lspd']]);
     expect(world.eventArgs('bridge:server:playerRankChanged')).toEqual([]);

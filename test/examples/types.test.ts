@@ -38,6 +38,10 @@ exports.bridge.GetDutyOption();
 onNet('bridge:client:offDuty', (info) => {
   // @ts-expect-error the payload names the department by id only
   console.log(info.departmentName);
+  const reason: 'request' | 'department_removed' | 'account_removed' | 'resource_stop' | 'admin' | 'replaced' = info.reason;
+  // @ts-expect-error a player who dropped has no client left to tell: the client never hears 'dropped'
+  const dropped: typeof info.reason = 'dropped';
+  console.log(reason, dropped);
 });
 `;
 
@@ -82,6 +86,29 @@ describe('the types shipped for TypeScript consumers (types/)', () => {
   it('type a server script: exports.bridge, on arguments and the state bag, refusing each misuse', () => {
     const diagnostics = sourceDiagnostics({
       files: { 'test/examples/consumer.ts': SERVER_CONSUMER },
+      include: ['types/server.d.ts'],
+      types: ['@citizenfx/server'],
+    });
+    expect(diagnostics).toEqual([]);
+  });
+
+  it('take a player id as the string getPlayers() gives, in every server export that takes a player', () => {
+    // The exports read a numeric string as the id (server/exports/server-exports.ts); the types must not refuse it.
+    const diagnostics = sourceDiagnostics({
+      files: {
+        'test/examples/consumer.ts': `
+for (const id of getPlayers()) {
+  const onDuty: boolean = exports.bridge.IsPlayerOnDuty(id);
+  const since: number | null | undefined = exports.bridge.GetPlayerDuty(id).since;
+  const ok: boolean = exports.bridge.GetPlayerDepartments(id).ok;
+  exports.bridge.SetPlayerDuty(id, false).then((outcome) => console.log(outcome.ok));
+  exports.bridge.RefreshPlayer(id).then((profile) => console.log(profile.ok));
+  console.log(onDuty, since, ok);
+}
+// @ts-expect-error a player is a server id, not a boolean
+exports.bridge.IsPlayerOnDuty(true);
+`,
+      },
       include: ['types/server.d.ts'],
       types: ['@citizenfx/server'],
     });

@@ -55,6 +55,10 @@ describe('every config.lua key given a wrong type or value', () => {
       expect(problems).toHaveLength(1);
       expect(problems[0]?.key.startsWith(path.split('.').slice(0, 2).join('.'))).toBe(true);
       expect(problems[0]?.message).toContain(path.split('.').slice(0, 2).join('.'));
+      // The key, the value, what is allowed and what is used instead, in the owner's words rather than zod's.
+      const message = problems[0]?.message ?? '';
+      expect(message).toMatch(/^[\w.[\]']+ = .+ is not valid \(.+\); (using|the entry|rank|every|\w+ gets) .+$/);
+      expect(message).not.toMatch(/Invalid input|Invalid option|Too (small|big)|expected|a table$/);
       expect(valueAt(config, path)).toEqual(fallback);
       expect({ ...config, [path.split('.')[0] as string]: undefined }).toEqual({
         ...defaultConfig(),

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ControlErrorBodySchema } from '../../mock-panel';
 import { DepartmentsResponseSchema, departmentsPath, dutyPath, ErrorBodySchema } from '../../shared/contract';
 import { LSPD, TWO_DEPARTMENTS } from './support/demo-users';
 import { bodyOf, type RunningPanel, TRANSPORTS } from './support/panel-transports';
@@ -32,6 +33,16 @@ describe.each(TRANSPORTS)('the mock panel as HTTP clients expect it, $name', (tr
       const response = await running.client.post(dutyPath('on'), {}, { headers: { authorization: 'Bearer nope' } });
       expect(response.status).toBe(401);
       expect(response.headers.get('www-authenticate')).toBe('Bearer realm="api/leo", error="invalid_token"');
+    });
+
+    it('a missing and a wrong token get different bodies, each saying what to send', async () => {
+      const missing = await running.client.get(departments, { headers: { authorization: undefined } });
+      const wrong = await running.client.get(departments, { headers: { authorization: 'Bearer nope' } });
+      const missingBody = await bodyOf(missing, ErrorBodySchema);
+      const wrongBody = await bodyOf(wrong, ErrorBodySchema);
+      expect([missingBody.error, wrongBody.error]).toEqual(['unauthorized', 'unauthorized']);
+      expect(missingBody.message).toBe('no bearer token: send Authorization: Bearer <LEO_API_TOKEN>');
+      expect(wrongBody.message).toBe("the bearer token is not this panel's LEO_API_TOKEN");
     });
 
     it('an injected 401 too', async () => {
@@ -119,5 +130,63 @@ describe.each(TRANSPORTS)('the mock panel as HTTP clients expect it, $name', (tr
       ['OPTIONS', 204],
       ['POST', 200],
     ]);
+  });
+});
+
+describe.each(TRANSPORTS)('the tester controls (/__mock) as HTTP clients expect them, $name', (transport) => {
+  let running: RunningPanel;
+  beforeAll(async () => {
+    running = await transport.start();
+  });
+  afterAll(() => running.stop());
+
+  it('a missing and a wrong token: 401 with a challenge whose realm names the controls, and different bodies', async () => {
+    const missing = await running.client.get('/__mock/requests', { headers: { authorization: undefined } });
+    const wrong = await running.client.get('/__mock/requests', { headers: { authorization: 'Bearer nope' } });
+    expect([missing.status, wrong.status]).toEqual([401, 401]);
+    expect(missing.headers.get('www-authenticate')).toBe('Bearer realm="__mock"');
+    expect(wrong.headers.get('www-authenticate')).toBe('Bearer realm="__mock", error="invalid_token"');
+    expect(await bodyOf(missing, ControlErrorBodySchema)).toEqual({
+      ok: false,
+      error: 'unauthorized',
+      message: 'no bearer token: send Authorization: Bearer <LEO_API_TOKEN>',
+    });
+    expect(await bodyOf(wrong, ControlErrorBodySchema)).toEqual({
+      ok: false,
+      error: 'unauthorized',
+      message: "the bearer token is not this panel's LEO_API_TOKEN",
+    });
+  });
+
+  it.each([
+    ['GET', '/__mock/reset', 'POST'],
+    ['POST', '/__mock/sessions', 'GET'],
+    ['DELETE', '/__mock/requests', 'GET'],
+    ['POST', '/__mock/faults', 'GET, DELETE'],
+    ['PATCH', '/__mock/faults/latency', 'PUT, DELETE'],
+    ['GET', `/__mock/users/${TWO_DEPARTMENTS}/roles`, 'PUT'],
+  ])('a known control with a method it does not take, %s %s, answers 405 with Allow', async (method, path, allow) => {
+    const response = await running.client.request(path, { method });
+    expect(response.status).toBe(405);
+    expect(response.headers.get('allow')).toBe(allow);
+    expect(await bodyOf(response, ControlErrorBodySchema)).toEqual({
+      ok: false,
+      error: 'method_not_allowed',
+      message: `${path} takes ${allow}, not ${method}`,
+    });
+  });
+
+  it('an unknown control is still 404, without Allow', async () => {
+    const response = await running.client.request('/__mock/nothing', { method: 'PUT' });
+    expect(response.status).toBe(404);
+    expect(response.headers.get('allow')).toBeNull();
+  });
+
+  it('sessions of a chatId that is not one answer 400 naming the field; a real one 200', async () => {
+    const bad = await running.client.get('/__mock/sessions?chatId=abc');
+    expect(bad.status).toBe(400);
+    expect(await bodyOf(bad, ControlErrorBodySchema)).toMatchObject({ error: 'invalid_control', field: 'chatId' });
+    const good = await running.client.get(`/__mock/sessions?chatId=${TWO_DEPARTMENTS}`);
+    expect(good.status).toBe(200);
   });
 });

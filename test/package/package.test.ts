@@ -75,6 +75,17 @@ describe('npm run package', () => {
     }
   });
 
+  it('is unzipped as both READMEs say: into resources/, which its bridge/ folder makes resources/bridge', () => {
+    const folders = new Set(readZip(readFileSync(join(outDir, 'bridge.zip'))).map((entry) => entry.path.split('/')[0]));
+    expect([...folders]).toEqual(['bridge']);
+    for (const readme of ['README.md', 'PACKAGE-README.md']) {
+      const text = readFileSync(join(REPO_ROOT, readme), 'utf8').replace(/\s+/g, ' ');
+      const step = text.match(/[^.]*bridge\.zip[^.]*\./)?.[0] ?? '';
+      expect(step, readme).toMatch(/unzip `(package\/)?bridge\.zip` into `resources\/`/);
+      expect(step, readme).not.toMatch(/bridge\.zip`?\)? to `resources\/bridge/);
+    }
+  });
+
   describe('the packaged folder, loaded in the simulator', () => {
     let world: World;
     afterEach(async () => {

@@ -97,6 +97,74 @@ describe('the playground over HTTP', () => {
   });
 });
 
+describe('the playground’s routes, as HTTP clients expect them (the mock panel’s conventions)', () => {
+  let running: RunningPlayground;
+  let api: KyInstance;
+  beforeAll(async () => {
+    running = await startPlaygroundWithPanel({ token: TOKEN, port: 0, demoPlayers: [ALEX] });
+    api = playgroundApi(running);
+  }, 60_000);
+  afterAll(() => running?.close());
+
+  it('answers 401 with a bearer challenge, telling a missing token from a wrong one', async () => {
+    const missing = await api.get('state', { headers: { authorization: undefined } });
+    const wrong = await api.get('state', { headers: { authorization: 'Bearer nope' } });
+    expect([missing.status, wrong.status]).toEqual([401, 401]);
+    expect(missing.headers.get('www-authenticate')).toBe('Bearer realm="__playground"');
+    expect(wrong.headers.get('www-authenticate')).toBe('Bearer realm="__playground", error="invalid_token"');
+    expect(await missing.json()).toEqual({
+      ok: false,
+      error: 'unauthorized',
+      message: 'no bearer token: send Authorization: Bearer <LEO_API_TOKEN>',
+    });
+    expect(await wrong.json()).toEqual({
+      ok: false,
+      error: 'unauthorized',
+      message: "the bearer token is not this panel's LEO_API_TOKEN",
+    });
+  });
+
+  it('answers 415 to a body that is not JSON, and changes nothing', async () => {
+    const response = await api.post('players/1/duty', { body: 'on=true', headers: { 'content-type': 'text/plain' } });
+    expect(response.status).toBe(415);
+    expect(await response.json()).toEqual({
+      ok: false,
+      error: 'unsupported_media_type',
+      message: 'send the body as Content-Type: application/json',
+    });
+    expect(running.panel.controls.sessions(ALEX)).toEqual([]);
+  });
+
+  it.each([
+    ['POST', 'state', 'GET'],
+    ['GET', 'players', 'POST'],
+    ['GET', 'players/1/duty', 'POST'],
+    ['PUT', 'players/1', 'DELETE'],
+  ])('answers %s %s, a known route with another method, 405 with Allow', async (method, path, allow) => {
+    const response = await api(path, { method });
+    expect(response.status).toBe(405);
+    expect(response.headers.get('allow')).toBe(allow);
+    expect(await response.json()).toEqual({
+      ok: false,
+      error: 'method_not_allowed',
+      message: `/__playground/${path} takes ${allow}, not ${method}`,
+    });
+  });
+
+  it('answers 404 naming a player id that is not a number, and an unknown route without Allow', async () => {
+    const notANumber = await api.post('players/abc/duty', { json: { on: true } });
+    expect(notANumber.status).toBe(404);
+    expect(await notANumber.json()).toEqual({
+      ok: false,
+      error: 'player_not_found',
+      message: "no player 'abc': a player is their server id, a whole number",
+    });
+    const unknown = await api.get('nothing-here');
+    expect(unknown.status).toBe(404);
+    expect(unknown.headers.get('allow')).toBeNull();
+  });
+});
+
 describe('the playground’s duty menu after a role change', () => {
   let running: RunningPlayground;
   let api: KyInstance;

@@ -27,12 +27,11 @@
 ---| 'unauthorized' # the panel refused the bridge's token
 ---| 'panel_unavailable' # the panel could not be reached
 
----Why a player went off duty.
+---Why a player went off duty, as their client hears it (a player who disconnected has no client left to tell).
 ---@alias BridgeOffDutyReason
 ---| 'request' # the player (or a menu for them) asked
 ---| 'department_removed' # the player lost the department in the panel
 ---| 'account_removed' # the panel no longer knows the player's chat account (deleted or banned there)
----| 'dropped' # the player disconnected
 ---| 'resource_stop' # the bridge stopped
 ---| 'admin' # an admin or a server export took them off duty
 ---| 'replaced' # the same chat account went on duty in another session (one duty per account)
@@ -152,6 +151,11 @@
 ---@field uniforms BridgeDepartmentUniform[]
 ---@field equipment BridgeDepartmentEquipment[]
 ---@field [string] any
+
+---FiveM's `exports` global: `exports.<resource>` is that resource's exports. Declared here, as a plain table (other
+---resources' exports stay untyped), so the definitions check clean on their own: without it LuaLS flags
+---`Undefined global 'exports'` on every export below. CfxLua definitions that declare it too merge with this.
+exports = {}
 
 ---`exports.bridge` on either side; client.lua and server.lua declare each side's exports on it.
 ---Call them with a colon, `exports.bridge:Name(...)`: FiveM's Lua export proxy drops the first argument, which the

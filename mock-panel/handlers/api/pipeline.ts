@@ -11,7 +11,7 @@ import {
 } from '../../http/panel-exchange';
 import { PROXY_NOT_FOUND } from '../../http/proxy-not-found';
 import { rateLimitHeaders, retryAfterHeader } from '../../http/rate-limit-headers';
-import { apiErrorAnswer } from '../../http/responses';
+import { apiErrorAnswer, unauthorizedAnswer } from '../../http/responses';
 import { isStartupCheck } from '../../http/startup-check';
 import type { PanelContext } from '../../panel-context';
 import type { FaultApplied } from '../../store';
@@ -121,7 +121,7 @@ async function guarded(
       return apiErrorAnswer(injected, 'injected by the mock panel');
     }
     if (access === 'token' && !isBearerToken(request.header('authorization'), context.token)) {
-      return apiErrorAnswer('unauthorized', 'send Authorization: Bearer <LEO_API_TOKEN>');
+      return unauthorizedAnswer(request.header('authorization'));
     }
     const answer = await route(request, params);
     const malformed = context.store.faults.rollMalformed();

@@ -3,12 +3,15 @@ import type { z } from 'zod';
 import { hasBearerToken } from '../../http/bearer-auth';
 import { fetchBodyView } from '../../http/fetch-request-view';
 import { readJsonObject } from '../../http/json-body';
-import { apiError, responseOf } from '../../http/responses';
+import { apiError, responseOf, unauthorizedAnswer } from '../../http/responses';
 import type { PanelContext } from '../../panel-context';
 import type { RouteParams } from '../api/pipeline';
 
 /** Route prefix of the tester controls: outside /api/leo, so they are neither rate-limited nor logged. */
 export const CONTROL_PREFIX = '/__mock';
+
+/** The protection space of the controls in their 401 challenge: the same token as /api/leo, another set of routes. */
+export const CONTROL_REALM = '__mock';
 
 type ControlRoute = (info: { request: Request; params: RouteParams }) => Promise<Response>;
 
@@ -16,7 +19,7 @@ type ControlRoute = (info: { request: Request; params: RouteParams }) => Promise
 export function controlRoute(context: PanelContext, route: ControlRoute) {
   return async (info: { request: Request; params: RouteParams }): Promise<Response> => {
     if (!hasBearerToken(info.request, context.token)) {
-      return apiError('unauthorized', 'send Authorization: Bearer <LEO_API_TOKEN>');
+      return responseOf(unauthorizedAnswer(info.request.headers.get('authorization'), CONTROL_REALM));
     }
     try {
       return await route(info);

@@ -1,5 +1,5 @@
 import type { DutyChange } from '../../../server/integrations/integration.js';
-import type { OffDutyReason } from '../../../shared/events.js';
+import type { DutyEndReason } from '../../../shared/events.js';
 
 /** LSPD (id 1) and BCSO (id 2) of the mock panel's demo data, with their rank ids. */
 export const LSPD = { id: 1, slug: 'lspd', officer: 1, sergeant: 2, lieutenant: 3 } as const;
@@ -13,7 +13,7 @@ export const onDuty = (src: number, department: { id: number; slug: string }, ra
   rankId,
 });
 
-export const offDuty = (src: number, reason: OffDutyReason = 'request', departmentId = 1): DutyChange => ({
+export const offDuty = (src: number, reason: DutyEndReason = 'request', departmentId = 1): DutyChange => ({
   src,
   onDuty: false,
   departmentId,

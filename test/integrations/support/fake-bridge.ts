@@ -1,6 +1,6 @@
 import { vi } from 'vitest';
 import type { DutyChange, DutyControl } from '../../../server/integrations/integration.js';
-import type { OffDutyReason } from '../../../shared/events.js';
+import type { DutyEndReason } from '../../../shared/events.js';
 import { offDuty } from './duty-changes.js';
 import type { FakeResources } from './fake-resources.js';
 
@@ -16,7 +16,7 @@ interface Listener {
 export class FakeBridge {
   readonly onDuty = new Set<number>();
   listener: Listener | undefined;
-  readonly takeOffDuty = vi.fn((src: number, reason: OffDutyReason) => {
+  readonly takeOffDuty = vi.fn((src: number, reason: DutyEndReason) => {
     if (this.onDuty.delete(src)) this.listener?.dutyChanged(offDuty(src, reason));
   });
   readonly control: DutyControl = {

@@ -142,3 +142,36 @@ describe('a short token', () => {
     ]);
   });
 });
+
+describe('the server.cfg line a problem suggests', () => {
+  const SET_LINE = /Add this line to server\.cfg: set (\w+) "([^"]*)"/;
+  const problemsOf = (result: PanelSettingsResult) => [...(result.ok ? [] : result.errors), ...result.warnings];
+
+  // Every kind of problem with BRIDGE_API_BASE, and the convars missing.
+  it.each([
+    ['no scheme', 'panel.example.com'],
+    ['no scheme, with /api/leo', 'panel.example.com/api/leo'],
+    ['no scheme, with /api/leo/ and a path', 'panel.example.com/community/api/leo/'],
+    ['no scheme, with a query', 'panel.example.com/?token=abc'],
+    ['/api/leo', 'https://panel.example.com/api/leo'],
+    ['a query', 'https://panel.example.com/?token=abc'],
+    ['a fragment', 'https://panel.example.com/#api'],
+    ['credentials', 'https://user:secret@panel.example.com'],
+    ['another scheme', 'ftp://panel.example.com/api/leo'],
+    ['http:// on a public host', 'http://panel.example.com'],
+    ['not a URL', 'https://panel example.com'],
+    ['not set', ''],
+  ])('for %s (%j), applied, starts the bridge without an error or a warning', (_kind, base) => {
+    const convars: Record<string, string> = { [API_BASE_CONVAR]: base, [TOKEN_CONVAR]: TOKEN };
+    const first = readPanelSettings((name) => convars[name] ?? '');
+    const lines = problemsOf(first).flatMap((problem) => SET_LINE.exec(problem) ?? []);
+    expect(lines.length, problemsOf(first).join('\n')).toBeGreaterThan(0);
+    for (const problem of problemsOf(first)) {
+      const [, name = '', value = ''] = SET_LINE.exec(problem) ?? [];
+      if (name) convars[name] = value;
+    }
+    const next = readPanelSettings((name) => convars[name] ?? '');
+    expect(problemsOf(next)).toEqual([]);
+    expect(next.ok).toBe(true);
+  });
+});

@@ -7,11 +7,17 @@ const LUA_TYPES = join(import.meta.dirname, '..', '..', '..', 'types', 'lua');
 export const metaFiles = readdirSync(LUA_TYPES).filter((name) => name.endsWith('.lua'));
 export const source = (name: string) => readFileSync(join(LUA_TYPES, name), 'utf8');
 
-/** Runs the meta files in a fresh Lua state with `exports` as a plain table, then returns what `probe` returns. */
+// Reading a global nobody assigned is an error, as LuaLS's undefined-global check flags it: the definitions must
+// declare every global they use (FiveM's `exports` among them), not lean on definitions the reader may not have.
+const STRICT_GLOBALS = `
+  setmetatable(_G, { __index = function(_, name) error("undefined global '" .. tostring(name) .. "'", 2) end })
+`;
+
+/** Runs the meta files in a fresh Lua state where only Lua's own globals exist, then returns what `probe` returns. */
 export function runInLua(lua: LuaModule, files: string[], probe: string): string {
   const L = lua.newState();
   try {
-    for (const chunk of ['exports = {}', ...files.map(source), probe]) {
+    for (const chunk of [STRICT_GLOBALS, ...files.map(source), probe]) {
       const loaded = lua.load(L, new TextEncoder().encode(chunk), chunk.slice(0, 40));
       if (loaded !== 0 || lua.pcall(L, 0, 1) !== 0) throw new Error(lua.toString(L, -1));
     }
