@@ -13,4 +13,5 @@ dependency '/server:12913'
 -- Lua config first: the JS bundles read it through a same-resource export (see config.lua).
 shared_script 'config.lua'
 server_script 'dist/server.js'
+-- dist/redis.js is not listed: dist/server.js requires it from the resource folder only when BRIDGE_REDIS_URL is set.
 client_script 'dist/client.js'

@@ -55,6 +55,17 @@ export default defineConfig([
     tsconfig: 'server/tsconfig.json',
   },
   {
+    // dist/redis.js: the community of servers (BRIDGE_REDIS_URL) with ioredis, a CommonJS module that dist/server.js
+    // loads with FXServer's `require` only when the convar is set (server/community/load-community.ts says how
+    // FXServer resolves it). Not named in fxmanifest.lua: it is no script of its own.
+    ...bundle,
+    entry: { redis: 'server/community/community-entry.ts' },
+    format: 'cjs',
+    platform: 'node',
+    target: 'node22',
+    tsconfig: 'server/tsconfig.json',
+  },
+  {
     ...bundle,
     entry: { client: 'client/main.ts' },
     platform: 'browser',

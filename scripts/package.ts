@@ -5,7 +5,8 @@ import { parseArgs } from 'node:util';
 import { deflateSync, type Zippable, zipSync } from 'fflate';
 
 // npm run package [-- --out <dir>] [--no-build]: the drop-in resource folder <dir>/bridge and <dir>/bridge.zip
-// (default <dir>: package/), holding only what FXServer loads, the bundles' source maps, the server owner's README,
+// (default <dir>: package/), holding only what FXServer loads (the manifest's scripts and dist/redis.js, which the
+// server bundle requires), the bundles' source maps, the server owner's README,
 // the owner-facing docs, the licence and the types for resources written in TypeScript or Lua.
 
 export const RESOURCE_NAME = 'bridge';
@@ -37,6 +38,9 @@ const TYPES = [
   'types/lua/shared.lua',
 ];
 const MANIFEST = 'fxmanifest.lua';
+// Loaded by dist/server.js with FXServer's `require` only when BRIDGE_REDIS_URL is set, so not named in the manifest
+// (server/community/load-community.ts cites how FXServer resolves it from the resource's folder).
+const REQUIRED_AT_RUN_TIME = ['dist/redis.js'];
 
 // A manifest entry that names files: `client_script 'x'`, `server_scripts { 'a', 'b' }`, `files { ... }`, ...
 const FILE_ENTRY =
@@ -122,7 +126,7 @@ export interface PackageResult {
 
 /** Every file of the package, sorted by its place in the resource folder. */
 export function packagedFiles(root: string): PackagedFile[] {
-  const loaded = manifestFiles(root);
+  const loaded = [...manifestFiles(root), ...REQUIRED_AT_RUN_TIME];
   const same = [...new Set([...loaded, ...sourceMapsOf(root, loaded), ...DOCUMENTS, ...TYPES])];
   return [README, ...same.map((file) => ({ from: file, to: file }))].sort((a, b) => (a.to < b.to ? -1 : 1));
 }

@@ -1,5 +1,6 @@
 import { INTERNAL_EVENTS } from '../shared/events.js';
 import { panelStatusOf } from './commands/panel-status.js';
+import { joinCommunity } from './community/load-community.js';
 import { readBridgeSettings } from './config/bridge-settings.js';
 import { endDutiesLeftOpen } from './duty/crashed-run-recovery.js';
 import { DutyService } from './duty/duty-service.js';
@@ -40,6 +41,10 @@ export function startBridgeServer(port: ServerPort, runtime: BridgeRuntime): Bri
   const { logger, config, token } = settings;
   const { apiBase } = settings.panel;
   const budget = { limit: config.PanelRateLimit.Requests, windowMs: config.PanelRateLimit.WindowMs };
+  // With BRIDGE_REDIS_URL, the servers naming the same Redis and panel are one community (server/community/).
+  const community = settings.redisUrl
+    ? joinCommunity({ url: settings.redisUrl, apiBase, logger, now: runtime.now })
+    : undefined;
   // Every panel request goes through this stack's scheduler, within the panel's rate limit.
   const stack = createPanelStack({
     apiBase,
@@ -155,6 +160,7 @@ export function startBridgeServer(port: ServerPort, runtime: BridgeRuntime): Bri
       duty.stop();
       outbox.stop();
       stack.stop();
+      community?.stop();
     },
     footprint: () => ({ ...game.footprint(), 'outbox.lanes': outbox.openLanes, onDutyRevalidation: polling.size }),
   };

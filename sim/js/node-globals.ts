@@ -2,8 +2,64 @@
 // §10.2): require (built-ins, then the resource's node_modules), process, Buffer, fetch and the other web globals,
 // and the built-in modules as REPL-style globals. There is no module, __dirname or CommonJS `exports` (that name is
 // FiveM's export proxy). Timers are FiveM's tick timers, installed separately.
-import { builtinModules, createRequire } from 'node:module';
+import fs from 'node:fs';
+import Module, { builtinModules, isBuiltin } from 'node:module';
 import path from 'node:path';
+
+interface ModuleInternals {
+  filename: string;
+  paths: string[];
+  exports: { require?: NodeJS.Require };
+  _compile(content: string, filename: string): void;
+}
+type ModuleClass = (new (id: string) => ModuleInternals) & { _nodeModulePaths(from: string): string[] };
+
+/**
+ * The global `require` of a server script, made the way FXServer makes it (citizenfx/fivem at 06d4d348c,
+ * code/components/citizen-scripting-node/include/JavaScriptEnvironmentCode.h): the require of a module at
+ * `<resource>/dummy.js` whose search paths are `Module._nodeModulePaths(<resource>/)`. So a relative name resolves
+ * from the resource's folder whichever script asks, and a package from `<resource>/node_modules` and the folders
+ * above. FXServer's Node sandbox then lets a script read only paths the VFS mounts (every resource's folder,
+ * `@<name>/`; NodeScriptRuntime.cpp `NodePermissionCallback`), checked on the path Node reads, i.e. after symlinks
+ * are resolved: a file outside every resource folder is refused as FXServer refuses it.
+ */
+function fxserverRequire(resourceDir: string, mountedDirs: () => readonly string[]): NodeJS.Require {
+  const ModuleOf = Module as unknown as ModuleClass;
+  const m = new ModuleOf('dummy.js');
+  m.filename = `${resourceDir}/dummy.js`;
+  m.paths = ModuleOf._nodeModulePaths(`${resourceDir}/`);
+  m._compile('module.exports = {require};', 'dummy-wrapper');
+  const inner = m.exports.require as NodeJS.Require;
+  const real = (dir: string) => {
+    try {
+      return fs.realpathSync(dir);
+    } catch {
+      return dir;
+    }
+  };
+  const mounted = (file: string) =>
+    mountedDirs().some((dir) => {
+      const relative = path.relative(real(dir), file);
+      return relative !== '' && !relative.startsWith('..') && !path.isAbsolute(relative);
+    });
+  const guarded = ((id: string) => {
+    if (!isBuiltin(id)) {
+      const file = inner.resolve(id);
+      if (!mounted(file)) {
+        throw Object.assign(new Error(`Access to this API has been restricted: ${file} is outside every resource`), {
+          code: 'ERR_ACCESS_DENIED',
+        });
+      }
+    }
+    return inner(id);
+  }) as NodeJS.Require;
+  return Object.assign(guarded, {
+    resolve: inner.resolve,
+    cache: inner.cache,
+    main: inner.main,
+    extensions: inner.extensions,
+  });
+}
 
 /** process.exit would end the test run; in FXServer it takes the whole server down, so it is reported instead. */
 function guardedProcess(onExit: (code: number) => void): NodeJS.Process {
@@ -64,6 +120,8 @@ export function installNodeGlobals(
     performanceNow: () => number;
     /** When the server started (epoch ms, read once as Node does at process start). */
     performanceTimeOrigin: () => number;
+    /** The folders of every resource the server knows: what FXServer's VFS mounts. */
+    mountedDirs: () => readonly string[];
   },
 ): void {
   const g = globalThis as unknown as Record<string, unknown>;
@@ -72,7 +130,7 @@ export function installNodeGlobals(
   const hostFetch = g.fetch as ((...args: unknown[]) => Promise<unknown>) | undefined;
   if (hostFetch) sandbox.fetch = (...args: unknown[]) => hooks.adoptPromise(hostFetch(...args));
   sandbox.process = guardedProcess(hooks.onExit);
-  sandbox.require = createRequire(path.join(resourceDir, '__fxserver_entry__.js'));
+  sandbox.require = fxserverRequire(resourceDir, hooks.mountedDirs);
   sandbox.performance = { now: hooks.performanceNow, timeOrigin: hooks.performanceTimeOrigin() };
   const requireFn = sandbox.require as NodeJS.Require;
   for (const name of builtinModules) {

@@ -16,6 +16,8 @@ const EXPECTED_FILES = [
   'config.lua',
   'dist/client.js',
   'dist/client.js.map',
+  'dist/redis.js',
+  'dist/redis.js.map',
   'dist/server.js',
   'dist/server.js.map',
   'docs/budget.md',

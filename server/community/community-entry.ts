@@ -1,0 +1,26 @@
+// dist/redis.js: everything that runs only in a community of servers (BRIDGE_REDIS_URL), ioredis included. It is a
+// CommonJS module loaded by server/community/load-community.ts with FXServer's `require`; what it exports is
+// `CommunityModule`. Code that needs Redis belongs under server/community/ and is reached from here, so that
+// dist/server.js stays within its size budget and a server without Redis never parses any of it.
+import type { Community, CommunityOptions } from './community.js';
+import { communityPrefix } from './community-keys.js';
+import { sharedReader } from './read-shared.js';
+import { openRedisLink } from './redis-link.js';
+import { parseRedisUrl } from './redis-url.js';
+import { unreachableLink } from './unreachable-link.js';
+
+export function startCommunity(options: CommunityOptions): Community {
+  const { logger } = options;
+  const prefix = communityPrefix(options.apiBase);
+  const parsed = parseRedisUrl(options.url);
+  if (!parsed.ok) logger.error(`${parsed.error} Until then this server runs alone.`);
+  const link = parsed.ok ? openRedisLink({ target: parsed.target, prefix, logger }) : unreachableLink(prefix);
+  const readShared = sharedReader(logger);
+  return {
+    link,
+    readShared,
+    stop() {
+      link.close();
+    },
+  };
+}

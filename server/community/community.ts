@@ -1,0 +1,60 @@
+// The API the rest of the bridge sees of a community of servers (BRIDGE_REDIS_URL). Types only: everything that
+// runs with Redis lives in dist/redis.js (server/community/community-entry.ts), loaded only when the convar is set,
+// so dist/server.js carries none of it (test/build/bundle-size.test.ts).
+import type { Observable } from 'rxjs';
+import type { Logger } from '../log/logger.js';
+
+/** The connection to the community's Redis. */
+export interface CommunityLink {
+  /** `redis://host:port/db` as the owner wrote it, the password masked: for log lines and the status. */
+  readonly where: string;
+  /** Every key of this community starts with this: `bridge:<hash of BRIDGE_API_BASE>:` (never the token). */
+  readonly prefix: string;
+  /** Whether Redis answers now. */
+  readonly isUp: boolean;
+  /**
+   * true when Redis answers, false when it is gone: once the first connection succeeded or failed (the current value
+   * to a late subscriber), then each change.
+   */
+  readonly up$: Observable<boolean>;
+  /**
+   * Each time Redis answers (the first connection and every reconnection, also to a Redis restarted empty): whoever
+   * owns shared state writes again what it owns.
+   */
+  readonly connected$: Observable<void>;
+  /**
+   * Runs a command on the community's Redis. Never waits for a connection: while Redis is gone it rejects at once,
+   * and a slow Redis rejects after a short timeout. Callers treat a rejection as "Redis is gone" and go on locally.
+   */
+  call<T = unknown>(command: string, ...args: Array<string | number>): Promise<T>;
+  /** Runs a Lua script atomically (EVALSHA, falling back to EVAL when Redis lost its script cache). */
+  script<T = unknown>(lua: string, keys: readonly string[], args: ReadonlyArray<string | number>): Promise<T>;
+}
+
+/** A community member's view of a value read from Redis: what another program wrote there is not trusted. */
+export type ReadShared = <T>(
+  schema: { safeParse(value: unknown): { success: true; data: T } | { success: false; error: { message: string } } },
+  raw: unknown,
+  what: string,
+) => T | undefined;
+
+export interface Community {
+  readonly link: CommunityLink;
+  readonly readShared: ReadShared;
+  stop(): void;
+}
+
+export interface CommunityOptions {
+  /** BRIDGE_REDIS_URL as set. */
+  url: string;
+  /** BRIDGE_API_BASE as read: the community is every bridge naming the same Redis and the same panel. */
+  apiBase: string;
+  logger: Logger;
+  /** Monotonic clock (ms) of this server. */
+  now: () => number;
+}
+
+/** What dist/redis.js exports. */
+export interface CommunityModule {
+  startCommunity(options: CommunityOptions): Community;
+}

@@ -1,0 +1,109 @@
+import { createHash } from 'node:crypto';
+import { Redis } from 'ioredis';
+import { BehaviorSubject, distinctUntilChanged, filter, map, Subject } from 'rxjs';
+import type { Logger } from '../log/logger.js';
+import type { CommunityLink } from './community.js';
+import { REDIS_URL_CONVAR } from './redis-convar.js';
+import type { RedisTarget } from './redis-url.js';
+
+/** A slow Redis fails the call rather than hold a panel request: the caller goes on with this server's own budget. */
+export const REDIS_COMMAND_TIMEOUT_MS = 500;
+const CONNECT_TIMEOUT_MS = 3_000;
+const LONGEST_RECONNECT_DELAY_MS = 5_000;
+
+export interface RedisLinkOptions {
+  target: RedisTarget;
+  prefix: string;
+  logger: Logger;
+}
+
+const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+
+/**
+ * The one connection to the community's Redis, kept by ioredis (reconnecting forever, backing off to 5 s). Nothing
+ * waits for it: the offline queue is off, so a command while Redis is gone fails at once, and every command has a
+ * short timeout. Its going and coming back are told once each, naming BRIDGE_REDIS_URL.
+ */
+export function openRedisLink({ target, prefix, logger }: RedisLinkOptions): CommunityLink & { close(): void } {
+  const client = new Redis(target.url, {
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 0,
+    commandTimeout: REDIS_COMMAND_TIMEOUT_MS,
+    connectTimeout: CONNECT_TIMEOUT_MS,
+    retryStrategy: (times) => Math.min(times * 250, LONGEST_RECONNECT_DELAY_MS),
+    connectionName: 'bridge',
+    // A refused AUTH is not worth a reconnect storm: the retry strategy's backoff applies.
+    reconnectOnError: () => false,
+  });
+  const state = new BehaviorSubject<'connecting' | 'up' | 'down'>('connecting');
+  const connected = new Subject<void>();
+  let everUp = false;
+  let lastError: string | undefined;
+
+  const goDown = (reason: string) => {
+    if (state.value === 'down') return;
+    state.next('down');
+    logger.warn(
+      `Redis at ${target.where} (${REDIS_URL_CONVAR}) ${everUp ? 'is gone' : 'does not answer'} (${reason}); this server serves its own players on a conservative share of the panel's budget and tries again`,
+    );
+  };
+  client.on('error', (error: unknown) => {
+    lastError = messageOf(error);
+    goDown(lastError);
+  });
+  client.on('close', () => goDown(lastError ?? 'connection closed'));
+  client.on('ready', () => {
+    lastError = undefined;
+    const again = everUp || state.value === 'down';
+    everUp = true;
+    state.next('up');
+    logger.info(
+      again
+        ? `Redis at ${target.where} (${REDIS_URL_CONVAR}) answers again; the community shares the panel's budget again`
+        : `this server is one of a community on Redis at ${target.where} (${REDIS_URL_CONVAR}, keys ${prefix}*)`,
+    );
+    connected.next();
+  });
+
+  const shas = new Map<string, string>();
+  const shaOf = (lua: string) => {
+    let sha = shas.get(lua);
+    if (!sha) {
+      sha = createHash('sha1').update(lua).digest('hex');
+      shas.set(lua, sha);
+    }
+    return sha;
+  };
+  const call = <T>(command: string, ...args: Array<string | number>): Promise<T> =>
+    client.call(command, ...args) as Promise<T>;
+
+  return {
+    where: target.where,
+    prefix,
+    get isUp() {
+      return state.value === 'up';
+    },
+    up$: state.pipe(
+      filter((now) => now !== 'connecting'),
+      map((now) => now === 'up'),
+      distinctUntilChanged(),
+    ),
+    connected$: connected.asObservable(),
+    call,
+    async script<T>(lua: string, keys: readonly string[], args: ReadonlyArray<string | number>): Promise<T> {
+      const sha = shaOf(lua);
+      try {
+        return await call<T>('EVALSHA', sha, keys.length, ...keys, ...args);
+      } catch (error) {
+        // A Redis restarted empty (or flushed) has forgotten the script: send it once in full.
+        if (!messageOf(error).startsWith('NOSCRIPT')) throw error;
+        return call<T>('EVAL', lua, keys.length, ...keys, ...args);
+      }
+    },
+    close() {
+      state.complete();
+      connected.complete();
+      client.disconnect(false);
+    },
+  };
+}

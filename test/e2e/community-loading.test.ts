@@ -1,0 +1,97 @@
+// dist/redis.js is the community's part of the bridge: dist/server.js loads it with FXServer's `require` only when
+// BRIDGE_REDIS_URL is set (server/community/load-community.ts cites how FXServer resolves it), and nothing about
+// Redis can stop a server from serving its own players.
+import { afterEach, describe, expect, it } from 'vitest';
+import { type RedisServer, redisAvailable, startRedisServer } from '../support/redis-server.js';
+import { type Community, startCommunity } from './support/community.js';
+
+const PASSWORD = 'Hx4tQ9mVr2KpZ7';
+let community: Community | undefined;
+let redis: RedisServer | undefined;
+afterEach(async () => {
+  await community?.close();
+  await redis?.stop();
+  community = undefined;
+  redis = undefined;
+});
+
+async function profileArrives(world: Community): Promise<void> {
+  const [sim] = world.sims;
+  if (!sim) throw new Error('no server');
+  const player = await world.join(sim, '284619375016482817', 'Alex Mercer');
+  await sim.until(() => world.hasProfile(sim, player), 10_000, 'the profile');
+}
+
+describe('without BRIDGE_REDIS_URL', () => {
+  it('dist/redis.js is never loaded: an install without it starts and serves its players, saying nothing of Redis', async () => {
+    community = await startCommunity({ servers: 1, without: ['redis.js', 'redis.js.map'] });
+    await profileArrives(community);
+    const [sim] = community.sims;
+    expect(sim?.errors).toEqual([]);
+    expect(community.consoleOf(sim as never)).not.toMatch(/redis/i);
+  });
+});
+
+describe.skipIf(!redisAvailable())('with BRIDGE_REDIS_URL', () => {
+  it('dist/server.js loads dist/redis.js the way FXServer resolves require, and joins the community', async () => {
+    redis = await startRedisServer({ password: PASSWORD });
+    community = await startCommunity({ servers: 1, redisUrl: redis.url() });
+    const [sim] = community.sims;
+    await sim?.until(() => community?.consoleOf(sim).includes('one of a community on Redis') ?? false, 10_000, 'Redis');
+    await profileArrives(community);
+    const text = community.consoleOf(sim as never);
+    expect(text).toContain(`one of a community on Redis at redis://:***@127.0.0.1:${redis.port}/0 (BRIDGE_REDIS_URL`);
+    expect(text).not.toContain(PASSWORD);
+    expect(sim?.errors).toEqual([]);
+  });
+
+  it('with dist/redis.js missing from the install: one ERROR naming BRIDGE_REDIS_URL, and the server serves alone', async () => {
+    redis = await startRedisServer();
+    community = await startCommunity({ servers: 1, redisUrl: redis.url(), without: ['redis.js', 'redis.js.map'] });
+    await profileArrives(community);
+    const errors = community
+      .consoleOf(community.sims[0] as never)
+      .split('\n')
+      .filter((line) => line.includes('ERROR'));
+    expect(errors).toEqual([
+      expect.stringMatching(
+        /BRIDGE_REDIS_URL is set but \.\/dist\/redis\.js could not be loaded .*This server runs alone/,
+      ),
+    ]);
+  });
+
+  it('unreachable at start, or a URL that does not read: one line naming BRIDGE_REDIS_URL, the password masked, players served', async () => {
+    community = await startCommunity({
+      servers: 2,
+      convarsOf: (index) => ({
+        BRIDGE_REDIS_URL: index === 0 ? `redis://:${PASSWORD}@127.0.0.1:1/0` : `http://:${PASSWORD}@127.0.0.1:6379`,
+      }),
+    });
+    const [unreachable, unreadable] = community.sims as [never, never];
+    await community.sims[0]?.until(
+      () => community?.consoleOf(unreachable).includes('does not answer') ?? false,
+      10_000,
+      'the warning',
+    );
+    await profileArrives(community);
+    expect(
+      community
+        .consoleOf(unreachable)
+        .split('\n')
+        .filter((line) => /redis/i.test(line)),
+    ).toEqual([
+      expect.stringMatching(/^WARN: Redis at redis:\/\/:\*\*\*@127\.0\.0\.1:1\/0 \(BRIDGE_REDIS_URL\) does not answer/),
+    ]);
+    expect(
+      community
+        .consoleOf(unreadable)
+        .split('\n')
+        .filter((line) => /redis/i.test(line)),
+    ).toEqual([
+      expect.stringMatching(
+        /^ERROR: BRIDGE_REDIS_URL must start with redis:\/\/ or rediss:\/\/, not http:\/\/\..*runs alone/,
+      ),
+    ]);
+    for (const sim of community.sims) expect(community.consoleOf(sim)).not.toContain(PASSWORD);
+  });
+});

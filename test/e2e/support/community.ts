@@ -1,0 +1,149 @@
+// Several simulated servers of one community in one test: two or three sims (each its own FXServer with its own
+// KVP) against ONE mock panel and, when given, one real Redis. Every sim reaches the panel from 127.0.0.1, so they
+// share the panel's per-IP rate limit exactly as real servers behind one NAT do.
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  createMockPanel,
+  type MockPanel,
+  type MockPanelOptions,
+  type MockPanelServer,
+  startMockPanelServer,
+} from '../../../mock-panel/index.js';
+import { createSim, type Sim, type SimPlayer } from '../../../sim/index.js';
+import { LUA_DUTY_MENU, REPO_ROOT, TOKEN } from './world.js';
+
+/**
+ * A resource folder of the bridge as an owner installs it: fxmanifest.lua, config.lua (with `config` appended) and a
+ * copy of the freshly built dist/ (a copy, not a link: FXServer's Node sandbox reads only inside resource folders, so
+ * dist/redis.js must really be there). `without` leaves files of dist/ out.
+ */
+export function bridgeFolder(options: { config?: string; without?: string[] } = {}): {
+  dir: string;
+  remove: () => void;
+} {
+  const root = mkdtempSync(join(tmpdir(), 'bridge-community-'));
+  const dir = join(root, 'bridge');
+  mkdirSync(join(dir, 'dist'), { recursive: true });
+  cpSync(join(REPO_ROOT, 'fxmanifest.lua'), join(dir, 'fxmanifest.lua'));
+  writeFileSync(
+    join(dir, 'config.lua'),
+    `${readFileSync(join(REPO_ROOT, 'config.lua'), 'utf8')}\n${options.config ?? ''}\n`,
+  );
+  cpSync(join(REPO_ROOT, 'dist'), join(dir, 'dist'), {
+    recursive: true,
+    filter: (from) => !(options.without ?? []).some((file) => from.endsWith(`/dist/${file}`)),
+  });
+  return { dir, remove: () => rmSync(root, { recursive: true, force: true }) };
+}
+
+export interface CommunityOptions {
+  /** How many servers (sims) share the panel. */
+  servers: number;
+  /** BRIDGE_REDIS_URL of every server; none: each bridge believes it is alone, as before issue 25. */
+  redisUrl?: string;
+  /** The panel's per-IP limit (all sims are one IP). */
+  rateLimit?: MockPanelOptions['rateLimit'];
+  /** The panel's users (mock-panel/data/default.json when absent). */
+  data?: MockPanelOptions['data'];
+  /** Files of dist/ every server's folder lacks (a damaged install). */
+  without?: string[];
+  /** Lines appended to every server's config.lua. */
+  config?: string;
+  /** More convars of one server (by index). */
+  convarsOf?: (index: number) => Record<string, string>;
+}
+
+export interface Community {
+  panel: MockPanel;
+  server: MockPanelServer;
+  sims: Sim[];
+  /** Joins a player with a `chat:` identifier on one server (without waiting for the profile). */
+  join(sim: Sim, chat: string, name?: string): Promise<SimPlayer>;
+  /** Whether this player's client has its profile. */
+  hasProfile(sim: Sim, player: SimPlayer): boolean;
+  /** Status of every /api/leo request the panel received from any server, the start-up probes included. */
+  statuses(): Array<number | null>;
+  /**
+   * The share of the panel's budget used: the requests it accepted in each of its rate-limit windows (a window opens
+   * at the first request after the last one ended, as the panel counts), over the limit, the last window left out
+   * (the storm may end before it does).
+   */
+  budgetUse(): { windows: number[]; use: number };
+  consoleOf(sim: Sim): string;
+  close(): Promise<void>;
+}
+
+export async function startCommunity(options: CommunityOptions): Promise<Community> {
+  const panel = createMockPanel({ token: TOKEN, rateLimit: options.rateLimit, data: options.data });
+  const server = await startMockPanelServer({ panel, port: 0 });
+  const folders: Array<{ remove: () => void }> = [];
+  const kvpDirs: string[] = [];
+  const sims: Sim[] = [];
+  try {
+    for (let index = 0; index < options.servers; index++) {
+      const folder = bridgeFolder({ config: options.config, without: options.without });
+      folders.push(folder);
+      const kvpDir = mkdtempSync(join(tmpdir(), 'bridge-community-kvp-'));
+      kvpDirs.push(kvpDir);
+      sims.push(
+        await createSim({
+          resources: [{ dir: folder.dir, name: 'bridge' }, LUA_DUTY_MENU],
+          convars: {
+            BRIDGE_API_BASE: server.url,
+            BRIDGE_LEO_API_TOKEN: TOKEN,
+            ...(options.redisUrl ? { BRIDGE_REDIS_URL: options.redisUrl } : {}),
+            ...options.convarsOf?.(index),
+          },
+          kvpDir,
+          clock: 'real',
+        }),
+      );
+    }
+    await Promise.all(
+      sims.map((sim) =>
+        sim.until(() => sim.console.some((line) => line.text.includes('the panel at')), 10_000, 'the start-up probe'),
+      ),
+    );
+  } catch (error) {
+    await Promise.all(sims.map((sim) => sim.stop()));
+    await server.close();
+    for (const folder of folders) folder.remove();
+    throw error;
+  }
+  const profileOf = (sim: Sim, player: SimPlayer) =>
+    sim.events.some((event) => event.name === 'bridge:client:profile' && event.player === player.id);
+  return {
+    panel,
+    server,
+    sims,
+    join: (sim, chat, name = 'Player') =>
+      sim.join({ name, identifiers: [`license:${chat.padStart(16, '0').slice(-16)}`, `chat:${chat}`] }),
+    hasProfile: profileOf,
+    statuses: () => panel.controls.requests().map((request) => request.status),
+    budgetUse() {
+      const limit = options.rateLimit?.limit ?? 200;
+      const windowMs = options.rateLimit?.windowMs ?? 60_000;
+      const windows: number[] = [];
+      let endsAt = Number.NEGATIVE_INFINITY;
+      for (const request of panel.controls.requests()) {
+        const at = Date.parse(request.time);
+        if (at >= endsAt) {
+          windows.push(0);
+          endsAt = at + windowMs;
+        }
+        if (request.status !== 429) windows[windows.length - 1] = (windows.at(-1) ?? 0) + 1;
+      }
+      const full = windows.slice(0, -1);
+      return { windows, use: full.length === 0 ? 1 : full.reduce((sum, n) => sum + n, 0) / (limit * full.length) };
+    },
+    consoleOf: (sim) => sim.console.map((line) => line.text).join('\n'),
+    async close() {
+      await Promise.all(sims.map((sim) => sim.stop()));
+      await server.close();
+      for (const folder of folders) folder.remove();
+      for (const dir of kvpDirs) rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}

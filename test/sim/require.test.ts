@@ -1,0 +1,53 @@
+// A server script's `require` as FXServer makes it (citizenfx/fivem JavaScriptEnvironmentCode.h): relative names
+// resolve from the resource's folder whichever script asks, packages from <resource>/node_modules, built-ins as
+// usual, and the Node sandbox refuses to read a file outside every resource folder.
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { manifest, startFixtures, tempDir, tempResource } from '../../bench/support/sim-fixtures.js';
+import type { Sim } from '../../sim/index.js';
+
+let sim: Sim;
+afterEach(() => sim?.stop());
+
+const probe = (id: string, name = `Load_${id.replace(/\W/g, '_')}`) =>
+  `exports('${name}', () => { try { return String(require(${JSON.stringify(id)}).name); } catch (e) { return 'refused: ' + e.code; } });`;
+
+describe("a server script's require", () => {
+  it('resolves a relative name from the resource folder, not from the script that asks', async () => {
+    const dir = tempResource('loader', {
+      'fxmanifest.lua': manifest("server_script 'dist/main.js'"),
+      'dist/main.js': `${probe('./dist/part.js')}\n${probe('./part.js')}`,
+      // Not named in the manifest, as FXServer needs it not to be.
+      'dist/part.js': "module.exports = { name: 'the part beside main.js, by its path from the resource' };",
+    });
+    sim = await startFixtures({ resources: [dir] });
+    expect(sim.exports.loader.Load___dist_part_js()).toBe('the part beside main.js, by its path from the resource');
+    expect(sim.exports.loader.Load___part_js()).toBe('refused: MODULE_NOT_FOUND');
+  });
+
+  it("finds packages in the resource's node_modules and Node's built-ins", async () => {
+    const dir = tempResource('withdeps', {
+      'fxmanifest.lua': manifest("server_script 'main.js'"),
+      'main.js': `${probe('some-package')}\n${probe('node:path')}`,
+      'node_modules/some-package/package.json': '{"name":"some-package","main":"index.js"}',
+      'node_modules/some-package/index.js': "module.exports = { name: 'from node_modules' };",
+    });
+    sim = await startFixtures({ resources: [dir] });
+    expect(sim.exports.withdeps.Load_some_package()).toBe('from node_modules');
+    expect(sim.exports.withdeps.Load_node_path()).toBe('undefined');
+  });
+
+  it('refuses a file outside every resource folder, also through a symlink, as the Node sandbox does', async () => {
+    const outside = tempDir('outside-');
+    fs.writeFileSync(path.join(outside, 'secret.js'), "module.exports = { name: 'outside' };");
+    const dir = tempResource('escaper', {
+      'fxmanifest.lua': manifest("server_script 'main.js'"),
+      'main.js': `${probe(path.join(outside, 'secret.js'), 'Absolute')}\n${probe('./linked/secret.js', 'Linked')}`,
+    });
+    fs.symlinkSync(outside, path.join(dir, 'linked'), 'dir');
+    sim = await startFixtures({ resources: [dir] });
+    expect(sim.exports.escaper.Absolute()).toBe('refused: ERR_ACCESS_DENIED');
+    expect(sim.exports.escaper.Linked()).toBe('refused: ERR_ACCESS_DENIED');
+  });
+});
