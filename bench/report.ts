@@ -1,10 +1,15 @@
 import { MICRO_TARGETS } from './micro-report.js';
+import type { CrashRecoveryResult } from './scenarios/crash-recovery.js';
 import type { StormResult } from './scenarios/join-storm.js';
 import type { MicroResult } from './scenarios/micro.js';
 import type { MockPanelThroughputResult } from './scenarios/mock-panel-throughput.js';
 import type { RevalidationResult } from './scenarios/on-duty-revalidation.js';
 import type { OutageResult } from './scenarios/outage-restart.js';
 import type { ToggleAllocationResult } from './scenarios/toggle-allocation.js';
+import type { ThreadHoldResult } from './support/thread-hold.js';
+
+/** Issue 24: what a game server feels is how long the bridge holds its thread. */
+export const THREAD_HOLD_TARGETS = { longestTaskMs: 5, frameP99Ms: 1 } as const;
 
 export interface BenchReport {
   settings: {
@@ -17,6 +22,9 @@ export interface BenchReport {
   loopback: StormResult | undefined;
   outage: OutageResult[];
   revalidation: RevalidationResult[];
+  /** How long the bridge held the server's thread: the largest storm, a restart after it, a crash recovery. */
+  threadHold: ThreadHoldResult[];
+  crashRecovery?: CrashRecoveryResult;
   /** `--only micro`: what the bridge costs the game server itself. */
   micro?: MicroResult;
   /** `--only toggle-alloc`: bytes of JS heap a duty toggle allocates. */
@@ -129,6 +137,51 @@ function microLines(micro: MicroResult): string[] {
         ],
         ['a bridge player connecting, getting the profile, dropping', `${micro.simulator.bridgeCycleMs.toFixed(1)} ms`],
       ],
+    ),
+  ];
+}
+
+function threadHoldLines(report: BenchReport): string[] {
+  if (report.threadHold.length === 0) return [];
+  const t = THREAD_HOLD_TARGETS;
+  const msOf = (value: number) => value.toFixed(2);
+  const crash = report.crashRecovery;
+  return [
+    '',
+    `How long the bridge holds the server's thread, in ms of the main thread's time (the lesser of wall and process CPU time per stretch; bench/support/thread-hold.ts): a task is one entry into the bridge's runtime or one continuation of its code, natives left out (with them beside), the first run of its script apart (script start), a task a full collection of the simulator's heap ran in apart; per frame is the bridge's time in each 50 ms server frame, idle frames included (virtual time lines up what is due at one moment, so a frame's sum is an upper bound). Targets: longest task <= ${t.longestTaskMs} ms, p99 per frame <= ${t.frameP99Ms} ms. The process's own loop delay (monitorEventLoopDelay) holds the simulator, the clients and the panel too: information only.`,
+    ...(crash
+      ? [
+          `Crash recovery: ${crash.openDuties} duties open when the server died; the new server had them ended at the panel after ${crash.endedAfterS === undefined ? 'never' : `${crash.endedAfterS.toFixed(1)} s`} (${crash.stillOpen} still open).`,
+        ]
+      : []),
+    '',
+    ...table(
+      [
+        'run',
+        'game time',
+        'bridge CPU (process CPU)',
+        'tasks',
+        'task p99',
+        'longest task (with natives): what started it',
+        'tasks a full collection ran in: count, longest',
+        'script start',
+        'frames (with bridge work)',
+        'per frame p50 / p99 / max',
+        'process loop delay p50 / p99 / max',
+      ],
+      report.threadHold.map((hold) => [
+        hold.label,
+        `${hold.gameS.toFixed(0)} s`,
+        `${hold.bridgeCpuS.toFixed(2)} s (${hold.processCpuS.toFixed(1)} s)`,
+        String(hold.tasks),
+        msOf(hold.taskP99Ms),
+        `${msOf(hold.longestTaskMs)} (${msOf(hold.longestTaskWithNativesMs)}): ${hold.longestTask}`,
+        `${hold.tasksInCollection}, ${hold.tasksInCollection > 0 ? msOf(hold.longestTaskInCollectionMs) : '-'}`,
+        hold.scriptStarts > 0 ? msOf(hold.longestScriptStartMs) : '-',
+        `${hold.frames} (${hold.framesWithBridgeWork})`,
+        `${msOf(hold.frameP50Ms)} / ${msOf(hold.frameP99Ms)} / ${msOf(hold.frameMaxMs)}`,
+        `${msOf(hold.processLoopDelay.p50Ms)} / ${msOf(hold.processLoopDelay.p99Ms)} / ${msOf(hold.processLoopDelay.maxMs)}`,
+      ]),
     ),
   ];
 }
@@ -260,6 +313,7 @@ export function formatReport(report: BenchReport): string[] {
           ),
         ]
       : []),
+    ...threadHoldLines(report),
     ...(report.micro ? microLines(report.micro) : []),
     ...(report.toggleAllocation ? toggleAllocationLines(report.toggleAllocation) : []),
     ...mockPanelTable(report.mockPanel),
