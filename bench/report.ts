@@ -183,6 +183,12 @@ function threadHoldLines(report: BenchReport): string[] {
         `${msOf(hold.processLoopDelay.p50Ms)} / ${msOf(hold.processLoopDelay.p99Ms)} / ${msOf(hold.processLoopDelay.maxMs)}`,
       ]),
     ),
+    '',
+    'The three longest tasks of each run, and what started them:',
+    ...report.threadHold.map(
+      (hold) =>
+        `  ${hold.label}: ${hold.topTasks.map((task) => `${msOf(task.ms)} ms (${task.what})`).join('; ') || 'none of 1 ms or more'}`,
+    ),
   ];
 }
 
