@@ -177,7 +177,9 @@ function threadHoldLines(report: BenchReport): string[] {
         msOf(hold.taskP99Ms),
         `${msOf(hold.longestTaskMs)} (${msOf(hold.longestTaskWithNativesMs)}): ${hold.longestTask}`,
         `${hold.tasksInCollection}, ${hold.tasksInCollection > 0 ? msOf(hold.longestTaskInCollectionMs) : '-'}`,
-        hold.scriptStarts > 0 ? msOf(hold.longestScriptStartMs) : '-',
+        hold.scriptStarts > 0
+          ? `${msOf(hold.longestScriptStartMs)}${hold.scriptStartInCollection ? ' (a collection in it)' : ''}`
+          : '-',
         `${hold.frames} (${hold.framesWithBridgeWork})`,
         `${msOf(hold.frameP50Ms)} / ${msOf(hold.frameP99Ms)} / ${msOf(hold.frameMaxMs)}`,
         `${msOf(hold.processLoopDelay.p50Ms)} / ${msOf(hold.processLoopDelay.p99Ms)} / ${msOf(hold.processLoopDelay.maxMs)}`,

@@ -57,6 +57,8 @@ export interface ThreadHoldResult {
    */
   scriptStarts: number;
   longestScriptStartMs: number;
+  /** Whether a garbage collection ran in the longest script start. */
+  scriptStartInCollection: boolean;
   /**
    * The bridge's time in each server frame (50 ms of game time, FXServer's svMain), over every frame of the run,
    * idle ones included: the delay it adds to the server's loop, sampled by time as monitorEventLoopDelay samples.
@@ -133,7 +135,7 @@ export function meterThreadHold(sim: Sim, label: string, resource = 'bridge') {
   /** The three longest of the shorter tasks, for a run with none of 1 ms. */
   const shortTop: typeof long = [];
   let scriptStarts = 0;
-  let longestStartUs = 0;
+  let longestStart = { us: 0, from: 0, to: 0 };
   const frameUs = new Map<number, number>();
   let totalUs = 0;
   const tasks = createHistogram();
@@ -190,7 +192,7 @@ export function meterThreadHold(sim: Sim, label: string, resource = 'bridge') {
         const frame = frameNow();
         frameUs.set(frame, (frameUs.get(frame) ?? 0) - task.us);
         scriptStarts += 1;
-        longestStartUs = Math.max(longestStartUs, task.us);
+        if (task.us > longestStart.us) longestStart = { us: task.us, from: task.wallFrom, to: wall };
       } else if (was && bridgeFrames === 1) {
         tasks.record(Math.max(1, Math.round(task.us)));
         const withNativesUs = elapsed(wall, cpu, task.wallFrom, task.cpuFrom);
@@ -300,7 +302,8 @@ export function meterThreadHold(sim: Sim, label: string, resource = 'bridge') {
         longestTaskInCollectionMs: ms(collided[0]?.us ?? 0),
         tasksInCollection: collided.length,
         scriptStarts,
-        longestScriptStartMs: ms(longestStartUs),
+        longestScriptStartMs: ms(longestStart.us),
+        scriptStartInCollection: scriptStarts > 0 && inCollection(longestStart),
         frames,
         framesWithBridgeWork: busy.length,
         frameP50Ms: frameMs(0.5),
