@@ -106,6 +106,10 @@ async function retainedHeap(): Promise<{ heap: number; code: number }> {
   // Timers the last cycles started (a player's wait for going on duty) hold their closures until they fire.
   await new Promise((resolve) => setTimeout(resolve, QUIET_MS));
   panel.store.reset();
+  // The harness's own record of the traffic (a path per request, the time since its last) is not the bridge's.
+  panelFetch.traffic.repeats?.splice(0);
+  panelFetch.traffic.byPath?.clear();
+  panelFetch.traffic.byStatus.clear();
   for (let round = 0; round < 3; round++) {
     gc?.();
     await tick();
@@ -179,6 +183,7 @@ async function main() {
     `  V8's own (code, feedback, maps; information only, it flips between runs): ${mb(cyclesSnapshot.v8Bytes)} (${perCycle(cyclesSnapshot.v8Bytes)})`,
   );
   console.log(`  by type: ${byTypeLine(cyclesSnapshot)}`);
+  console.log(`  most grown, by constructor: ${byNameLine(cyclesSnapshot)}`);
 
   const beforeProfiles = await settledSnapshot();
   await cacheProfiles();
@@ -207,6 +212,14 @@ async function main() {
   }
   bridge.stop();
   panelFetch.close();
+}
+
+function byNameLine(diff: HeapSummary): string {
+  return Object.entries(diff.byName)
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 8)
+    .map(([name, bytes]) => `${name} ${bytes}`)
+    .join(', ');
 }
 
 function byTypeLine(diff: HeapSummary, per = 1): string {

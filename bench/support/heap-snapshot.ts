@@ -10,6 +10,8 @@ const V8_TYPES = new Set(['code', 'hidden', 'object shape', 'synthetic']);
 export interface HeapSummary {
   /** Self size by node type (object, string, array, closure, code, hidden …). */
   byType: Record<string, number>;
+  /** Self size of objects and closures by constructor or function name ("object Subscriber", "closure next"). */
+  byName: Record<string, number>;
   dataBytes: number;
   v8Bytes: number;
 }
@@ -17,6 +19,7 @@ export interface HeapSummary {
 interface SnapshotJson {
   snapshot: { meta: { node_fields: string[]; node_types: [string[], ...unknown[]] } };
   nodes: number[];
+  strings: string[];
 }
 
 export async function heapSummary(): Promise<HeapSummary> {
@@ -27,11 +30,18 @@ export async function heapSummary(): Promise<HeapSummary> {
   const types = snapshot.snapshot.meta.node_types[0];
   const typeAt = fields.indexOf('type');
   const sizeAt = fields.indexOf('self_size');
+  const nameAt = fields.indexOf('name');
   const byType: Record<string, number> = {};
-  const { nodes } = snapshot;
+  const byName: Record<string, number> = {};
+  const { nodes, strings } = snapshot;
   for (let index = 0; index < nodes.length; index += fields.length) {
     const type = types[nodes[index + typeAt] as number] as string;
-    byType[type] = (byType[type] ?? 0) + (nodes[index + sizeAt] as number);
+    const size = nodes[index + sizeAt] as number;
+    byType[type] = (byType[type] ?? 0) + size;
+    if (type === 'object' || type === 'closure') {
+      const name = `${type} ${strings[nodes[index + nameAt] as number] ?? '?'}`;
+      byName[name] = (byName[name] ?? 0) + size;
+    }
   }
   let dataBytes = 0;
   let v8Bytes = 0;
@@ -39,7 +49,7 @@ export async function heapSummary(): Promise<HeapSummary> {
     if (V8_TYPES.has(type)) v8Bytes += bytes;
     else dataBytes += bytes;
   }
-  return { byType, dataBytes, v8Bytes };
+  return { byType, byName, dataBytes, v8Bytes };
 }
 
 /** `after` minus `before`, by type and in total. */
@@ -48,5 +58,15 @@ export function heapDiff(before: HeapSummary, after: HeapSummary): HeapSummary {
   for (const type of new Set([...Object.keys(before.byType), ...Object.keys(after.byType)])) {
     byType[type] = (after.byType[type] ?? 0) - (before.byType[type] ?? 0);
   }
-  return { byType, dataBytes: after.dataBytes - before.dataBytes, v8Bytes: after.v8Bytes - before.v8Bytes };
+  const byName: Record<string, number> = {};
+  for (const name of new Set([...Object.keys(before.byName), ...Object.keys(after.byName)])) {
+    const bytes = (after.byName[name] ?? 0) - (before.byName[name] ?? 0);
+    if (bytes !== 0) byName[name] = bytes;
+  }
+  return {
+    byType,
+    byName,
+    dataBytes: after.dataBytes - before.dataBytes,
+    v8Bytes: after.v8Bytes - before.v8Bytes,
+  };
 }
