@@ -5,10 +5,10 @@
 // join storms at 100, 500 and 2048 players and a ten-minute outage with a restart, on virtual time, plus one
 // storm in real time over loopback HTTP for latency, and the background revalidation of 400 players on duty among
 // 2048; the mock panel's throughput beside a bare node:http server's. Prints the tables; `--json` adds one JSON
-// object as the last line with the same figures. `--only` runs the scenarios named; `thread-hold` meters how long the
-// bridge holds the server's thread in the largest storm, a restart after it and a crash recovery; `micro` measures the bundles'
-// start-up, hot paths and heap; `toggle-alloc` the bytes a duty toggle allocates (`--online` players online, 2048 by
-// default). See docs/budget.md.
+// object as the last line with the same figures. `--only` runs the scenarios named; `thread-hold` meters how long
+// the bridge holds the server's thread in its largest storm, a restart after it and a crash recovery; `micro`
+// measures the bundles' start-up, hot paths and heap; `toggle-alloc` the bytes a duty toggle allocates (`--online`
+// players online, 2048 by default). See docs/budget.md.
 import { microTargets } from './micro-report.js';
 import { type BenchReport, formatReport, THREAD_HOLD_TARGETS } from './report.js';
 import type { CrashRecoveryResult } from './scenarios/crash-recovery.js';
