@@ -186,10 +186,10 @@ function threadHoldLines(report: BenchReport): string[] {
       ]),
     ),
     '',
-    'The three longest tasks of each run, and what started them:',
+    'The three longest tasks of each run, what started them, and each clock alone over the whole task (natives in):',
     ...report.threadHold.map(
       (hold) =>
-        `  ${hold.label}: ${hold.topTasks.map((task) => `${msOf(task.ms)} ms (${task.what})`).join('; ') || 'none of 1 ms or more'}`,
+        `  ${hold.label}: ${hold.topTasks.map((task) => `${msOf(task.ms)} ms (${task.what}; its span: wall ${msOf(task.spanWallMs)}, process CPU ${msOf(task.spanCpuMs)})`).join('; ') || 'none'}`,
     ),
   ];
 }

@@ -42,7 +42,7 @@ export interface ThreadHoldResult {
   longestTaskWithNativesMs: number;
   /** What the longest task was (the entry that started it), and the three longest with theirs. */
   longestTask: string;
-  topTasks: Array<{ ms: number; what: string }>;
+  topTasks: Array<{ ms: number; what: string; spanWallMs: number; spanCpuMs: number }>;
   /**
    * Tasks of 1 ms or more that a garbage collection ran in are left out of the longest-task figures above: the
    * simulator's heap holds 2048 clients' contexts and Lua states, which FXServer's server heap does not, and a
@@ -131,7 +131,16 @@ export function meterThreadHold(sim: Sim, label: string, resource = 'bridge') {
   let task = { us: 0, wallFrom: 0, cpuFrom: 0, isStart: false, what: '' };
   let entering: { entry: Entry; arg: unknown } | undefined;
   /** Tasks of 1 ms or more, kept to be set against the collections afterwards. */
-  const long: Array<{ us: number; withNativesUs: number; from: number; to: number; what: string }> = [];
+  /** `spanWallMs`/`spanCpuMs`: each clock alone over the task's whole span, natives in (which clock ran high). */
+  const long: Array<{
+    us: number;
+    withNativesUs: number;
+    from: number;
+    to: number;
+    what: string;
+    spanWallMs: number;
+    spanCpuMs: number;
+  }> = [];
   /** The three longest of the shorter tasks, for a run with none of 1 ms. */
   const shortTop: typeof long = [];
   let scriptStarts = 0;
@@ -196,7 +205,15 @@ export function meterThreadHold(sim: Sim, label: string, resource = 'bridge') {
       } else if (was && bridgeFrames === 1) {
         tasks.record(Math.max(1, Math.round(task.us)));
         const withNativesUs = elapsed(wall, cpu, task.wallFrom, task.cpuFrom);
-        const kept = { us: task.us, withNativesUs, from: task.wallFrom, to: wall, what: task.what };
+        const kept = {
+          us: task.us,
+          withNativesUs,
+          from: task.wallFrom,
+          to: wall,
+          what: task.what,
+          spanWallMs: wall - task.wallFrom,
+          spanCpuMs: (cpu - task.cpuFrom) / 1000,
+        };
         if (task.us >= 1000) long.push(kept);
         else if (shortTop.length < 3 || task.us > (shortTop.at(-1)?.us ?? 0)) {
           shortTop.push(kept);
@@ -298,7 +315,9 @@ export function meterThreadHold(sim: Sim, label: string, resource = 'bridge') {
         longestTaskMs: ms(clean[0]?.us ?? 0),
         longestTaskWithNativesMs: ms(clean[0]?.withNativesUs ?? 0),
         longestTask: clean[0]?.what ?? '-',
-        topTasks: clean.slice(0, 3).map(({ us, what }) => ({ ms: ms(us), what })),
+        topTasks: clean
+          .slice(0, 3)
+          .map(({ us, what, spanWallMs, spanCpuMs }) => ({ ms: ms(us), what, spanWallMs, spanCpuMs })),
         longestTaskInCollectionMs: ms(collided[0]?.us ?? 0),
         tasksInCollection: collided.length,
         scriptStarts,
