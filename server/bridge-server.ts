@@ -3,7 +3,6 @@ import { readBridgeSettings } from './config/bridge-settings.js';
 import { endDutiesLeftOpen } from './duty/crashed-run-recovery.js';
 import type { Duty } from './duty/duty.js';
 import { DutyService } from './duty/duty-service.js';
-import { DutyStates } from './duty/duty-states.js';
 import { grantDutyPrincipals } from './duty/effects/ace-principals.js';
 import { emitClientDutyEvents } from './duty/effects/client-events.js';
 import { logDutyChanges } from './duty/effects/duty-log.js';
@@ -14,6 +13,7 @@ import { pollOnDutyProfiles } from './duty/effects/on-duty-polling.js';
 import { recordOpenDuties } from './duty/effects/open-duty-record.js';
 import { emitServerDutyEvents } from './duty/effects/server-events.js';
 import { subscribeDutyEffects } from './duty/effects/subscribe-duty-effects.js';
+import { DutyStore } from './duty/model/duty-store.js';
 import { OpenDutyLedger } from './duty/open-duty-ledger.js';
 import { Outbox } from './duty/outbox.js';
 import { startGameSide } from './game-side.js';
@@ -60,7 +60,7 @@ export function startBridgeServer(port: ServerPort, runtime: BridgeRuntime): Bri
   });
   const players = new PlayerRegistry();
   const playersOnline = announceShortRefreshInterval(config.RefreshIntervalMs, budget, logger);
-  const dutyStates = new DutyStates();
+  const dutyStore = new DutyStore();
   // The profiles: one block, fed by the panel, read by the duty below and pushed to the clients.
   const profiles = connectProfiles({
     panel: stack.client,
@@ -68,7 +68,7 @@ export function startBridgeServer(port: ServerPort, runtime: BridgeRuntime): Bri
     ttlMs: config.RefreshIntervalMs,
     players,
     port,
-    dutyState: (src) => dutyStates.get(src),
+    dutyState: (src) => dutyStore.state(src),
     logger,
     messages: config.Locale,
   });
@@ -90,7 +90,7 @@ export function startBridgeServer(port: ServerPort, runtime: BridgeRuntime): Bri
   endDutiesLeftOpen(openDuties, outbox, logger);
 
   const duty = new DutyService({
-    states: dutyStates,
+    store: dutyStore,
     outbox,
     panel: stack.breaker,
     degradedMode: config.DegradedMode,

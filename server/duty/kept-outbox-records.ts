@@ -4,7 +4,7 @@ import * as z from '../../shared/zod-mini.js';
 import type { Logger } from '../log/logger.js';
 import { takeKeptRecords } from '../storage/kept-record.js';
 import type { KeyValueStore } from '../storage/key-value-store.js';
-import type { OutboxRecord } from './outbox.js';
+import type { OutboxRecord } from './duty-call.js';
 
 export const KEY_PREFIX = 'outbox:';
 export const SEQUENCE_KEY = 'outbox-sequence';

@@ -1,5 +1,5 @@
 import { defer, finalize, from, map, type Observable, of, retry, Subject, type Subscription } from 'rxjs';
-import type { DutyAnswer, DutyOffBody, DutyOnBody } from '../../shared/contract/index.js';
+import type { DutyAnswer } from '../../shared/contract/index.js';
 import type { Logger } from '../log/logger.js';
 import type { PanelClient } from '../panel/panel-client.js';
 import { isRefusalOfTheCall, type PanelFailure, type PanelResult } from '../panel/panel-result.js';
@@ -10,25 +10,10 @@ import { abandonableWait } from '../time/abandonable-wait.js';
 import { backoffMs } from '../time/backoff.js';
 import { LONGEST_WAIT_MS } from '../time/longest-wait.js';
 import { sleepUntilWoken } from '../time/sleep-until-woken.js';
+import type { DeliveryResult, DutyCall, OutboxRecord } from './duty-call.js';
 import { KEY_PREFIX, readKeptRecords, readSequence, recordKey, SEQUENCE_KEY } from './kept-outbox-records.js';
 
-export type DutyCall = { action: 'on'; body: DutyOnBody } | { action: 'off'; body: DutyOffBody };
-
-export interface OutboxRecord {
-  id: number;
-  call: DutyCall;
-  createdAt: number;
-  /**
-   * An `on` the player already is on duty for in game (degraded mode: the panel was unreachable). It is a duty the
-   * game had, so a restart delivers it followed by the `off` that ends it, instead of replacing it with that `off`.
-   */
-  appliedInGame?: true;
-}
-
-export type DeliveryResult =
-  | { kind: 'delivered'; response: DutyAnswer }
-  | { kind: 'refused'; failure: PanelFailure }
-  | { kind: 'withdrawn' };
+export type { DeliveryResult, DutyCall, OutboxRecord } from './duty-call.js';
 
 /** Whether the panel answers, from the circuit breaker. */
 export interface PanelAvailability {

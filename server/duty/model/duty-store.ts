@@ -1,0 +1,62 @@
+import { BehaviorSubject, filter, map, type Observable, observeOn, queueScheduler, share, skip } from 'rxjs';
+import type { DutyChange } from '../duty-change.js';
+import type { DutyState } from '../duty-state.js';
+import { applyUpdate, type DutyModel, type DutyUpdate, EMPTY_DUTY_MODEL, sessionOf } from './duty-model.js';
+
+const isOnDuty = (state: DutyState) => state.onDuty;
+
+/**
+ * The duty model, in one BehaviorSubject: exports read its current value synchronously, `dutyChanges$` is the
+ * selection of its transitions. Only the duty interpreter commits to it, one update at a time.
+ */
+export class DutyStore {
+  private readonly model$ = new BehaviorSubject<DutyModel>(EMPTY_DUTY_MODEL);
+  /**
+   * Every transition, once committed. Through the queue scheduler's trampoline: a change an effect causes at once (an
+   * integration taking another player off duty) is announced after every effect has heard of the current one, so
+   * each effect sees the changes in the order they happened; still synchronous from the outside (at resource stop it
+   * all runs now). Shared, so all effects hear each change in one turn of the trampoline, in the order they
+   * subscribed.
+   */
+  readonly dutyChanges$: Observable<DutyChange> = this.model$.pipe(
+    // The value held when the first effect subscribes is no news.
+    skip(1),
+    filter((model) => model.change !== null),
+    observeOn(queueScheduler),
+    map((model) => model.change as DutyChange),
+    share(),
+  );
+  /** The players on duty, kept until a duty changes: exports list them far more often than duties change. */
+  private listed: { from: DutyModel['sessions']; onDuty: ReadonlyArray<readonly [number, DutyState]> } | undefined;
+
+  get model(): DutyModel {
+    return this.model$.getValue();
+  }
+
+  state(src: number): DutyState {
+    return sessionOf(this.model, src);
+  }
+
+  /** The same array until a duty changes (never modified: a change makes a new one). */
+  onDutyPlayers(): ReadonlyArray<readonly [number, DutyState]> {
+    const { sessions } = this.model;
+    if (this.listed?.from !== sessions) this.listed = { from: sessions, onDuty: sessions.entries(isOnDuty) };
+    return this.listed.onDuty;
+  }
+
+  /**
+   * Commits one update of a decision. `after` is the model the decision computed after it, from `base`; when the
+   * store still holds `base` that is the new model, else (an effect of an earlier step committed another account's
+   * decision meanwhile) the update is applied to what the store holds. Returns the model it holds now.
+   */
+  commit(update: DutyUpdate, after: DutyModel, base: DutyModel): DutyModel {
+    const current = this.model$.getValue();
+    const next = current === base ? after : applyUpdate(current, update);
+    this.model$.next(next);
+    return next;
+  }
+
+  get size(): number {
+    return this.model.sessions.size;
+  }
+}
