@@ -1,16 +1,19 @@
-// npm run bench [-- --json] [-- --players 100,500] [-- --no-real-time] [-- --only storm,outage,revalidation,micro,panel]
+// npm run bench [-- --json] [-- --players 100,500] [-- --no-real-time]
+//   [-- --only storm,outage,revalidation,micro,toggle-alloc,panel] [-- --online 2048]
 //
 // The bridge against a naive baseline in the FXServer simulator (sim/), both talking to the mock panel:
 // join storms at 100, 500 and 2048 players and a ten-minute outage with a restart, on virtual time, plus one
 // storm in real time over loopback HTTP for latency, and the background revalidation of 400 players on duty among
 // 2048; the mock panel's throughput beside a bare node:http server's. Prints the tables; `--json` adds one JSON
 // object as the last line with the same figures. `--only` runs the scenarios named; `micro` measures the bundles'
-// start-up, hot paths and heap. See docs/budget.md.
+// start-up, hot paths and heap; `toggle-alloc` the bytes a duty toggle allocates (`--online` players online, 2048 by
+// default). See docs/budget.md.
 import { microTargets } from './micro-report.js';
 import { type BenchReport, formatReport } from './report.js';
 import type { StormResult } from './scenarios/join-storm.js';
 import { MICRO_CONFIG_LINES, type MicroResult, runMicro } from './scenarios/micro.js';
 import { type MockPanelThroughputResult, runMockPanelThroughput } from './scenarios/mock-panel-throughput.js';
+import { runToggleAllocation, type ToggleAllocationResult } from './scenarios/toggle-allocation.js';
 import {
   reportChildCosts,
   runJoinStorm,
@@ -25,7 +28,9 @@ const realTime = !args.includes('--no-real-time');
 const playersArg = args[args.indexOf('--players') + 1];
 const sizes = args.includes('--players') && playersArg ? playersArg.split(',').map(Number) : [100, 500, 2048];
 const onlyArg = args.includes('--only') ? args[args.indexOf('--only') + 1] : undefined;
-const runs = (scenario: 'storm' | 'outage' | 'revalidation' | 'micro' | 'panel') =>
+const onlineArg = args[args.indexOf('--online') + 1];
+const online = args.includes('--online') && onlineArg ? Number(onlineArg) : 2048;
+const runs = (scenario: 'storm' | 'outage' | 'revalidation' | 'micro' | 'toggle-alloc' | 'panel') =>
   onlyArg === undefined || onlyArg.split(',').includes(scenario);
 
 const LIMIT_PER_MINUTE = 200;
@@ -156,6 +161,16 @@ async function main(): Promise<BenchReport> {
       micro = await runMicro({ resource: resources.bridgeWith(MICRO_CONFIG_LINES) });
     }
 
+    let toggleAllocation: ToggleAllocationResult | undefined;
+    if (runs('toggle-alloc')) {
+      progress(`toggle allocation: bytes allocated per duty toggle, ${online} online, bridge`);
+      toggleAllocation = await runToggleAllocation({
+        resource: resources.bridgeWith(MICRO_CONFIG_LINES),
+        online,
+        onDuty: Math.min(400, Math.floor(online / 5)),
+      });
+    }
+
     const bridgeStorms = storm.filter((result) => result.implementation === 'bridge');
     const bridgeOutages = outage.filter((result) => result.implementation.startsWith('bridge'));
     const all429 = [...bridgeStorms, ...(loopback ? [loopback] : []), ...bridgeOutages, ...revalidation].reduce(
@@ -185,6 +200,7 @@ async function main(): Promise<BenchReport> {
       outage,
       revalidation,
       ...(micro ? { micro } : {}),
+      ...(toggleAllocation ? { toggleAllocation } : {}),
       mockPanel,
       targets: {
         '0 × 429 (every bridge run)': { value: `${all429}`, met: all429 === 0 },
@@ -232,6 +248,7 @@ async function main(): Promise<BenchReport> {
     if (micro) Object.assign(report.targets, microTargets(micro));
     // A target of a scenario left out with --only says nothing.
     const left: Record<string, boolean> = {
+      '0 × 429': !runs('storm') && !runs('outage') && !runs('revalidation'),
       'budget use': !runs('storm'),
       'duty-toggle p99': !runs('storm'),
       'requests per player session': !runs('storm'),

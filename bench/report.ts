@@ -4,6 +4,7 @@ import type { MicroResult } from './scenarios/micro.js';
 import type { MockPanelThroughputResult } from './scenarios/mock-panel-throughput.js';
 import type { RevalidationResult } from './scenarios/on-duty-revalidation.js';
 import type { OutageResult } from './scenarios/outage-restart.js';
+import type { ToggleAllocationResult } from './scenarios/toggle-allocation.js';
 
 export interface BenchReport {
   settings: {
@@ -18,6 +19,8 @@ export interface BenchReport {
   revalidation: RevalidationResult[];
   /** `--only micro`: what the bridge costs the game server itself. */
   micro?: MicroResult;
+  /** `--only toggle-alloc`: bytes of JS heap a duty toggle allocates. */
+  toggleAllocation?: ToggleAllocationResult;
   /** Absent when `--only` left it out. */
   mockPanel?: MockPanelThroughputResult | undefined;
   targets: Record<string, { value: string; met: boolean }>;
@@ -130,6 +133,24 @@ function microLines(micro: MicroResult): string[] {
   ];
 }
 
+function toggleAllocationLines(result: ToggleAllocationResult): string[] {
+  const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
+  return [
+    '',
+    `Bytes allocated per duty toggle: the SetPlayerDuty server export with ${result.online} online, ${result.onDuty} on duty, the panel replayed; JS heap in use before and after each toggle, a minor collection before it (${2 * result.toggles - result.collided} of ${2 * result.toggles} toggles had no collection inside and count). The simulator's share from a second pass with the host-work meter on (${result.stretchesPerToggle} stretches a toggle, ${result.overheadPerStretchBytes.toFixed(0)} bytes of the meter's own taken off each).`,
+    '',
+    ...table(
+      ['figure', 'bytes per toggle'],
+      [
+        ['all of it: p50 / mean', `${kb(result.totalBytesP50)} / ${kb(result.totalBytesMean)}`],
+        ["  the simulator's own work (natives, routing, frames, the replay), mean", kb(result.hostBytesMean)],
+        ['  bridge-side (the rest), mean', kb(result.bridgeBytesMean)],
+        ['    going on duty / going off duty, mean', `${kb(result.onBytesMean)} / ${kb(result.offBytesMean)}`],
+      ],
+    ),
+  ];
+}
+
 function mockPanelTable(result: MockPanelThroughputResult | undefined): string[] {
   if (!result) return [];
   return [
@@ -155,79 +176,92 @@ function mockPanelTable(result: MockPanelThroughputResult | undefined): string[]
 export function formatReport(report: BenchReport): string[] {
   const { settings } = report;
   const lines = [
-    `Join storm: the players join within one minute; panel limit ${settings.limitPerMinute} requests/min (one slot = ${settings.slotMs} ms), ${settings.where}.`,
-    '',
-    ...table(
-      [
-        'players',
-        'bridge',
-        'requests',
-        '429s',
-        'all profiles after',
-        'floor',
-        'budget use',
-        'toggles in storm: p50 / p99 ms',
-        'idle toggle p50 / p99 ms',
-        'lost',
-        'requests per session (1 + duty changes)',
-      ],
-      [...report.storm, ...(report.loopback ? [report.loopback] : [])].map(stormRow),
-    ),
-    '',
-    'Panel outage: 200 players on and off duty every 1-3 min; the panel hangs from minute 3 to 13; the server restarts at minute 8.',
-    '',
-    ...table(
-      [
-        'bridge',
-        'duty changes',
-        'lost',
-        'panel had them all after',
-        'toggles during outage (refused): p50 / p99 ms',
-        'requests during outage',
-        'requests',
-        '429s',
-      ],
-      report.outage.map((result) => [
-        result.implementation,
-        String(result.dutyChanges),
-        String(result.lostDutyRecords),
-        result.caughtUpAfterS === undefined ? 'never' : `${result.caughtUpAfterS.toFixed(1)} s`,
-        `${result.togglesDuringOutage} (${result.refusedDuringOutage}): ${ms(result.toggleP50DuringOutageMs)} / ${ms(result.toggleP99DuringOutageMs)}`,
-        String(result.requestsDuringOutage),
-        String(result.requests),
-        String(result.tooManyRequests),
-      ]),
-    ),
-    '',
-    'On-duty revalidation: 400 of 2048 players on duty, watched once every profile is loaded, nobody asking for anything; 40 of them lose their department at a random moment.',
-    '',
-    ...table(
-      [
-        'players',
-        'on duty',
-        'interval',
-        'watched',
-        'revalidation requests',
-        'per on-duty player per hour',
-        'share of the limit',
-        'requests while watched',
-        '429s',
-        'removal to off duty: p50 / p99 / max',
-      ],
-      report.revalidation.map((result) => [
-        String(result.players),
-        String(result.onDuty),
-        `${result.intervalMs / 60_000} min`,
-        `${result.watchMs / 60_000} min`,
-        String(result.revalidationRequests),
-        result.perOnDutyPlayerPerHour.toFixed(1),
-        percent(result.budgetShare),
-        String(result.requestsDuringWatch),
-        String(result.tooManyRequests),
-        `${seconds(result.removalToOffP50S)} / ${seconds(result.removalToOffP99S)} / ${seconds(result.removalToOffMaxS)} (${result.removalsEnded} of ${result.removals})`,
-      ]),
-    ),
+    ...(report.storm.length > 0 || report.loopback
+      ? [
+          `Join storm: the players join within one minute; panel limit ${settings.limitPerMinute} requests/min (one slot = ${settings.slotMs} ms), ${settings.where}.`,
+          '',
+          ...table(
+            [
+              'players',
+              'bridge',
+              'requests',
+              '429s',
+              'all profiles after',
+              'floor',
+              'budget use',
+              'toggles in storm: p50 / p99 ms',
+              'idle toggle p50 / p99 ms',
+              'lost',
+              'requests per session (1 + duty changes)',
+            ],
+            [...report.storm, ...(report.loopback ? [report.loopback] : [])].map(stormRow),
+          ),
+        ]
+      : []),
+    ...(report.outage.length > 0
+      ? [
+          '',
+          'Panel outage: 200 players on and off duty every 1-3 min; the panel hangs from minute 3 to 13; the server restarts at minute 8.',
+          '',
+          ...table(
+            [
+              'bridge',
+              'duty changes',
+              'lost',
+              'panel had them all after',
+              'toggles during outage (refused): p50 / p99 ms',
+              'requests during outage',
+              'requests',
+              '429s',
+            ],
+            report.outage.map((result) => [
+              result.implementation,
+              String(result.dutyChanges),
+              String(result.lostDutyRecords),
+              result.caughtUpAfterS === undefined ? 'never' : `${result.caughtUpAfterS.toFixed(1)} s`,
+              `${result.togglesDuringOutage} (${result.refusedDuringOutage}): ${ms(result.toggleP50DuringOutageMs)} / ${ms(result.toggleP99DuringOutageMs)}`,
+              String(result.requestsDuringOutage),
+              String(result.requests),
+              String(result.tooManyRequests),
+            ]),
+          ),
+        ]
+      : []),
+    ...(report.revalidation.length > 0
+      ? [
+          '',
+          'On-duty revalidation: 400 of 2048 players on duty, watched once every profile is loaded, nobody asking for anything; 40 of them lose their department at a random moment.',
+          '',
+          ...table(
+            [
+              'players',
+              'on duty',
+              'interval',
+              'watched',
+              'revalidation requests',
+              'per on-duty player per hour',
+              'share of the limit',
+              'requests while watched',
+              '429s',
+              'removal to off duty: p50 / p99 / max',
+            ],
+            report.revalidation.map((result) => [
+              String(result.players),
+              String(result.onDuty),
+              `${result.intervalMs / 60_000} min`,
+              `${result.watchMs / 60_000} min`,
+              String(result.revalidationRequests),
+              result.perOnDutyPlayerPerHour.toFixed(1),
+              percent(result.budgetShare),
+              String(result.requestsDuringWatch),
+              String(result.tooManyRequests),
+              `${seconds(result.removalToOffP50S)} / ${seconds(result.removalToOffP99S)} / ${seconds(result.removalToOffMaxS)} (${result.removalsEnded} of ${result.removals})`,
+            ]),
+          ),
+        ]
+      : []),
     ...(report.micro ? microLines(report.micro) : []),
+    ...(report.toggleAllocation ? toggleAllocationLines(report.toggleAllocation) : []),
     ...mockPanelTable(report.mockPanel),
     '',
     'Targets (the bridge):',
