@@ -108,6 +108,9 @@ Config.Locale = {
   off_duty = 'You are now off duty.',
   -- Taken off duty because a refresh removed the department.
   off_duty_department_removed = 'You were taken off duty: you are no longer a member of {department}.',
+  -- Taken off duty because the panel no longer knows the player's chat account: it was deleted or banned there (may
+  -- also use {department}).
+  off_duty_account_removed = 'You were taken off duty: the panel no longer knows your chat account.',
   -- Taken off duty by an administrator (may also use {department}).
   off_duty_admin = 'An administrator took you off duty.',
   -- Taken off duty because the same chat account went on duty in another game session (may also use {department}).

@@ -29,6 +29,7 @@ const OFF_DUTY_MESSAGE: Record<OffDutyPayload['reason'], MessageKey> = {
   dropped: 'off_duty',
   resource_stop: 'off_duty',
   department_removed: 'off_duty_department_removed',
+  account_removed: 'off_duty_account_removed',
   admin: 'off_duty_admin',
   replaced: 'off_duty_replaced',
 };

@@ -21,7 +21,7 @@
  * ```
  */
 export { type CliOptions, type CliParse, parseCliOptions, USAGE } from './cli-options';
-export type { PanelControls, RolesChange } from './controls/panel-controls';
+export type { PanelControls, RolesChange, UserDeletion } from './controls/panel-controls';
 export * from './controls/schemas';
 export { createMockPanel, type MockPanel, type MockPanelOptions } from './create-mock-panel';
 export { DEFAULT_DATA_FILE, loadMockPanelData, MockPanelDataError, parseMockPanelData } from './data/load';
@@ -42,3 +42,4 @@ export {
 } from './server/http-server';
 export { stopSignal } from './stop-signal';
 export type { DutySession, PanelStore, RequestLogEntry } from './store';
+export type { DepartmentRename, DepartmentRenamed } from './store/user-directory';

@@ -31,8 +31,18 @@ export interface DeptDataPayload {
   data: DepartmentData;
 }
 
-/** `replaced`: the same chat account went on duty in another session (one duty per account). */
-export type OffDutyReason = 'request' | 'department_removed' | 'dropped' | 'resource_stop' | 'admin' | 'replaced';
+/**
+ * `replaced`: the same chat account went on duty in another session (one duty per account). `account_removed`: the
+ * panel itself answered that it does not know the chat account (deleted or banned).
+ */
+export type OffDutyReason =
+  | 'request'
+  | 'department_removed'
+  | 'account_removed'
+  | 'dropped'
+  | 'resource_stop'
+  | 'admin'
+  | 'replaced';
 
 /** `bridge:client:offDuty`. */
 export interface OffDutyPayload {

@@ -7,6 +7,7 @@ export const ENGLISH = {
   on_duty: 'You are now on duty: {department}, {rank}.',
   off_duty: 'You are now off duty.',
   off_duty_department_removed: 'You were taken off duty: you are no longer a member of {department}.',
+  off_duty_account_removed: 'You were taken off duty: the panel no longer knows your chat account.',
   off_duty_admin: 'An administrator took you off duty.',
   off_duty_replaced: 'You are now off duty: your chat account went on duty in another game session.',
   already_on_duty: 'You are already on duty in {department}.',
@@ -64,6 +65,7 @@ const placeholdersIn = (text: string): string[] => [...text.matchAll(PLACEHOLDER
 // Parameters the client passes although the English text leaves them out, so an owner's text may use them.
 const UNUSED_BY_ENGLISH: Partial<Record<MessageKey, readonly string[]>> = {
   off_duty: ['department'],
+  off_duty_account_removed: ['department'],
   off_duty_admin: ['department'],
   off_duty_replaced: ['department'],
   duty_menu_department: ['number', 'department', 'slug'],

@@ -5,6 +5,7 @@ const SUCCESS = new Set(['on_duty', 'refreshed']);
 const INFORM = new Set([
   'off_duty',
   'off_duty_department_removed',
+  'off_duty_account_removed',
   'off_duty_admin',
   'off_duty_replaced',
   'already_on_duty',

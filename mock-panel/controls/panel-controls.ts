@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { DepartmentEntry, PanelUser } from '../../shared/contract';
 import type { DutySession, PanelStore, RequestLogEntry } from '../store';
+import type { DepartmentRenamed } from '../store/user-directory';
 import {
   ErrorsBodySchema,
   type FaultKind,
@@ -8,8 +9,15 @@ import {
   LatencyBodySchema,
   MalformedBodySchema,
   OutageBodySchema,
+  RenameDepartmentBodySchema,
   RolesBodySchema,
 } from './schemas';
+
+export interface UserDeletion {
+  user: PanelUser;
+  /** The duty session the deletion ended; null when the user was off duty. */
+  endedSession: DutySession | null;
+}
 
 export interface RolesChange {
   user: PanelUser;
@@ -21,6 +29,18 @@ export interface RolesChange {
 export interface PanelControls {
   /** Replaces a user's roles in a guild (the panel's by default), as `/syncme` does. null for an unknown user. */
   setRoles(chatId: string, roles: readonly string[], guildId?: string): RolesChange | null;
+  /**
+   * Deletes a user, as a panel admin deleting or banning the account: their departments and duty calls answer 404
+   * `user_not_found` from then on, and their open duty session ends (`endedBy: 'deleted'`). null for an unknown user;
+   * `reset()` brings them back.
+   */
+  deleteUser(chatId: string): UserDeletion | null;
+  /**
+   * Gives a department another slug, name or both (same id, ranks and roles), as an admin editing it does: every
+   * member's departments answer with them from then on. Refused when the id is unknown or the slug is another
+   * department's; `reset()` puts the seed's back.
+   */
+  renameDepartment(departmentId: number, rename: z.input<typeof RenameDepartmentBodySchema>): DepartmentRenamed;
   /** Delays every `/api/leo` answer by `ms` (0 removes the delay). */
   setLatency(ms: number): void;
   /** Answers a share of `/api/leo` requests with the code's status; `internal_error` is thrown inside the route. */
@@ -51,6 +71,13 @@ export function createPanelControls(store: PanelStore): PanelControls {
         departments: store.users.departmentsOf(updated),
       };
     },
+    deleteUser(chatId) {
+      const user = store.users.delete(chatId);
+      if (!user) return null;
+      return { user: store.users.profileOf(user), endedSession: store.duty.endDeleted(chatId) ?? null };
+    },
+    renameDepartment: (departmentId, rename) =>
+      store.users.renameDepartment(departmentId, RenameDepartmentBodySchema.parse(rename)),
     setLatency: (ms) => store.faults.setLatency(LatencyBodySchema.parse({ ms }).ms),
     injectErrors: (fault) => store.faults.injectErrors(ErrorsBodySchema.parse(fault)),
     setOutage: (fault) => store.faults.setOutage(OutageBodySchema.parse(fault)),

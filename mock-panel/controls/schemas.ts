@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ChatIdSchema, DepartmentEntrySchema, ErrorCodeSchema, PanelUserSchema } from '../../shared/contract';
+import { MockSlugSchema } from '../data/schema';
 
 // Bodies and answers of the tester controls under /__mock. Not part of the /api/leo contract.
 
@@ -14,6 +15,13 @@ export const RolesBodySchema = z.object({
     .optional()
     .meta({ description: "Guild whose roles are replaced; the panel's guild when absent." }),
 });
+
+export const RenameDepartmentBodySchema = z
+  .object({
+    slug: MockSlugSchema.optional(),
+    name: z.string().min(1).optional(),
+  })
+  .refine((body) => body.slug !== undefined || body.name !== undefined, 'give a new slug, a new name, or both');
 
 export const LatencyBodySchema = z.object({ ms: z.int().min(0).max(600_000) });
 
@@ -46,7 +54,14 @@ export type FaultSettings = z.infer<typeof FaultSettingsSchema>;
 
 export const ControlErrorBodySchema = z.object({
   ok: z.literal(false),
-  error: z.enum(['unauthorized', 'invalid_control', 'invalid_json', 'user_not_found', 'not_found']),
+  error: z.enum([
+    'unauthorized',
+    'invalid_control',
+    'invalid_json',
+    'user_not_found',
+    'department_not_found',
+    'not_found',
+  ]),
   message: z.string(),
   field: z.string().optional(),
 });
@@ -74,7 +89,7 @@ export const DutySessionSchema = z.object({
   startedAt: z.iso.datetime(),
   endedAt: z.iso.datetime().nullable(),
   durationMs: z.int().nullable(),
-  endedBy: z.enum(['off', 'switch']).nullable(),
+  endedBy: z.enum(['off', 'switch', 'deleted']).nullable(),
   reportedReason: z
     .string()
     .optional()
@@ -96,5 +111,18 @@ export const RequestLogEntrySchema = z.object({
     .meta({ description: "Present on the bridge's start-up check, whose expected answer is a 404." }),
 });
 export const RequestLogResponseSchema = z.object({ ok: z.literal(true), requests: z.array(RequestLogEntrySchema) });
+
+export const DeleteUserResponseSchema = z.object({
+  ok: z.literal(true),
+  user: PanelUserSchema,
+  endedSession: DutySessionSchema.nullable().meta({
+    description: 'The duty session the deletion ended, if one was open.',
+  }),
+});
+
+export const RenameDepartmentResponseSchema = z.object({
+  ok: z.literal(true),
+  department: z.object({ id: z.int(), slug: z.string(), name: z.string() }),
+});
 
 export const OkResponseSchema = z.object({ ok: z.literal(true) });

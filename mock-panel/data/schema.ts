@@ -13,9 +13,14 @@ const MockUserSchema = z.object({
 
 const MockRankSchema = z.object({ id: z.int().min(1), name: z.string().min(1), roleId: SnowflakeSchema });
 
+/** A department's slug in the mock: lower-case letters, digits and underscores, so it can name a job. */
+export const MockSlugSchema = z
+  .string()
+  .regex(/^[a-z0-9_]+$/, 'a slug is lower-case letters, digits and underscores (a job name)');
+
 const MockDepartmentSchema = z.object({
   id: z.int().min(1),
-  slug: z.string().regex(/^[a-z0-9_]+$/, 'a slug is lower-case letters, digits and underscores (a job name)'),
+  slug: MockSlugSchema,
   name: z.string().min(1),
   /** Holding any of these roles in the guild makes the user a member. */
   memberRoles: z.array(SnowflakeSchema).min(1),

@@ -11,8 +11,11 @@ export interface DutySession {
   /** null while the session is open. */
   endedAt: string | null;
   durationMs: number | null;
-  /** `off`: the player went off duty; `switch`: they went on duty elsewhere or with another rank. */
-  endedBy: 'off' | 'switch' | null;
+  /**
+   * `off`: the player went off duty; `switch`: they went on duty elsewhere or with another rank; `deleted`: the user
+   * was deleted (the tester control).
+   */
+  endedBy: 'off' | 'switch' | 'deleted' | null;
   /**
    * Why the game server ended it, when a host that sees the game side reported it (noteEndReason: the playground).
    * The `off` call itself does not say: the contract's off body names only the player and the department.
@@ -94,6 +97,14 @@ export class DutyBook {
     return { duty: this.stateOf(chatId), changed: true };
   }
 
+  /** The user was deleted: their open session ends with them. Returns it, or undefined when none was open. */
+  endDeleted(chatId: string): DutySession | undefined {
+    const open = this.open.get(chatId)?.session;
+    if (!open) return undefined;
+    this.end(chatId, 'deleted');
+    return { ...open };
+  }
+
   /** Oldest first; copies, so callers cannot edit the record. */
   sessions(chatId?: string): DutySession[] {
     return this.history
@@ -129,7 +140,7 @@ export class DutyBook {
     this.nextId = 1;
   }
 
-  private end(chatId: string, endedBy: 'off' | 'switch'): void {
+  private end(chatId: string, endedBy: Exclude<DutySession['endedBy'], null>): void {
     const open = this.open.get(chatId);
     if (!open) return;
     const nowMs = this.now();

@@ -2,9 +2,22 @@ import type { DepartmentEntry, PanelUser } from '../../shared/contract';
 import type { MockDepartment, MockPanelData, MockUser } from '../data/schema';
 import { departmentsOf } from './departments-of';
 
-/** The panel's users and departments; role changes are what `/syncme` or "Refresh roles" do in the real panel. */
+export interface DepartmentRename {
+  slug?: string | undefined;
+  name?: string | undefined;
+}
+
+export type DepartmentRenamed =
+  | { ok: true; department: MockDepartment }
+  | { ok: false; problem: 'not_found' | 'slug_taken' };
+
+/**
+ * The panel's users and departments; role changes are what `/syncme` or "Refresh roles" do in the real panel, a
+ * rename what an admin editing a department does (same id, ranks and roles).
+ */
 export class UserDirectory {
   private users = new Map<string, MockUser>();
+  private departmentList: MockDepartment[] = [];
 
   constructor(
     private readonly seed: MockPanelData,
@@ -14,7 +27,7 @@ export class UserDirectory {
   }
 
   get departments(): readonly MockDepartment[] {
-    return this.seed.departments;
+    return this.departmentList;
   }
 
   find(chatId: string): MockUser | undefined {
@@ -30,11 +43,24 @@ export class UserDirectory {
   }
 
   departmentsOf(user: MockUser): DepartmentEntry[] {
-    return departmentsOf(user, this.seed.departments, this.guildId);
+    return departmentsOf(user, this.departmentList, this.guildId);
   }
 
   department(departmentId: number): MockDepartment | undefined {
-    return this.seed.departments.find((department) => department.id === departmentId);
+    return this.departmentList.find((department) => department.id === departmentId);
+  }
+
+  /** Gives a department another slug or name; a slug another department has is refused, as slugs are unique. */
+  renameDepartment(departmentId: number, rename: DepartmentRename): DepartmentRenamed {
+    const current = this.department(departmentId);
+    if (!current) return { ok: false, problem: 'not_found' };
+    const { slug = current.slug, name = current.name } = rename;
+    if (this.departmentList.some((other) => other.id !== departmentId && other.slug === slug)) {
+      return { ok: false, problem: 'slug_taken' };
+    }
+    const department = { ...current, slug, name };
+    this.departmentList = this.departmentList.map((other) => (other.id === departmentId ? department : other));
+    return { ok: true, department };
   }
 
   /** Replaces the user's roles in one guild (the panel's guild unless another is named). */
@@ -44,7 +70,15 @@ export class UserDirectory {
     return updated;
   }
 
+  /** Removes the user, as a panel admin deleting or banning the account: the panel no longer knows the chat id. */
+  delete(chatId: string): MockUser | undefined {
+    const user = this.users.get(chatId);
+    this.users.delete(chatId);
+    return user;
+  }
+
   reset(): void {
     this.users = new Map(this.seed.users.map((user) => [user.chatId, structuredClone(user)]));
+    this.departmentList = structuredClone(this.seed.departments);
   }
 }

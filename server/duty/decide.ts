@@ -472,7 +472,8 @@ class Deciding implements Decision {
     });
     // The refused `on` did not replace at the panel the duty it replaced in game (another session's, or this
     // session's previous department): the `off` ends whatever duty the account still has there.
-    this.goOff(src, player, departmentId, 'department_removed', 'account');
+    const reason = failure.code === 'user_not_found' ? 'account_removed' : 'department_removed';
+    this.goOff(src, player, departmentId, reason, 'account');
   }
 
   private off(src: number, reason: OffDutyReason, player: DutyPlayer | undefined): DutyOutcome | undefined {
@@ -504,8 +505,12 @@ class Deciding implements Decision {
   private reconcile(src: number, profile: ProfileEntry, player: DutyPlayer | undefined): void {
     const state = this.session(src);
     if (!state.onDuty || state.departmentId === null) return;
-    const department =
-      profile.kind === 'found' ? profile.departments.find((d) => d.id === state.departmentId) : undefined;
+    if (profile.kind === 'not_registered') {
+      // The panel itself no longer knows the account (deleted or banned): whatever duty it had there ends with it.
+      if (player) this.goOff(src, player, state.departmentId, 'account_removed', 'account');
+      return;
+    }
+    const department = profile.departments.find((d) => d.id === state.departmentId);
     if (!department) {
       if (player) this.goOff(src, player, state.departmentId, 'department_removed');
       return;

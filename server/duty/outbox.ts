@@ -280,9 +280,16 @@ export class Outbox {
     if (failure.kind === 'cancelled') return this.finish(item, WITHDRAWN);
     if (failure.kind !== 'unavailable' && isRefusalOfTheCall(failure)) {
       const { call } = item.record;
-      this.options.logger.warn(
-        `the panel refused duty ${call.action} for chat id ${call.body.chatId}: ${failure.code ?? failure.kind} (${failure.message}); the call is dropped`,
-      );
+      if (call.action === 'off' && failure.code === 'user_not_found') {
+        // A deleted or banned account has no duty left at the panel to end: the `off` asked for what is already so.
+        this.options.logger.info(
+          `the panel no longer knows chat id ${call.body.chatId}: its duty there ended with the account`,
+        );
+      } else {
+        this.options.logger.warn(
+          `the panel refused duty ${call.action} for chat id ${call.body.chatId}: ${failure.code ?? failure.kind} (${failure.message}); the call is dropped`,
+        );
+      }
       return this.finish(item, { kind: 'refused', failure });
     }
     return new NotYetDelivered(failure);

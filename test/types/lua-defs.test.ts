@@ -72,6 +72,7 @@ const UNIONS = {
   BridgeOffDutyReason: keysOf<OffDutyReason>({
     request: true,
     department_removed: true,
+    account_removed: true,
     dropped: true,
     resource_stop: true,
     admin: true,

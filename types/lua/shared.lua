@@ -31,6 +31,7 @@
 ---@alias BridgeOffDutyReason
 ---| 'request' # the player (or a menu for them) asked
 ---| 'department_removed' # the player lost the department in the panel
+---| 'account_removed' # the panel no longer knows the player's chat account (deleted or banned there)
 ---| 'dropped' # the player disconnected
 ---| 'resource_stop' # the bridge stopped
 ---| 'admin' # an admin or a server export took them off duty

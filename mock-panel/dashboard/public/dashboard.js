@@ -414,12 +414,13 @@ function renderRoster(roster) {
 
 // What the panel knows of why a session ended: an `off` call (the contract's off body names only the player and the
 // department, not why), or a new `on` for another department or rank, which ends the session it replaces.
-const ENDED_BY = { off: 'off duty call', switch: 'replaced by a new on' };
+const ENDED_BY = { off: 'off duty call', switch: 'replaced by a new on', deleted: 'user deleted' };
 
 // Why the bridge ended it, when the playground saw the game side (shared/events.ts OffDutyReason).
 const BRIDGE_REASONS = {
   request: 'player request',
   department_removed: 'department removed',
+  account_removed: 'account removed',
   dropped: 'disconnect',
   resource_stop: 'resource stop',
   admin: 'admin',

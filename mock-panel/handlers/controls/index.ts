@@ -6,14 +6,16 @@ import type { PanelContext } from '../../panel-context';
 import { routePredicate } from '../route-predicate';
 import { CONTROL_PREFIX, controlRoute } from './control-route';
 import { dashboardHandlers } from './dashboard';
+import { departmentHandlers } from './departments';
 import { faultHandlers } from './faults';
 import { recordHandlers } from './records';
-import { rolesHandlers } from './roles';
+import { userHandlers } from './users';
 
 /** The tester controls; POST /__mock/reset puts everything back to the seed. */
 export function controlHandlers(context: PanelContext, controls: PanelControls, origin: string) {
   return [
-    ...rolesHandlers(context, controls, origin),
+    ...userHandlers(context, controls, origin),
+    ...departmentHandlers(context, controls, origin),
     ...faultHandlers(context, controls, origin),
     ...recordHandlers(context, controls, origin),
     ...dashboardHandlers(context, origin),

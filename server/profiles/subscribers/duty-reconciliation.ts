@@ -13,9 +13,11 @@ export interface DutyReconciliationOptions {
 type Reconcilable = ProfileServed & { view: { entry: ProfileEntry } };
 
 /**
- * A department removed or a rank changed in the panel reaches the duty of a player on duty: every profile served to
- * be checked against (a background refresh, a revalidation, /dutyrefresh) is handed to the duty service, which
- * ignores it for a player off duty. An answer that is no profile (`ok: false`) changes nothing.
+ * A department removed, a rank changed or the account deleted in the panel reaches the duty of a player on duty:
+ * every profile served to be checked against (a background refresh, a revalidation, /dutyrefresh) is handed to the
+ * duty service, which ignores it for a player off duty. The panel's own answer that it does not know the account is
+ * handed on too (an entry `not_registered`); an answer that is no profile at all (the panel could not be asked or
+ * read: no entry) changes nothing.
  */
 export function reconcileDuties(
   profiles$: Observable<ProfileUpdate>,
@@ -24,7 +26,7 @@ export function reconcileDuties(
   const checked$ = profiles$.pipe(
     filter(
       (update): update is Reconcilable =>
-        update.kind === 'served' && update.checksDuty && update.view.entry !== undefined && update.view.payload.ok,
+        update.kind === 'served' && update.checksDuty && update.view.entry !== undefined,
     ),
   );
   return eachUpdate(checked$, 'duty reconciliation', logger, ({ src, view }) => reconcile(src, view.entry));

@@ -135,6 +135,39 @@ describe('what the panel changed reaches a duty within one interval', () => {
     expect(running.bridge.footprint().onDutyRevalidation).toBe(0);
   });
 
+  it('ends the duty of a player whose chat account the panel deleted, and takes its 404 to the off as the end', async () => {
+    const running = await startBridge(mock.panel);
+    await connect(running, 7, ALEX);
+    await onDuty(running, 7, LSPD.id);
+    await elapse(60_000);
+    const linesBefore = running.port.lines.length;
+    expect(mock.panel.controls.deleteUser(TWO_DEPARTMENTS)).not.toBeNull();
+
+    await elapse(FIVE_MINUTES - 62_000);
+    expect(running.bridge.duty.state(7).onDuty).toBe(true);
+    await elapse(3_000);
+
+    expect(running.bridge.duty.state(7)).toMatchObject({ onDuty: false, departmentId: null, departmentSlug: null });
+    expect(running.port.emitted(PUBLIC_EVENTS.playerOffDuty)).toEqual([[7]]);
+    expect(running.port.sentTo(7, PUBLIC_EVENTS.offDuty)).toEqual([
+      [{ departmentId: LSPD.id, reason: 'account_removed' }],
+    ]);
+    expect(running.port.sentTo(7, PUBLIC_EVENTS.profile).at(-1)).toEqual([
+      expect.objectContaining({ ok: false, error: 'not_registered' }),
+    ]);
+    // The off reached the panel once; its 404 `user_not_found` ends it: nothing is kept or sent again.
+    await elapse(30 * 60_000);
+    expect(running.answers().filter((answer) => answer.startsWith('POST'))).toEqual([
+      `${DUTY_ON} 200`,
+      `${DUTY_OFF} 404`,
+    ]);
+    expect(running.port.store.keys('outbox:')).toEqual([]);
+    expect(running.bridge.footprint().onDutyRevalidation).toBe(0);
+    const lines = running.port.lines.slice(linesBefore);
+    expect(lines.filter((line) => /^(ERROR|WARN)/.test(line))).toEqual([]);
+    expect(lines.filter((line) => line.includes('no longer knows chat id'))).toHaveLength(1);
+  });
+
   it('sends the panel an on with a changed rank, fires playerRankChanged and tells the player', async () => {
     const running = await alexOnDutyInLspd();
     await elapse(60_000);
@@ -217,6 +250,30 @@ describe('what the panel changed reaches a duty within one interval', () => {
     ]);
     expect(running.port.linesWith('refused the duty of player 7')).toHaveLength(1);
     expect(mock.panel.controls.sessions(TWO_DEPARTMENTS).every((session) => session.endedBy !== null)).toBe(true);
+  });
+});
+
+describe('an account deleted while the panel had yet to take its new rank', () => {
+  it('takes the player off duty as an account removed, not a department removed', async () => {
+    const running = await alexOnDutyInLspd();
+    mock.panel.controls.setRoles(TWO_DEPARTMENTS, [ROLES.lspdMember, ROLES.lspdLieutenant]);
+    mock.panel.controls.setLatency(2_000);
+    await elapse(FIVE_MINUTES + 2_000);
+    // The lieutenant's `on` is on its way: the account is deleted before the panel reads it.
+    expect(running.bridge.duty.state(7).rankId).toBe(LSPD.lieutenant);
+    mock.panel.controls.deleteUser(TWO_DEPARTMENTS);
+    await elapse(10_000);
+
+    expect(running.bridge.duty.state(7).onDuty).toBe(false);
+    expect(running.port.sentTo(7, PUBLIC_EVENTS.offDuty)).toEqual([
+      [{ departmentId: LSPD.id, reason: 'account_removed' }],
+    ]);
+    expect(running.answers().filter((answer) => answer.startsWith('POST'))).toEqual([
+      `${DUTY_ON} 200`,
+      `${DUTY_ON} 404`,
+      `${DUTY_OFF} 404`,
+    ]);
+    expect(running.port.store.keys('outbox:')).toEqual([]);
   });
 });
 

@@ -299,10 +299,10 @@ const README_RULES: Row[] = [
     holders: {},
   },
   {
-    rule: 'reconcile: an unregistered account ends the duty as a removed department',
+    rule: 'reconcile: an account the panel itself no longer knows ends the duty (account_removed) with an `off` for the account',
     model: () => onDuty(7),
     input: { kind: 'reconcile', src: 7, profile: NOT_REGISTERED, player: PLAYERS[7] },
-    steps: ['send off alex 1', '7 off (department_removed)'],
+    steps: ['send off alex account', '7 off (account_removed)'],
     outcome: ok(true, null),
     holders: {},
   },
@@ -498,6 +498,14 @@ const APPLIED_REFUSED: Row[] = [
     replies: { profiles: [profile(7, [3, 4])] },
     steps: ['wait profile (refetch)', 'log warn', 'send off alex account', '7 off (department_removed)'],
     outcome: ok(true, null),
+  },
+  {
+    rule: 'an applied `on` refused because the panel no longer knows the account: off duty (account_removed)',
+    model: () => onDuty(7),
+    input: refusedApplied(7, 'user_not_found'),
+    steps: ['log warn', 'send off alex account', '7 off (account_removed)'],
+    outcome: ok(true, null),
+    holders: {},
   },
   {
     rule: 'an applied `on` refused again after its retry: off duty',

@@ -41,9 +41,11 @@ const accepted = (chatId: string): PanelResult<DutyResponse> => ({
 function dutyService() {
   const held = new Map<string, () => void>();
   const holdFor = new Set<string>();
+  const calls: Array<[action: 'on' | 'off', body: object]> = [];
   const panel = {
-    setDuty: (_action: 'on' | 'off', body: { chatId: string }) =>
+    setDuty: (action: 'on' | 'off', body: { chatId: string }) =>
       new Promise<PanelResult<DutyResponse>>((resolve) => {
+        calls.push([action, body]);
         const answer = () => resolve(accepted(body.chatId));
         if (holdFor.has(body.chatId)) held.set(body.chatId, answer);
         else answer();
@@ -70,6 +72,7 @@ function dutyService() {
   return {
     duty,
     changes,
+    calls,
     holdAnswersFor: (chatId: string) => holdFor.add(chatId),
     answer: (chatId: string) => held.get(chatId)?.(),
     stop: () => {
@@ -131,6 +134,40 @@ describe('dutyChanges$', () => {
     expect(first).toEqual(inOrder);
     expect(last).toEqual(inOrder);
     expect(changes.map(summary).slice(1)).toEqual(inOrder);
+  });
+});
+
+describe('a profile the duty is checked against', () => {
+  it("ends the duty of an account the panel says it does not know (deleted or banned), and the account's duty there", async () => {
+    const { duty, changes, calls } = start();
+    await duty.request({ kind: 'on', src: 7, departmentId: 1 });
+
+    duty.submit({
+      kind: 'reconcile',
+      src: 7,
+      profile: { kind: 'not_registered', chatId: ALEX, fetchedAt: START_TIME },
+    });
+    await settle();
+
+    expect(changes.map(summary)).toEqual(['7 on: rank null -> 2', '7 off (account_removed): rank 2 -> null']);
+    expect(changes[1]).toMatchObject({ chatId: ALEX, previous: { departmentId: 1, departmentSlug: 'dept1' } });
+    expect(calls.map(([action, body]) => [action, body])).toEqual([
+      ['on', expect.objectContaining({ chatId: ALEX, departmentId: 1, rankId: 2 })],
+      ['off', { chatId: ALEX }],
+    ]);
+    expect(duty.state(7)).toMatchObject({ onDuty: false, departmentSlug: null });
+  });
+
+  it('leaves a player off duty as they are when the panel says their account is unknown', async () => {
+    const { duty, changes, calls } = start();
+    duty.submit({
+      kind: 'reconcile',
+      src: 7,
+      profile: { kind: 'not_registered', chatId: ALEX, fetchedAt: START_TIME },
+    });
+    await settle();
+    expect(changes).toEqual([]);
+    expect(calls).toEqual([]);
   });
 });
 

@@ -207,6 +207,26 @@ describe('the outbox', () => {
     );
   });
 
+  it('ends an off the panel answers with its own 404 user_not_found: a deleted account has no duty left there', async () => {
+    const failure = {
+      kind: 'not_found',
+      status: 404,
+      code: 'user_not_found',
+      message: 'no panel user has this chat id',
+    } as const;
+    const { panel, calls } = scriptedPanel(() => failed(failure));
+    const { outbox, store, lines } = outboxWith(panel);
+
+    const { result } = outbox.enqueue(off(ALEX));
+    await elapse(30 * 60_000);
+
+    expect(await result).toEqual({ kind: 'refused', failure });
+    expect(calls()).toEqual([`off ${ALEX} 1`]);
+    expect(recordsIn(store)).toEqual([]);
+    expect(lines.filter((line) => line.includes('WARN') || line.includes('ERROR'))).toEqual([]);
+    expect(lines.filter((line) => line.includes(`the panel no longer knows chat id ${ALEX}`))).toHaveLength(1);
+  });
+
   it.each([
     ['a proxy’s HTML 404', { kind: 'not_found', status: 404, message: 'the body is not JSON (text/html)' }],
     ['a 200 with ok: false', { kind: 'rejected', status: 200, code: 'rank_mismatch', message: 'odd' }],

@@ -112,9 +112,15 @@ describe('the profile subscribers', () => {
     const w = wired();
     w.updates$.next(served(7, found(ALEX), false));
     w.updates$.next(served(8, undefined, true));
-    w.updates$.next(served(8, { kind: 'not_registered', chatId: JAMIE, fetchedAt: START_TIME }, true));
+    w.updates$.next(served(8, { kind: 'not_registered', chatId: JAMIE, fetchedAt: START_TIME }, false));
     expect(w.happened.filter(([what]) => what === 'reconcile')).toEqual([]);
     expect(w.happened.filter(([what]) => what === PUBLIC_EVENTS.profile)).toHaveLength(3);
+  });
+
+  it("check the duty against the panel's own word that the account is unknown (deleted or banned)", () => {
+    const w = wired();
+    w.updates$.next(served(8, { kind: 'not_registered', chatId: JAMIE, fetchedAt: START_TIME }, true));
+    expect(w.happened.filter(([what]) => what === 'reconcile')).toEqual([['reconcile', 8, JAMIE]]);
   });
 
   it('log a push that throws and go on with the next profile', () => {

@@ -1,0 +1,37 @@
+import { http } from 'msw';
+import { ChatIdSchema } from '../../../shared/contract';
+import type { PanelControls } from '../../controls/panel-controls';
+import { DeleteUserResponseSchema, RolesBodySchema, RolesResponseSchema } from '../../controls/schemas';
+import { apiError, respond } from '../../http/responses';
+import type { PanelContext } from '../../panel-context';
+import { routePredicate } from '../route-predicate';
+import { CONTROL_PREFIX, controlError, controlRoute, readControlBody } from './control-route';
+
+/**
+ * PUT    /__mock/users/:chatId/roles   `{ roles: string[], guildId?: string }`: what /syncme or "Refresh roles" do
+ * DELETE /__mock/users/:chatId         what deleting or banning the account does: the panel no longer knows it
+ */
+export function userHandlers(context: PanelContext, controls: PanelControls, origin: string) {
+  return [
+    http.put(
+      routePredicate(origin, `${CONTROL_PREFIX}/users/:chatId/roles`),
+      controlRoute(context, async ({ request, params }) => {
+        const body = await readControlBody(request, RolesBodySchema);
+        if (!body.ok) return body.response;
+        const change = controls.setRoles(String(params.chatId), body.value.roles, body.value.guildId);
+        if (!change) return apiError('user_not_found', 'no panel user has this chat id');
+        return respond(RolesResponseSchema, { ok: true, ...change });
+      }),
+    ),
+    http.delete(
+      routePredicate(origin, `${CONTROL_PREFIX}/users/:chatId`),
+      controlRoute(context, async ({ params }) => {
+        const chatId = ChatIdSchema.safeParse(params.chatId);
+        if (!chatId.success) return controlError('chatId: a chat-platform user id, 18 to 19 ASCII digits', 'chatId');
+        const deletion = controls.deleteUser(chatId.data);
+        if (!deletion) return apiError('user_not_found', 'no panel user has this chat id');
+        return respond(DeleteUserResponseSchema, { ok: true, ...deletion });
+      }),
+    ),
+  ];
+}
