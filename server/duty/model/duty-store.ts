@@ -1,9 +1,14 @@
 import { BehaviorSubject, filter, map, type Observable, observeOn, queueScheduler, share, skip } from 'rxjs';
 import type { DutyChange } from '../duty-change.js';
 import type { DutyState } from '../duty-state.js';
-import { applyUpdate, type DutyModel, type DutyUpdate, EMPTY_DUTY_MODEL, sessionOf } from './duty-model.js';
-
-const isOnDuty = (state: DutyState) => state.onDuty;
+import {
+  applyUpdate,
+  type DutyModel,
+  type DutyUpdate,
+  EMPTY_DUTY_MODEL,
+  type OnDutyList,
+  sessionOf,
+} from './duty-model.js';
 
 /**
  * The duty model, in one BehaviorSubject: exports read its current value synchronously, `dutyChanges$` is the
@@ -26,9 +31,6 @@ export class DutyStore {
     map((model) => model.change as DutyChange),
     share(),
   );
-  /** The players on duty, kept until a duty changes: exports list them far more often than duties change. */
-  private listed: { from: DutyModel['sessions']; onDuty: ReadonlyArray<readonly [number, DutyState]> } | undefined;
-
   get model(): DutyModel {
     return this.model$.getValue();
   }
@@ -38,10 +40,8 @@ export class DutyStore {
   }
 
   /** The same array until a duty changes (never modified: a change makes a new one). */
-  onDutyPlayers(): ReadonlyArray<readonly [number, DutyState]> {
-    const { sessions } = this.model;
-    if (this.listed?.from !== sessions) this.listed = { from: sessions, onDuty: sessions.entries(isOnDuty) };
-    return this.listed.onDuty;
+  onDutyPlayers(): OnDutyList {
+    return this.model.onDuty;
   }
 
   /**

@@ -61,6 +61,13 @@ export class PersistentMap<K extends string | number, V> {
     return leaf !== undefined && indexIn(leaf, key) >= 0;
   }
 
+  /** Where `key` stands in the order its keys were first set (higher: later); undefined when it is not here. */
+  orderOf(key: K): number | undefined {
+    const leaf = this.leafOf(hashOf(key));
+    const at = leaf ? indexIn(leaf, key) : -1;
+    return at < 0 ? undefined : ((leaf as Leaf)[at + 2] as number);
+  }
+
   /** This map when `key` already has this very value. A key that has one keeps its place in the order. */
   set(key: K, value: V): PersistentMap<K, V> {
     const hash = hashOf(key);
