@@ -84,6 +84,12 @@ export interface BridgeServerEvents {
    * stay on duty with it.
    */
   'bridge:server:playerRankChanged': [source: number, departmentId: number, rankId: number];
+  /**
+   * The panel renamed the department a player is on duty in (same id; a new slug or name, found like a new rank);
+   * they stay on duty in it. `slug` is the new one, `previousSlug` the one the duty had until now (the same when
+   * only the name changed).
+   */
+  'bridge:server:playerDepartmentRenamed': [source: number, departmentId: number, slug: string, previousSlug: string];
 }
 
 /** Client events (from the server: listen with `onNet`), each with the arguments a listener receives. */
@@ -121,6 +127,7 @@ export const PUBLIC_EVENTS = {
   playerOnDuty: 'bridge:server:playerOnDuty',
   playerOffDuty: 'bridge:server:playerOffDuty',
   playerRankChanged: 'bridge:server:playerRankChanged',
+  playerDepartmentRenamed: 'bridge:server:playerDepartmentRenamed',
   profile: 'bridge:client:profile',
   deptData: 'bridge:client:deptData',
   offDuty: 'bridge:client:offDuty',

@@ -372,6 +372,7 @@ class Deciding implements Decision {
       onDuty: true,
       departmentId: department.id,
       departmentSlug: department.slug,
+      departmentName: department.name,
       rankId: department.rank.id,
       since: this.context.now,
     };
@@ -423,11 +424,26 @@ class Deciding implements Decision {
     this.steps.push({ kind: 'watchApplied', sent: null, src, departmentId: call.body.departmentId, since, retried });
   }
 
-  /** The game takes the rank the panel now gives the player in the department they are on duty in. */
-  private setRank(src: number, player: DutyPlayer, state: DutyState, department: Department): void {
-    const next: DutyState = { ...state, rankId: department.rank.id };
+  /**
+   * The game takes what the panel now says of the department the player is on duty in: its rank (`rank`), or else
+   * its slug and name (`renamed`). Nothing changed, nothing is committed.
+   */
+  private follow(src: number, player: DutyPlayer, state: DutyState, department: Department): void {
+    const next: DutyState = {
+      ...state,
+      departmentSlug: department.slug,
+      departmentName: department.name,
+      rankId: department.rank.id,
+    };
+    const kind = next.rankId !== state.rankId ? 'rank' : 'renamed';
+    if (
+      kind === 'renamed' &&
+      next.departmentSlug === state.departmentSlug &&
+      next.departmentName === state.departmentName
+    )
+      return;
     const { chatId } = player;
-    this.transition({ kind: 'rank', src, chatId, previous: state, next, department: departmentPayload(department) });
+    this.transition({ kind, src, chatId, previous: state, next, department: departmentPayload(department) });
   }
 
   /**
@@ -461,7 +477,7 @@ class Deciding implements Decision {
     const call = onCallOf(src, player, department);
     if (this.holds(player.chatId, src)) this.update({ kind: 'hold', holder: { src, call } });
     this.sendApplied(src, call, since, true);
-    if (department.rank.id !== before.rankId) this.setRank(src, player, before, department);
+    this.follow(src, player, before, department);
   }
 
   private giveUpApplied(src: number, player: DutyPlayer, departmentId: number, failure: PanelFailure): void {
@@ -515,7 +531,10 @@ class Deciding implements Decision {
       if (player) this.goOff(src, player, state.departmentId, 'department_removed');
       return;
     }
-    if (department.rank.id !== state.rankId && player) this.changeRank(src, player, state, department);
+    if (!player) return;
+    if (department.rank.id !== state.rankId) this.changeRank(src, player, state, department);
+    // The panel keeps duty by department and rank id: a new slug or name is the game's alone to follow.
+    else this.follow(src, player, state, department);
   }
 
   /**
@@ -524,7 +543,7 @@ class Deciding implements Decision {
    * again meanwhile) fetches the profile once and sends what it says; refused again, the player goes off duty.
    */
   private changeRank(src: number, player: DutyPlayer, state: DutyState, department: Department): void {
-    this.setRank(src, player, state, department);
+    this.follow(src, player, state, department);
     if (!this.holds(player.chatId, src) || state.since === null) return;
     const call = onCallOf(src, player, department);
     this.update({ kind: 'hold', holder: { src, call } });

@@ -16,8 +16,10 @@ interface Transition {
 export type DutyChange =
   /** Went on duty, in a department the panel accepted (or, degraded mode `queue`, that the panel will learn of). */
   | (Transition & { kind: 'on'; department: DeptDataPayload })
-  /** Still on duty in the same department, with the rank the panel now gives. */
+  /** Still on duty in the same department, with the rank the panel now gives (and its slug and name now). */
   | (Transition & { kind: 'rank'; department: DeptDataPayload })
+  /** Still on duty in the same department with the same rank, under the slug or name the panel now gives it. */
+  | (Transition & { kind: 'renamed'; department: DeptDataPayload })
   /** Went off duty; `previous.departmentId` is the department that ended. */
   | (Transition & { kind: 'off'; reason: OffDutyReason });
 

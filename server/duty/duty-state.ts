@@ -1,13 +1,19 @@
 import type { DutySnapshot } from '../../shared/events.js';
 
+/**
+ * A player's duty. The department's slug and name are the panel's latest for its id: the duty follows the department
+ * when the panel renames it.
+ */
 export interface DutyState extends DutySnapshot {
   departmentSlug: string | null;
+  departmentName: string | null;
 }
 
 export const OFF_DUTY: DutyState = Object.freeze({
   onDuty: false,
   departmentId: null,
   departmentSlug: null,
+  departmentName: null,
   rankId: null,
   since: null,
 });

@@ -90,6 +90,20 @@ describe('Qbox: the multi-job calls by citizenid, never a job the player had', (
     expect(holdings()).toEqual(before);
   });
 
+  it('follows a department the panel renamed to the new slug’s job, and still gives back only what it added', async () => {
+    const w = await start({ 'qbx:max_jobs_per_player': '2' }, { lapd: { Job: 'bcso', Grades: {} } });
+    citizen({ mechanic: 0 }, 'mechanic');
+    const before = holdings();
+    w.bridge.change(onDuty(3, LSPD, LSPD.officer));
+    expect(holdings()).toMatchObject({ job: { name: 'lspd' }, jobs: { mechanic: 0, lspd: 0 } });
+    // The same department (id 1) under the slug `lapd`: the job of `lapd` replaces the job of `lspd`.
+    w.bridge.change(onDuty(3, { id: LSPD.id, slug: 'lapd' }, LSPD.officer));
+    expect(holdings()).toMatchObject({ job: { name: 'bcso', grade: 0 }, jobs: { mechanic: 0, bcso: 0 } });
+    w.bridge.change(offDuty(3));
+    expect(holdings()).toEqual(before);
+    expect(w.warnings()).toEqual([]);
+  });
+
   it('refuses when the player has as many jobs as qbx:max_jobs_per_player allows, says how to fix it once, and duty goes on', async () => {
     const w = await start();
     citizen({ mechanic: 1 }, 'mechanic');

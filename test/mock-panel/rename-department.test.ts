@@ -18,6 +18,7 @@ describe('renaming a department, over real HTTP', () => {
     (await bodyOf(await running.client.get(departmentsPath(TWO_DEPARTMENTS)), DepartmentsResponseSchema)).departments;
 
   it('gives members the new slug and name with the same id and rank', async () => {
+    expect((await departmentsOfAlex())[0]).toMatchObject({ id: LSPD.id, slug: 'lspd' });
     const response = await running.client.request(`/__mock/departments/${LSPD.id}`, {
       method: 'patch',
       json: { slug: 'lapd', name: 'Los Angeles Police Department' },

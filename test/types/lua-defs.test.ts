@@ -165,7 +165,14 @@ describe('the LuaLS definitions in types/lua', () => {
   });
 
   it('describe an entry of GetOnDutyPlayers with the fields the server export returns', () => {
-    const onDuty = { onDuty: true, departmentId: 1, departmentSlug: 'lspd', rankId: 2, since: 1 };
+    const onDuty = {
+      onDuty: true,
+      departmentId: 1,
+      departmentSlug: 'lspd',
+      departmentName: 'Los Santos Police Department',
+      rankId: 2,
+      since: 1,
+    };
     const serverExports = createServerExports({
       dutyState: () => onDuty,
       onDutyPlayers: () => [[7, onDuty]],

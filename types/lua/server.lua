@@ -73,6 +73,7 @@ function exports.bridge:GetOnDutyCount(slug) end
 ---| 'bridge:server:playerOnDuty'
 ---| 'bridge:server:playerOffDuty'
 ---| 'bridge:server:playerRankChanged'
+---| 'bridge:server:playerDepartmentRenamed'
 
 ---Handler of the server event `bridge:server:playerOnDuty`.
 ---```lua
@@ -93,3 +94,12 @@ function exports.bridge:GetOnDutyCount(slug) end
 ---AddEventHandler('bridge:server:playerRankChanged', function(source, departmentId, rankId) end)
 ---```
 ---@alias BridgeOnPlayerRankChanged fun(source: integer, departmentId: integer, rankId: integer)
+
+---Handler of the server event `bridge:server:playerDepartmentRenamed`: the panel renamed the department a player is
+---on duty in (same id; a new slug or name, found like a new rank); they stay on duty in it, and everything that shows
+---the duty (ACE principals, counts, state bag, exports, job) has the new slug. `slug` is the new one, `previousSlug`
+---the old one (the same when only the name changed).
+---```lua
+---AddEventHandler('bridge:server:playerDepartmentRenamed', function(source, departmentId, slug, previousSlug) end)
+---```
+---@alias BridgeOnPlayerDepartmentRenamed fun(source: integer, departmentId: integer, slug: string, previousSlug: string)

@@ -1,24 +1,30 @@
 import { DepartmentsParamsSchema, DepartmentsResponseSchema } from '../../../shared/contract';
-import type { MockUser } from '../../data/schema';
+import type { MockDepartment, MockUser } from '../../data/schema';
 import { apiErrorAnswer, contractJson, type JsonBody, jsonAnswer } from '../../http/responses';
 import type { PanelStore } from '../../store';
 import type { ApiRoute } from './pipeline';
 
 /** GET /api/leo/user/:chatId/departments */
 export function departmentsRoute(store: PanelStore): ApiRoute {
-  // The answer is the user record's (with the seed's departments and the panel's guild, which never change), and a
-  // record is replaced, never changed, when roles change or the panel resets: each is checked against the contract
-  // and serialized once, not at every request of a load test.
-  const answers = new WeakMap<MockUser, JsonBody>();
+  // The answer is the user record's with the department list's (and the panel's guild, which never changes). A
+  // record is replaced, never changed, when roles change or the panel resets, and so is the list when a department
+  // is renamed: each answer is checked against the contract and serialized once, not at every request of a load test.
+  const answers = new WeakMap<readonly MockDepartment[], WeakMap<MockUser, JsonBody>>();
   const answerOf = (user: MockUser) => {
-    let answer = answers.get(user);
+    const list = store.users.departments;
+    let ofList = answers.get(list);
+    if (!ofList) {
+      ofList = new WeakMap();
+      answers.set(list, ofList);
+    }
+    let answer = ofList.get(user);
     if (!answer) {
       answer = contractJson(DepartmentsResponseSchema, {
         ok: true,
         user: store.users.profileOf(user),
         departments: store.users.departmentsOf(user),
       });
-      answers.set(user, answer);
+      ofList.set(user, answer);
     }
     return answer;
   };

@@ -8,6 +8,9 @@ export const logDutyChanges = (logger: Logger): DutyEffect =>
     if (change.kind === 'on') {
       const { slug, rank } = change.department;
       logger.info(`player ${src} is on duty in department ${slug} as rank ${rank.id}`);
+    } else if (change.kind === 'renamed') {
+      const { slug, name } = change.department;
+      logger.info(`player ${src} stays on duty in department ${change.next.departmentId}, now ${slug} (${name})`);
     } else if (change.kind === 'off') {
       if (change.reason === 'replaced') {
         logger.info(`player ${src} is off duty: their chat account went on duty in another session`);

@@ -6,7 +6,7 @@ import { ALEX, BCSO, JAMIE, LSPD, ROLES, TWO_DEPARTMENTS } from '../../../bench/
 import { ON_DUTY_COUNT_KEY, PUBLIC_EVENTS } from '../../../shared/events.js';
 import { MAY_CHANGE_PRINCIPALS } from '../../e2e/support/supervisors.js';
 import { connect, PANEL_URL, startBridge, useMockPanel } from '../support/bridge-harness.js';
-import { settle } from '../support/virtual-runtime.js';
+import { elapse, settle } from '../support/virtual-runtime.js';
 
 const mock = useMockPanel();
 
@@ -57,6 +57,36 @@ describe('ACE principals while on duty', () => {
       [PUBLIC_EVENTS.playerOffDuty],
     ]);
     expect(running.port.aces.principalLines()).toEqual([]);
+  });
+
+  it('follow a department the panel renames, and never lend its old slug to another department later given it', async () => {
+    const running = await alexAndJamie();
+    running.port.requestDuty(7, 1, true, LSPD.id);
+    await settle();
+    const seen: unknown[][] = [];
+    const emitLocal = running.port.emitLocal.bind(running.port);
+    running.port.emitLocal = (event, ...args) => {
+      if (event.startsWith('bridge:server:')) seen.push([event, ...args, ...running.port.principalsOf(7)]);
+      emitLocal(event, ...args);
+    };
+
+    mock.panel.controls.renameDepartment(LSPD.id, { slug: 'lapd' });
+    running.port.requestRefresh(7);
+    await settle();
+    const inLapd = [ALEX_ACCOUNT, 'bridge.lapd', 'bridge.lapd.2', 'bridge.onduty'];
+    expect(running.port.principalsOf(7)).toEqual(inLapd);
+    expect(seen).toEqual([[PUBLIC_EVENTS.playerDepartmentRenamed, 7, LSPD.id, 'lapd', 'lspd', ...inLapd]]);
+
+    // BCSO takes the old slug: Alex, on duty in department 1, holds nothing of it, even after another refresh.
+    mock.panel.controls.renameDepartment(BCSO.id, { slug: 'lspd' });
+    await elapse(60_000);
+    running.port.requestRefresh(7);
+    await settle();
+    const [profile] = running.port.sentTo(7, PUBLIC_EVENTS.profile).at(-1) as [{ departments: { slug: string }[] }];
+    expect(profile.departments.map((department) => department.slug)).toEqual(['lapd', 'lspd']);
+    expect(running.port.principalsOf(7)).toEqual(inLapd);
+    expect(running.bridge.duty.state(7)).toMatchObject({ departmentId: LSPD.id, departmentSlug: 'lapd' });
+    expect(running.calls().filter((call) => call.startsWith('POST'))).toEqual(['POST /api/leo/duty/on']);
   });
 
   it('go when the player drops, and when the bridge stops', async () => {

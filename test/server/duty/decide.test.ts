@@ -45,6 +45,13 @@ const profile = (src: number, ...ranks: Array<[number, number]>): ProfileEntry =
   departments: ranks.map(([id, rankId]) => department(id, rankId)),
   fetchedAt: NOW,
 });
+/** The player's profile with department `id` (rank `rankId`) under another slug or name. */
+const renamed = (src: number, id: number, rankId: number, slug: string, name = `Department ${id}`): ProfileEntry => ({
+  kind: 'found',
+  chatId: PLAYERS[src]?.chatId ?? '',
+  departments: [{ ...department(id, rankId), slug, name }],
+  fetchedAt: NOW,
+});
 const NOT_REGISTERED: ProfileEntry = { kind: 'not_registered', chatId: ALEX, fetchedAt: NOW };
 
 const SENT: SentCall = { id: 41, result: new Promise<DeliveryResult>(() => {}) };
@@ -93,6 +100,8 @@ function stepSummary(step: DutyStep): string | undefined {
     case 'transition': {
       const { change } = step;
       if (change.kind === 'off') return `${change.src} off (${change.reason})`;
+      if (change.kind === 'renamed')
+        return `${change.src} renamed ${change.next.departmentSlug} (${change.next.departmentName})`;
       return `${change.src} ${change.kind} ${change.next.departmentId}/${change.next.rankId}`;
     }
     default:
@@ -315,6 +324,28 @@ const README_RULES: Row[] = [
     holders: { [ALEX]: 7 },
   },
   {
+    rule: 'reconcile: a department renamed (same id and rank) is followed in game, with no panel call',
+    model: () => onDuty(7),
+    input: { kind: 'reconcile', src: 7, profile: renamed(7, 1, 2, 'lapd'), player: PLAYERS[7] },
+    steps: ['7 renamed lapd (Department 1)'],
+    outcome: ok(true, 1, 2),
+    holders: { [ALEX]: 7 },
+  },
+  {
+    rule: 'reconcile: a department given another name only is followed too',
+    model: () => onDuty(7),
+    input: { kind: 'reconcile', src: 7, profile: renamed(7, 1, 2, 'dept1', 'Los Angeles'), player: PLAYERS[7] },
+    steps: ['7 renamed dept1 (Los Angeles)'],
+    outcome: ok(true, 1, 2),
+  },
+  {
+    rule: 'reconcile: a new rank and a new slug at once are one rank change that carries the new slug',
+    model: () => onDuty(7),
+    input: { kind: 'reconcile', src: 7, profile: renamed(7, 1, 3, 'lapd'), player: PLAYERS[7] },
+    steps: ['7 rank 1/3', 'send on alex 1/3 applied', 'watch 7 in 1'],
+    outcome: ok(true, 1, 3),
+  },
+  {
     rule: 'reconcile: the same department and rank change nothing',
     model: () => onDuty(7),
     input: { kind: 'reconcile', src: 7, profile: profile(7, [1, 2]), player: PLAYERS[7] },
@@ -492,6 +523,19 @@ const APPLIED_REFUSED: Row[] = [
     holders: { [ALEX]: 7 },
   },
   {
+    rule: 'an applied `on` refused as out of date, the department renamed meanwhile: sent again and followed',
+    model: () => onDuty(7),
+    input: refusedApplied(7, 'rank_mismatch'),
+    replies: { profiles: [renamed(7, 1, 2, 'lapd')] },
+    steps: [
+      'wait profile (refetch)',
+      'send on alex 1/2 applied',
+      'watch 7 in 1 retried',
+      '7 renamed lapd (Department 1)',
+    ],
+    outcome: ok(true, 1, 2),
+  },
+  {
     rule: 'an applied `on` refused as out of date, the department gone from the profile: off duty',
     model: () => onDuty(7),
     input: refusedApplied(7, 'not_member'),
@@ -575,7 +619,14 @@ describe('decide', () => {
         src: 7,
         chatId: ALEX,
         previous: expect.objectContaining({ onDuty: true, rankId: 2, since: NOW }),
-        next: { onDuty: true, departmentId: 1, departmentSlug: 'dept1', rankId: 3, since: NOW },
+        next: {
+          onDuty: true,
+          departmentId: 1,
+          departmentSlug: 'dept1',
+          departmentName: 'Department 1',
+          rankId: 3,
+          since: NOW,
+        },
         department: expect.objectContaining({ departmentId: 1, slug: 'dept1', rank: { id: 3, name: 'rank 3' } }),
       }),
     ]);

@@ -20,12 +20,13 @@ const department = (id: number, rankId: number) => ({
   rank: { id: rankId, name: `rank ${rankId}` },
   data: { vehicles: [], uniforms: [], equipment: [] },
 });
-const profile = (chatId: string, rankId = 2): ProfileEntry => ({
+const profileWith = (chatId: string, departments: ReturnType<typeof department>[]): ProfileEntry => ({
   kind: 'found',
   chatId,
-  departments: [department(1, rankId)],
+  departments,
   fetchedAt: START_TIME,
 });
+const profile = (chatId: string, rankId = 2): ProfileEntry => profileWith(chatId, [department(1, rankId)]);
 
 const accepted = (chatId: string): PanelResult<DutyResponse> => ({
   ok: true,
@@ -156,6 +157,56 @@ describe('a profile the duty is checked against', () => {
       ['off', { chatId: ALEX }],
     ]);
     expect(duty.state(7)).toMatchObject({ onDuty: false, departmentSlug: null });
+  });
+
+  it('follows a department the panel renamed (same id and rank), without a call to the panel', async () => {
+    const { duty, changes, calls } = start();
+    await duty.request({ kind: 'on', src: 7, departmentId: 1 });
+    const renamed = { ...department(1, 2), slug: 'renamed1', name: 'Renamed Department' };
+
+    duty.submit({ kind: 'reconcile', src: 7, profile: profileWith(ALEX, [renamed]) });
+    await settle();
+
+    expect(changes.map(summary)).toEqual(['7 on: rank null -> 2', '7 renamed: rank 2 -> 2']);
+    expect(changes[1]).toMatchObject({
+      chatId: ALEX,
+      previous: { departmentId: 1, departmentSlug: 'dept1', departmentName: 'Department 1' },
+      next: { onDuty: true, departmentId: 1, departmentSlug: 'renamed1', departmentName: 'Renamed Department' },
+      department: { departmentId: 1, slug: 'renamed1', name: 'Renamed Department', rank: { id: 2 } },
+    });
+    expect(duty.state(7)).toMatchObject({ onDuty: true, departmentSlug: 'renamed1', since: changes[0]?.next.since });
+    expect(calls.map(([action]) => action)).toEqual(['on']);
+
+    // The same profile again changes nothing; a new name alone is a rename too.
+    duty.submit({ kind: 'reconcile', src: 7, profile: profileWith(ALEX, [renamed]) });
+    duty.submit({
+      kind: 'reconcile',
+      src: 7,
+      profile: profileWith(ALEX, [{ ...renamed, name: 'Department One' }]),
+    });
+    await settle();
+    expect(changes.map(summary).slice(2)).toEqual(['7 renamed: rank 2 -> 2']);
+    expect(changes[2]).toMatchObject({ next: { departmentSlug: 'renamed1', departmentName: 'Department One' } });
+    expect(calls.map(([action]) => action)).toEqual(['on']);
+  });
+
+  it('takes a new slug with a new rank, and sends the panel the rank', async () => {
+    const { duty, changes, calls } = start();
+    await duty.request({ kind: 'on', src: 7, departmentId: 1 });
+
+    duty.submit({
+      kind: 'reconcile',
+      src: 7,
+      profile: profileWith(ALEX, [{ ...department(1, 3), slug: 'renamed1' }]),
+    });
+    await settle();
+
+    expect(changes.map(summary)).toEqual(['7 on: rank null -> 2', '7 rank: rank 2 -> 3']);
+    expect(changes[1]).toMatchObject({ next: { departmentSlug: 'renamed1', rankId: 3 } });
+    expect(calls.map(([action, body]) => [action, body])).toEqual([
+      ['on', expect.objectContaining({ departmentId: 1, rankId: 2 })],
+      ['on', expect.objectContaining({ departmentId: 1, rankId: 3 })],
+    ]);
   });
 
   it('leaves a player off duty as they are when the panel says their account is unknown', async () => {

@@ -11,6 +11,7 @@ const onDuty = (departmentId: number, slug: string, rankId: number): DutyState =
   onDuty: true,
   departmentId,
   departmentSlug: slug,
+  departmentName: slug.toUpperCase(),
   rankId,
   since: 1,
 });

@@ -5,7 +5,10 @@ import type { ProfilePayload } from '../../../shared/events.js';
 
 const lspd = { id: 1, slug: 'lspd', name: 'Los Santos Police Department', rank: { id: 2, name: 'Sergeant' } };
 const bcso = { id: 2, slug: 'bcso', name: "Blaine County Sheriff's Office", rank: { id: 4, name: 'Deputy' } };
-const onDutyLspd: DutyState = { onDuty: true, departmentId: 1, departmentSlug: 'lspd', rankId: 2, since: 1000 };
+/** What the exports say of a duty: the department's slug, not its name. */
+const lspdDuty = { onDuty: true, departmentId: 1, departmentSlug: 'lspd', rankId: 2, since: 1000 };
+const offDuty = { onDuty: false, departmentId: null, departmentSlug: null, rankId: null, since: null };
+const onDutyLspd: DutyState = { ...lspdDuty, departmentName: 'LSPD' };
 
 function deps(overrides: Partial<ServerExportsDeps> = {}) {
   const profiles = new Map<number, ProfilePayload>([
@@ -39,20 +42,27 @@ describe('the server exports', () => {
     expect(exports.IsPlayerOnDuty(3)).toBe(true);
     expect(exports.IsPlayerOnDuty('3' as unknown as number)).toBe(true);
     expect(exports.IsPlayerOnDuty(4)).toBe(false);
-    expect(exports.GetPlayerDuty(3)).toEqual(onDutyLspd);
-    expect(exports.GetPlayerDuty(4)).toEqual({ ...OFF_DUTY });
+    expect(exports.GetPlayerDuty(3)).toEqual(lspdDuty);
+    expect(exports.GetPlayerDuty(4)).toEqual(offDuty);
   });
 
   it('treat an unknown, zero, negative or fractional id as a player who is not on duty', () => {
     const exports = createServerExports(deps());
     for (const bad of [99, 0, -3, 3.5, null, 'abc', {}]) {
       expect(exports.IsPlayerOnDuty(bad as number)).toBe(false);
-      expect(exports.GetPlayerDuty(bad as number)).toEqual({ ...OFF_DUTY });
+      expect(exports.GetPlayerDuty(bad as number)).toEqual(offDuty);
     }
   });
 
   it('count the players on duty, in one department by its slug or in all; anything but a slug counts nobody', () => {
-    const onDutyBcso: DutyState = { onDuty: true, departmentId: 2, departmentSlug: 'bcso', rankId: 4, since: 2000 };
+    const onDutyBcso: DutyState = {
+      ...onDutyLspd,
+      departmentId: 2,
+      departmentSlug: 'bcso',
+      departmentName: 'BCSO',
+      rankId: 4,
+      since: 2000,
+    };
     const onDuty = [
       [3, onDutyLspd],
       [4, onDutyBcso],
@@ -70,8 +80,8 @@ describe('the server exports', () => {
 
   it('list the players on duty, all of them or one department', () => {
     const exports = createServerExports(deps());
-    expect(exports.GetOnDutyPlayers()).toEqual([{ source: 3, ...onDutyLspd }]);
-    expect(exports.GetOnDutyPlayers(1)).toEqual([{ source: 3, ...onDutyLspd }]);
+    expect(exports.GetOnDutyPlayers()).toEqual([{ source: 3, ...lspdDuty }]);
+    expect(exports.GetOnDutyPlayers(1)).toEqual([{ source: 3, ...lspdDuty }]);
     expect(exports.GetOnDutyPlayers(2)).toEqual([]);
     expect(exports.GetOnDutyPlayers(null as unknown as number)).toHaveLength(1);
   });
@@ -124,7 +134,7 @@ describe('GetOnDutyPlayers between duty changes', () => {
     const exports = createServerExports(deps({ onDutyPlayers: () => onDuty }));
     const first = exports.GetOnDutyPlayers();
     first.pop();
-    expect(exports.GetOnDutyPlayers()).toEqual([{ source: 3, ...onDutyLspd }]);
+    expect(exports.GetOnDutyPlayers()).toEqual([{ source: 3, ...lspdDuty }]);
     onDuty = [
       [3, onDutyLspd],
       [4, { ...onDutyLspd, departmentId: 2, departmentSlug: 'bcso', rankId: 4 }],

@@ -8,6 +8,7 @@ const state = (departmentId: number): DutyState => ({
   onDuty: true,
   departmentId,
   departmentSlug: `dept${departmentId}`,
+  departmentName: `Department ${departmentId}`,
   rankId: 1,
   since: 0,
 });

@@ -8,6 +8,7 @@ const onDuty = (departmentId: number): DutyState => ({
   onDuty: true,
   departmentId,
   departmentSlug: `dept${departmentId}`,
+  departmentName: `Department ${departmentId}`,
   rankId: 2,
   since: 1,
 });
