@@ -1,4 +1,4 @@
-import { BehaviorSubject, filter, map, type Observable, observeOn, queueScheduler, share, skip } from 'rxjs';
+import { BehaviorSubject, filter, map, type Observable, observeOn, queueScheduler, Subject } from 'rxjs';
 import type { DutyChange } from '../duty-change.js';
 import type { DutyState } from '../duty-state.js';
 import {
@@ -20,17 +20,24 @@ export class DutyStore {
    * Every transition, once committed. Through the queue scheduler's trampoline: a change an effect causes at once (an
    * integration taking another player off duty) is announced after every effect has heard of the current one, so
    * each effect sees the changes in the order they happened; still synchronous from the outside (at resource stop it
-   * all runs now). Shared, so all effects hear each change in one turn of the trampoline, in the order they
-   * subscribed.
+   * all runs now).
    */
-  readonly dutyChanges$: Observable<DutyChange> = this.model$.pipe(
-    // The value held when the first effect subscribes is no news.
-    skip(1),
-    filter((model) => model.change !== null),
-    observeOn(queueScheduler),
-    map((model) => model.change as DutyChange),
-    share(),
-  );
+  readonly dutyChanges$: Observable<DutyChange>;
+
+  constructor() {
+    // One subscription for the store's life, so every effect hears each change in the same turn of the trampoline,
+    // in the order they subscribed.
+    const changes = new Subject<DutyChange>();
+    this.model$
+      .pipe(
+        filter((model) => model.change !== null),
+        observeOn(queueScheduler),
+        map((model) => model.change as DutyChange),
+      )
+      .subscribe(changes);
+    this.dutyChanges$ = changes.asObservable();
+  }
+
   get model(): DutyModel {
     return this.model$.getValue();
   }

@@ -106,25 +106,6 @@ export class PersistentMap<K extends string | number, V> {
     }
   }
 
-  /** The entries whose value passes `keep`, in the order their keys were first set (as a Map lists them). */
-  entries(keep: (value: V) => boolean = () => true): Array<readonly [K, V]> {
-    const found: Array<{ order: number; entry: readonly [K, V] }> = [];
-    const root = this.root;
-    if (root) {
-      for (const branch of root) {
-        if (!branch) continue;
-        for (const leaf of branch as Branch) {
-          if (!leaf) continue;
-          for (let i = 0; i < leaf.length; i += STRIDE) {
-            const value = leaf[i + 1] as V;
-            if (keep(value)) found.push({ order: leaf[i + 2] as number, entry: [leaf[i] as K, value] });
-          }
-        }
-      }
-    }
-    return found.sort((a, b) => a.order - b.order).map(({ entry }) => entry);
-  }
-
   private leafOf(hash: number): Leaf | undefined {
     const branch = this.root?.[hash & MASK] as Branch | undefined;
     return branch?.[(hash >>> BITS) & MASK] as Leaf | undefined;
@@ -136,4 +117,19 @@ export class PersistentMap<K extends string | number, V> {
     const branch = this.root?.[outer] as Branch | undefined;
     return copyWith<Branch | Leaf | undefined>(this.root, outer, copyWith(branch, inner, leaf));
   }
+}
+
+/**
+ * The entries of `map` whose value passes `keep`, in the order their keys were first set (as a Map lists them). The
+ * duty model keeps its own on-duty list; this is for whoever checks it.
+ */
+export function entriesInOrder<K extends string | number, V>(
+  map: PersistentMap<K, V>,
+  keep: (value: V) => boolean = () => true,
+): Array<readonly [K, V]> {
+  const found: Array<{ order: number; entry: readonly [K, V] }> = [];
+  map.forEach((value, key) => {
+    if (keep(value)) found.push({ order: map.orderOf(key) ?? 0, entry: [key, value] });
+  });
+  return found.sort((a, b) => a.order - b.order).map(({ entry }) => entry);
 }

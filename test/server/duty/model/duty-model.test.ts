@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { DutyChange } from '../../../../server/duty/duty-change.js';
 import { type DutyState, OFF_DUTY } from '../../../../server/duty/duty-state.js';
 import { applyUpdate, type DutyModel, EMPTY_DUTY_MODEL } from '../../../../server/duty/model/duty-model.js';
+import { entriesInOrder } from '../../../../server/duty/model/persistent-map.js';
 
 const state = (departmentId: number): DutyState => ({
   onDuty: true,
@@ -32,7 +33,7 @@ describe('the duty model', () => {
           // Unchanged when nobody on duty changed: the exports keep what they built from it.
           if (!previous.onDuty && !next.onDuty) expect(model.onDuty).toBe(before);
         }
-        expect(model.onDuty).toEqual(model.sessions.entries((session) => session.onDuty));
+        expect(model.onDuty).toEqual(entriesInOrder(model.sessions, (session) => session.onDuty));
       }),
     );
   });
