@@ -5,7 +5,6 @@ import { readBridgeSettings } from './config/bridge-settings.js';
 import { endDutiesLeftOpen } from './duty/crashed-run-recovery.js';
 import { DutyService } from './duty/duty-service.js';
 import { snapshotOf } from './duty/duty-state.js';
-import { DutyStates } from './duty/duty-states.js';
 import { grantDutyPrincipals } from './duty/effects/ace-principals.js';
 import { emitClientDutyEvents } from './duty/effects/client-duty-events.js';
 import { logDutyChanges } from './duty/effects/duty-log.js';
@@ -16,6 +15,7 @@ import { pollOnDutyProfiles } from './duty/effects/on-duty-polling.js';
 import { recordOpenDuties } from './duty/effects/open-duty-record.js';
 import { emitServerDutyEvents } from './duty/effects/server-duty-events.js';
 import { subscribeDutyEffects } from './duty/effects/subscribe-duty-effects.js';
+import { DutyStore } from './duty/model/duty-store.js';
 import { OpenDutyLedger } from './duty/open-duty-ledger.js';
 import { Outbox } from './duty/outbox.js';
 import { startGameSide } from './game-side.js';
@@ -56,7 +56,7 @@ export function startBridgeServer(port: ServerPort, runtime: BridgeRuntime): Bri
   });
   const players = new PlayerRegistry();
   const playersOnline = announceShortRefreshInterval(config.RefreshIntervalMs, budget, logger);
-  const dutyStates = new DutyStates();
+  const dutyStore = new DutyStore();
   // The profiles: fed by the panel, read by the duty below and pushed to the clients.
   const profileCache = new ProfileCache(stack.client, {
     ttlMs: config.RefreshIntervalMs,
@@ -83,7 +83,7 @@ export function startBridgeServer(port: ServerPort, runtime: BridgeRuntime): Bri
   endDutiesLeftOpen(openDuties, outbox, logger);
 
   const duty = new DutyService({
-    states: dutyStates,
+    store: dutyStore,
     outbox,
     panel: stack.breaker,
     degradedMode: config.DegradedMode,
@@ -104,7 +104,7 @@ export function startBridgeServer(port: ServerPort, runtime: BridgeRuntime): Bri
     store: port.store,
     isConnected: (src) => players.get(src) !== undefined,
     emitClient: (event, src, ...args) => port.emitClient(event, src, ...args),
-    sendDutyState: (src) => port.emitClient(INTERNAL_EVENTS.dutyState, src, snapshotOf(dutyStates.get(src))),
+    sendDutyState: (src) => port.emitClient(INTERNAL_EVENTS.dutyState, src, snapshotOf(dutyStore.state(src))),
     logger,
   });
   profileSubscribers.add(
