@@ -8,6 +8,7 @@ import { snapshotOf } from './duty/duty-state.js';
 import { grantDutyPrincipals } from './duty/effects/ace-principals.js';
 import { emitClientDutyEvents } from './duty/effects/client-duty-events.js';
 import { logDutyChanges } from './duty/effects/duty-log.js';
+import { recordDutyOwners } from './duty/effects/duty-owner-record.js';
 import { publishDutyStateBags } from './duty/effects/duty-state-bag.js';
 import { tellIntegrations } from './duty/effects/integrations.js';
 import { publishOnDutyCounts } from './duty/effects/on-duty-count.js';
@@ -18,6 +19,7 @@ import { subscribeDutyEffects } from './duty/effects/subscribe-duty-effects.js';
 import { DutyStore } from './duty/model/duty-store.js';
 import { OpenDutyLedger } from './duty/open-duty-ledger.js';
 import { Outbox } from './duty/outbox.js';
+import { endDutiesTakenElsewhere } from './duty/taken-elsewhere.js';
 import { startGameSide } from './game-side.js';
 import { startInertBridge } from './inert-bridge.js';
 import { createPanelStack } from './panel/panel-stack.js';
@@ -45,6 +47,8 @@ export function startBridgeServer(port: ServerPort, runtime: BridgeRuntime): Bri
   const community = settings.redisUrl
     ? joinCommunity({ url: settings.redisUrl, apiBase, logger, now: runtime.now })
     : undefined;
+  // Who owns each account's duty across the community: this server's shifts in Redis (issue 25 item 3).
+  const owners = community?.dutyOwners(port.store);
   // Every panel request goes through this stack's scheduler, within the panel's rate limit.
   const stack = createPanelStack({
     apiBase,
@@ -80,7 +84,7 @@ export function startBridgeServer(port: ServerPort, runtime: BridgeRuntime): Bri
   // Before anything can put a player on duty or reach the panel: the duties a crashed run left open become `off`
   // calls kept in the outbox, which the start-up sends behind that run's own kept calls once the probe has answered.
   const openDuties = new OpenDutyLedger(port.store);
-  endDutiesLeftOpen(openDuties, outbox, logger);
+  endDutiesLeftOpen(openDuties, outbox, logger, owners);
 
   const duty = new DutyService({
     store: dutyStore,
@@ -129,6 +133,7 @@ export function startBridgeServer(port: ServerPort, runtime: BridgeRuntime): Bri
   // The principals and the counts come before the events: a listener of playerOnDuty already finds both.
   const effects = subscribeDutyEffects(duty.dutyChanges$, recordOpenDuties(openDuties, logger), [
     logDutyChanges(logger),
+    ...(owners ? [recordDutyOwners(owners, logger)] : []),
     pollOnDutyProfiles(polling, logger),
     ...(config.AcePermissions ? [grantDutyPrincipals(game.principals, logger)] : []),
     publishOnDutyCounts(
@@ -140,6 +145,7 @@ export function startBridgeServer(port: ServerPort, runtime: BridgeRuntime): Bri
     emitServerDutyEvents(port, logger),
     emitClientDutyEvents(port, logger),
   ]);
+  const takenElsewhere = owners && endDutiesTakenElsewhere(owners, dutyStore, duty);
   // The panel answering again refreshes the stale profiles.
   const recovery = stack.breaker.recovered$.subscribe(() => profiles.recover());
 
@@ -154,6 +160,7 @@ export function startBridgeServer(port: ServerPort, runtime: BridgeRuntime): Bri
       for (const [src] of duty.onDutyPlayers()) duty.forceOffNow(src, 'resource_stop');
       game.stop();
       recovery.unsubscribe();
+      takenElsewhere?.unsubscribe();
       profileSubscribers.unsubscribe();
       effects.unsubscribe();
       polling.stop();

@@ -4,6 +4,7 @@
 // dist/server.js stays within its size budget and a server without Redis never parses any of it.
 import type { Community, CommunityOptions } from './community.js';
 import { communityPrefix } from './community-keys.js';
+import { startDutyOwners } from './duty-owners.js';
 import { sharedReader } from './read-shared.js';
 import { openRedisLink } from './redis-link.js';
 import { parseRedisUrl } from './redis-url.js';
@@ -19,6 +20,7 @@ export function startCommunity(options: CommunityOptions): Community {
   return {
     link,
     readShared,
+    dutyOwners: (store) => startDutyOwners({ link, readShared, store, logger, now: options.now }),
     stop() {
       link.close();
     },

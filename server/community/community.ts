@@ -3,6 +3,8 @@
 // so dist/server.js carries none of it (test/build/bundle-size.test.ts).
 import type { Observable } from 'rxjs';
 import type { Logger } from '../log/logger.js';
+import type { KeyValueStore } from '../storage/key-value-store.js';
+import type { DutyOwners } from './duty-owner-api.js';
 
 /** The connection to the community's Redis. */
 export interface CommunityLink {
@@ -29,6 +31,12 @@ export interface CommunityLink {
   call<T = unknown>(command: string, ...args: Array<string | number>): Promise<T>;
   /** Runs a Lua script atomically (EVALSHA, falling back to EVAL when Redis lost its script cache). */
   script<T = unknown>(lua: string, keys: readonly string[], args: ReadonlyArray<string | number>): Promise<T>;
+  /**
+   * The messages PUBLISHed on a channel of the community's Redis, on a connection of their own (a subscribing
+   * connection can run no other command). Nothing is heard while Redis is gone, and what was published meanwhile is
+   * lost: owners of shared state read it again on `connected$`.
+   */
+  messages$(channel: string): Observable<string>;
 }
 
 /** A community member's view of a value read from Redis: what another program wrote there is not trusted. */
@@ -41,6 +49,8 @@ export type ReadShared = <T>(
 export interface Community {
   readonly link: CommunityLink;
   readonly readShared: ReadShared;
+  /** Who owns each chat account's duty across the community; this server's identity is kept in `store`. */
+  dutyOwners(store: KeyValueStore): DutyOwners;
   stop(): void;
 }
 

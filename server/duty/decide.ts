@@ -48,6 +48,11 @@ export type DecideInput =
       retried: boolean;
       player: DutyPlayer | undefined;
     }
+  /**
+   * Another server of the community took the account's duty at the panel (its `on` was accepted after this server's):
+   * `src` is the session that held it here when that was heard.
+   */
+  | { kind: 'takenElsewhere'; src: number; chatId: string }
   | { kind: 'leave'; src: number }
   | { kind: 'forget'; src: number }
   | ProfileForOn
@@ -219,6 +224,8 @@ class Deciding implements Decision {
       case 'profileForRefusedOn':
         this.refetchedForRefusedOn(input);
         return this.ok(input.src, this.session(input.src) !== input.before);
+      case 'takenElsewhere':
+        return this.takenElsewhere(input.src, input.chatId);
       case 'leave':
       case 'forget':
         this.update({ kind: input.kind, src: input.src });
@@ -396,6 +403,17 @@ class Deciding implements Decision {
     if (!previous.onDuty || previous.departmentId === null) return;
     const reason = this.leaving(src) ? 'dropped' : 'replaced';
     this.transition({ kind: 'off', src, chatId, previous, next: OFF_DUTY, reason });
+  }
+
+  /**
+   * Another server's `on` replaced this session's duty at the panel, as another session's does on one server: the
+   * session goes off duty in game only (`replaced`), with no `off`, which would end the other server's duty there.
+   */
+  private takenElsewhere(src: number, chatId: string): DutyOutcome {
+    if (!this.holds(chatId, src)) return this.ok(src, false);
+    this.update({ kind: 'release', chatId });
+    this.replace(src, chatId);
+    return this.ok(src, true);
   }
 
   /** On duty in game while the `on` waits in the outbox; a later refusal by the panel undoes it. */

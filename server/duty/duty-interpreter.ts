@@ -85,6 +85,8 @@ export class DutyInterpreter {
       case 'off':
       case 'queuedOnRefused':
         return this.run({ ...intent, player });
+      case 'takenElsewhere':
+        return this.run(intent);
       case 'reconcile': {
         const { src } = intent;
         const state = this.store.state(src);
