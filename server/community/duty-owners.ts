@@ -161,7 +161,7 @@ export function startDutyOwners(options: DutyOwnersOptions): DutyOwners {
     for (const [chatId, shift] of [...unreleased]) release(chatId, shift);
   });
 
-  const leftOpen = async (chatId: string, shift: string): Promise<LeftOpenOwner> => {
+  const leftOpen = async (chatId: string, shift: string, afterGrace = false): Promise<LeftOpenOwner> => {
     const [result, current] = await link.script<[string, string?]>(
       LEFT_OPEN,
       [keyOf(chatId)],
@@ -171,16 +171,16 @@ export function startDutyOwners(options: DutyOwnersOptions): DutyOwners {
     const owner = result === 'other' ? ownerIn(current, chatId) : undefined;
     if (owner) return { kind: 'taken', server: owner.server };
     const waited = now() - connectedAt;
-    if (waited >= OWNERS_REWRITTEN_WITHIN_MS) return { kind: 'nobody' };
+    if (afterGrace || waited >= OWNERS_REWRITTEN_WITHIN_MS) return { kind: 'nobody' };
     await sleep(OWNERS_REWRITTEN_WITHIN_MS - waited);
-    return leftOpen(chatId, shift);
+    return leftOpen(chatId, shift, true);
   };
 
   return {
     server,
     claim: (chatId, shift) => claim(chatId, shift, 'new'),
     release,
-    leftOpen,
+    leftOpen: (chatId, shift) => leftOpen(chatId, shift),
     takenElsewhere$: merge(heard$, taken) as Observable<string>,
     up$: link.up$,
   };
