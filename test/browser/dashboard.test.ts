@@ -299,4 +299,20 @@ describe.skipIf(!hasChromium)("the dashboard's duty command, principals and coun
     await expect.poll(() => row().locator('.no-principals').textContent(), { timeout: UI_WAIT_MS }).toBe('none');
     expect(pageErrors, pageErrors.join('\n')).toEqual([]);
   });
+
+  it('deletes a user from the role editor, after asking, and the panel no longer knows them', async () => {
+    const riley = { chatId: '417293856102947583', name: 'Riley Chen' };
+    const user = page.locator('#users tr', { hasText: riley.name });
+    const questions: string[] = [];
+    page.once('dialog', (dialog) => {
+      questions.push(dialog.message());
+      void dialog.accept();
+    });
+    await user.getByRole('button', { name: 'Delete' }).click();
+    await user.waitFor({ state: 'detached' });
+    expect(questions).toEqual([expect.stringContaining(`Delete ${riley.name} from the panel?`)]);
+    expect(running.panel.store.users.find(riley.chatId)).toBeUndefined();
+    await page.locator('#users-status', { hasText: `${riley.name} deleted` }).waitFor();
+    expect(pageErrors, pageErrors.join('\n')).toEqual([]);
+  });
 });

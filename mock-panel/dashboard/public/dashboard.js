@@ -368,7 +368,8 @@ function syncRoleEditor(cell, user, departments) {
   const signature = JSON.stringify(departments.map((d) => [d.id, d.slug, d.ranks.map((r) => [r.id, r.name])]));
   if (cell.dataset.departments !== signature && !cell.contains(document.activeElement)) {
     const apply = el('button', { type: 'button', className: 'apply-roles', textContent: 'Apply' });
-    cell.replaceChildren(el('div', { className: 'role-editor' }, ...departments.map(createRankPicker), apply));
+    const remove = el('button', { type: 'button', className: 'delete-user', textContent: 'Delete' });
+    cell.replaceChildren(el('div', { className: 'role-editor' }, ...departments.map(createRankPicker), apply, remove));
     cell.dataset.departments = signature;
   }
   for (const select of cell.querySelectorAll('select.rank')) {
@@ -738,7 +739,21 @@ markDirtyOnChange(usersBody);
 usersBody.addEventListener('click', (event) => {
   const button = event.target.closest('button.apply-roles');
   if (button) applyRoles(button.closest('tr'), button);
+  const remove = event.target.closest('button.delete-user');
+  if (remove) deleteUser(remove.closest('tr'), remove);
 });
+
+/** What a panel admin deleting or banning the account does: the panel answers 404 user_not_found for them. */
+function deleteUser(row, button) {
+  const user = state.dashboard?.users.find((u) => u.chatId === row.dataset.chatId);
+  if (!user) return;
+  const question = `Delete ${user.name} from the panel? It answers 404 user_not_found for them until the panel is reset.`;
+  if (!confirm(question)) return;
+  runAction([button], [controlsStatus, usersStatus], async () => {
+    await api('DELETE', `/__mock/users/${encodeURIComponent(user.chatId)}`);
+    return `${user.name} deleted: the panel no longer knows ${user.chatId}.`;
+  });
+}
 
 function applyRoles(row, button) {
   const user = state.dashboard?.users.find((u) => u.chatId === row.dataset.chatId);

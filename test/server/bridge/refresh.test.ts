@@ -54,6 +54,48 @@ describe('/dutyrefresh', () => {
     ]);
   });
 
+  it('takes a player off duty at once when the panel deleted their chat account, and tells them why', async () => {
+    const running = await startBridge(mock.panel);
+    await connect(running, 7, ALEX);
+    running.port.requestDuty(7, 1, true, LSPD.id);
+    await settle();
+    mock.panel.controls.deleteUser(TWO_DEPARTMENTS);
+
+    running.port.requestRefresh(7);
+    await settle();
+
+    expect(running.bridge.duty.state(7).onDuty).toBe(false);
+    expect(running.port.sentTo(7, PUBLIC_EVENTS.profile).at(-1)).toEqual([
+      expect.objectContaining({ ok: false, error: 'not_registered' }),
+    ]);
+    expect(running.port.sentTo(7, PUBLIC_EVENTS.offDuty)).toEqual([
+      [{ departmentId: LSPD.id, reason: 'account_removed' }],
+    ]);
+    expect(running.answers().filter((answer) => answer.startsWith('POST'))).toEqual([
+      `${DUTY_ON} 200`,
+      `${DUTY_OFF} 404`,
+    ]);
+  });
+
+  it('follows a renamed department at once, with no duty call', async () => {
+    const running = await startBridge(mock.panel);
+    await connect(running, 7, ALEX);
+    running.port.requestDuty(7, 1, true, LSPD.id);
+    await settle();
+    mock.panel.controls.renameDepartment(LSPD.id, { slug: 'lapd', name: 'LAPD' });
+
+    running.port.requestRefresh(7);
+    await settle();
+
+    expect(running.bridge.duty.state(7)).toMatchObject({ onDuty: true, departmentId: LSPD.id, departmentSlug: 'lapd' });
+    expect(running.port.emitted(PUBLIC_EVENTS.playerDepartmentRenamed)).toEqual([[7, LSPD.id, 'lapd', 'lspd']]);
+    expect(running.port.sentTo(7, PUBLIC_EVENTS.deptData).at(-1)).toEqual([
+      expect.objectContaining({ departmentId: LSPD.id, slug: 'lapd', name: 'LAPD' }),
+    ]);
+    expect(running.port.sentTo(7, INTERNAL_EVENTS.notify).map(([key]) => key)).not.toContain('rank_changed');
+    expect(running.calls().filter((call) => call.startsWith('POST'))).toEqual([DUTY_ON]);
+  });
+
   it('keeps a player on duty with their new rank when only the rank changed', async () => {
     const running = await startBridge(mock.panel);
     await connect(running, 7, ALEX);
