@@ -130,10 +130,18 @@ function listed(
   return spliced(list, low, 0, entry);
 }
 
-/** A copy of `list` with `removed` entries taken out at `at` and `entry` put there: one array, nothing else. */
-function spliced<T>(list: readonly T[], at: number, removed: number, entry?: T): T[] {
-  const copy = list.slice();
-  if (entry === undefined) copy.splice(at, removed);
-  else copy.splice(at, removed, entry);
+/** A copy of `list` with the entry at `at` taken out (`removed` 1) or `entry` put there: one array of the exact size. */
+function spliced<T>(list: readonly T[], at: number, removed: 0 | 1, entry?: T): T[] {
+  const length = list.length - removed + (entry === undefined ? 0 : 1);
+  const copy = new Array<T>(length);
+  let to = 0;
+  for (let from = 0; from < list.length; from++) {
+    if (from === at) {
+      if (entry !== undefined) copy[to++] = entry;
+      if (removed === 1) continue;
+    }
+    copy[to++] = list[from] as T;
+  }
+  if (at === list.length && entry !== undefined) copy[to] = entry;
   return copy;
 }
