@@ -194,4 +194,38 @@ describe.skipIf(!redisAvailable())('duty across the community (two servers, one 
     expect(dutyCalls()).toEqual(['on', 'on', 'off']);
     expect(sessions()).toEqual([expect.objectContaining({ endedBy: 'off' })]);
   }, 60_000);
+
+  it('Redis gone while B takes the account A holds: A learns it when Redis is back and ends its duty without an off', async () => {
+    redis = await startRedisServer();
+    community = await startCommunity({ servers: 2, redisUrl: redis.url() });
+    const [a, b] = community.sims as [Sim, Sim];
+    await Promise.all([inCommunity(a), inCommunity(b)]);
+    const ghost = await joined(a);
+    await onDuty(a, ghost);
+
+    // Redis dies: B's claim cannot be written, and A hears nothing.
+    await redis.kill();
+    const onB = await joined(b);
+    await onDuty(b, onB);
+    expect(offDutyEventsOf(a, ghost)).toEqual([]);
+
+    // Back, empty: each server writes again what it holds; B's claim (never written) wins, A's duty ends at A.
+    await redis.restart();
+    await a.until(() => offDutyEventsOf(a, ghost).length > 0, 20_000, 'A to end the ghost’s duty');
+    await a.settle();
+    expect(offDutyEventsOf(a, ghost)).toEqual([[{ departmentId: expect.any(Number), reason: 'replaced' }]]);
+    expect(sessions()).toEqual([expect.objectContaining({ endedAt: null })]);
+
+    await offDuty(b, onB);
+    await sessionsSettle(b, () => sessions().every((session) => session.endedAt !== null), 'the off');
+    expect(dutyCalls()).toEqual(['on', 'on', 'off']);
+    expect(sessions()).toEqual([expect.objectContaining({ endedBy: 'off' })]);
+    for (const sim of [a, b]) {
+      expect(linesOf(sim, /Redis/)).toEqual([
+        expect.stringMatching(/^INFO: this server is one of a community on Redis/),
+        expect.stringMatching(/^WARN: Redis at .* \(BRIDGE_REDIS_URL\) is gone/),
+        expect.stringMatching(/^INFO: Redis at .* \(BRIDGE_REDIS_URL\) answers again/),
+      ]);
+    }
+  }, 60_000);
 });
