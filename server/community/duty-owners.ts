@@ -1,4 +1,4 @@
-import { catchError, EMPTY, filter, from, map, merge, mergeMap, type Observable, Subject } from 'rxjs';
+import { catchError, EMPTY, filter, firstValueFrom, from, map, merge, mergeMap, type Observable, Subject } from 'rxjs';
 import { ChatIdSchema } from '../../shared/contract/chat-id.js';
 import * as z from '../../shared/zod-mini.js';
 import type { Logger } from '../log/logger.js';
@@ -176,8 +176,17 @@ export function startDutyOwners(options: DutyOwnersOptions): DutyOwners {
     return leftOpen(chatId, shift, true);
   };
 
+  // At start the kept calls go out as soon as the panel answers, often before Redis has: wait for Redis's first
+  // answer (or failure, at most its connect timeout), not for a reconnection.
+  const ownerElsewhere = async (chatId: string): Promise<string | undefined> => {
+    await firstValueFrom(link.up$, { defaultValue: false });
+    const owner = ownerIn(await link.call<string | null>('GET', keyOf(chatId)), chatId);
+    return owner && owner.server !== server ? owner.server : undefined;
+  };
+
   return {
     server,
+    ownerElsewhere,
     claim: (chatId, shift) => claim(chatId, shift, 'new'),
     release,
     leftOpen: (chatId, shift) => leftOpen(chatId, shift),
