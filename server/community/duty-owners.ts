@@ -1,4 +1,4 @@
-import { catchError, EMPTY, filter, firstValueFrom, from, map, merge, mergeMap, type Observable, Subject } from 'rxjs';
+import { firstValueFrom, map, Subject } from 'rxjs';
 import { ChatIdSchema } from '../../shared/contract/chat-id.js';
 import * as z from '../../shared/zod-mini.js';
 import type { Logger } from '../log/logger.js';
@@ -68,6 +68,8 @@ interface Held {
   shift: string;
   /** Redis has the claim: false while it could not be written (Redis gone), so it is written again when it is back. */
   written: boolean;
+  /** Another server's claim was heard before this one was written: which came last is read once it is. */
+  heardMeanwhile?: boolean;
 }
 
 /**
@@ -103,9 +105,27 @@ export function startDutyOwners(options: DutyOwnersOptions): DutyOwners {
     write.then(
       () => {
         entry.written = true;
+        if (entry.heardMeanwhile) verify(chatId);
       },
       () => {
         // Redis is gone (told once by the link): written again when it answers.
+      },
+    );
+  };
+
+  /** Whose the account is now, read back: another server's record ends this server's hold of it. */
+  const verify = (chatId: string) => {
+    link.call<string | null>('GET', keyOf(chatId)).then(
+      (raw) => {
+        const mine = held.get(chatId);
+        if (!mine?.written || raw === live(mine.shift)) return;
+        const owner = ownerIn(raw, chatId);
+        if (!owner || owner.server === server) return;
+        held.delete(chatId);
+        taken.next(chatId);
+      },
+      () => {
+        // Redis is gone: what this server holds is written again, and checked, when it answers.
       },
     );
   };
@@ -132,26 +152,17 @@ export function startDutyOwners(options: DutyOwnersOptions): DutyOwners {
   };
 
   // Another server's claim of an account this server holds: read back, since this server's own claim may have been
-  // written after it (the record is the truth, the announcement only the news).
-  const heard$ = link.messages$(channel).pipe(
-    map((message) => readShared(AnnouncementSchema, message, 'the duty-owner channel')),
-    filter((claimed) => claimed !== undefined && claimed.server !== server && held.has(claimed.chatId)),
-    mergeMap((claimed) =>
-      from(link.call<string | null>('GET', keyOf((claimed as { chatId: string }).chatId))).pipe(
-        map((raw) => ({ chatId: (claimed as { chatId: string }).chatId, raw })),
-        catchError(() => EMPTY),
-      ),
-    ),
-    filter(({ chatId, raw }) => {
-      const mine = held.get(chatId);
-      if (!mine || raw === live(mine.shift)) return false;
-      const owner = ownerIn(raw, chatId);
-      if (!owner || owner.server === server) return false;
-      held.delete(chatId);
-      return true;
-    }),
-    map(({ chatId }) => chatId),
-  );
+  // written after it (the record is the truth, the announcement only the news). Heard while this server's own claim
+  // is not written yet, it is read back once that claim is.
+  link
+    .messages$(channel)
+    .pipe(map((message) => readShared(AnnouncementSchema, message, 'the duty-owner channel')))
+    .subscribe((claimed) => {
+      const mine = claimed && claimed.server !== server ? held.get(claimed.chatId) : undefined;
+      if (!claimed || !mine) return;
+      if (mine.written) verify(claimed.chatId);
+      else mine.heardMeanwhile = true;
+    });
 
   // Redis answers (again): what this server holds is written again (a claim it could not write wins; one it had
   // written is written only if nobody took the account meanwhile), and shifts that ended meanwhile are marked ended.
@@ -190,7 +201,7 @@ export function startDutyOwners(options: DutyOwnersOptions): DutyOwners {
     claim: (chatId, shift) => claim(chatId, shift, 'new'),
     release,
     leftOpen: (chatId, shift) => leftOpen(chatId, shift),
-    takenElsewhere$: merge(heard$, taken) as Observable<string>,
+    takenElsewhere$: taken.asObservable(),
     up$: link.up$,
   };
 }

@@ -51,10 +51,11 @@ describe.skipIf(!redisAvailable())('the duty owners in Redis', () => {
     const raw = (await redis.command('GET', `${PREFIX}duty-owner:${chatId}`)) as string | null;
     return raw === null ? null : JSON.parse(raw);
   };
+  /** Polls what Redis or a server says until it holds (a reconnection takes ioredis's backoff), at most 10 s. */
   const until = async (check: () => Promise<boolean>) => {
-    for (let tries = 0; tries < 100; tries++) {
+    for (let tries = 0; tries < 2_000; tries++) {
       if (await check()) return;
-      await new Promise((resolve) => setImmediate(resolve));
+      await new Promise((resolve) => setTimeout(resolve, 5));
     }
     throw new Error('never came');
   };
@@ -118,6 +119,28 @@ describe.skipIf(!redisAvailable())('the duty owners in Redis', () => {
     b.owners.claim(ALEX, '4:400');
     expect(await taken).toBe(ALEX);
     expect(bHeard).toEqual([]);
+  });
+
+  it('two claims written while Redis was gone: the last one written wins and only the other server hears it lost', async () => {
+    const a = await server();
+    const b = await server();
+    const lost: string[] = [];
+    a.owners.takenElsewhere$.subscribe(() => lost.push('a'));
+    b.owners.takenElsewhere$.subscribe(() => lost.push('b'));
+    await redis.kill();
+    await until(async () => !a.link.isUp && !b.link.isUp);
+    a.owners.claim(ALEX, '1:100');
+    b.owners.claim(ALEX, '4:400');
+
+    await redis.restart();
+    await firstValueFrom(a.link.up$.pipe(filter((up) => up)));
+    await firstValueFrom(b.link.up$.pipe(filter((up) => up)));
+    await until(async () => lost.length > 0);
+
+    const owner = await record();
+    const winner = owner?.server === a.owners.server ? 'a' : 'b';
+    expect(owner?.shift).toBe(winner === 'a' ? '1:100' : '4:400');
+    expect(lost).toEqual([winner === 'a' ? 'b' : 'a']);
   });
 
   it('what does not read under the owner key or on the channel is set aside with one line, never trusted', async () => {
