@@ -29,6 +29,12 @@ export interface CommunityLink {
   call<T = unknown>(command: string, ...args: Array<string | number>): Promise<T>;
   /** Runs a Lua script atomically (EVALSHA, falling back to EVAL when Redis lost its script cache). */
   script<T = unknown>(lua: string, keys: readonly string[], args: ReadonlyArray<string | number>): Promise<T>;
+  /**
+   * The messages PUBLISHed on a channel of the community's Redis, on a connection of their own (a subscribing
+   * connection can run no other command). Nothing is heard while Redis is gone, and what was published meanwhile is
+   * lost: owners of shared state read it again on `connected$`.
+   */
+  messages$(channel: string): Observable<string>;
 }
 
 /** A community member's view of a value read from Redis: what another program wrote there is not trusted. */
@@ -52,6 +58,8 @@ export interface CommunityOptions {
   logger: Logger;
   /** Monotonic clock (ms) of this server. */
   now: () => number;
+  /** Waits on this server's monotonic clock (its timers): what shared state repeats runs on it. */
+  sleep: (ms: number) => Promise<void>;
 }
 
 /** What dist/redis.js exports. */
