@@ -1,4 +1,5 @@
 import { panelStatusOf } from './commands/panel-status.js';
+import { CommunityOnDutyCount } from './community/community-on-duty-count.js';
 import { joinCommunity } from './community/load-community.js';
 import { readBridgeSettings } from './config/bridge-settings.js';
 import { endDutiesLeftOpen } from './duty/crashed-run-recovery.js';
@@ -24,6 +25,7 @@ import { createPanelStack } from './panel/panel-stack.js';
 import { probeThenResume } from './panel/start-up.js';
 import { PlayerRegistry } from './players/player-registry.js';
 import { dutyPlayerOf } from './players/player-sessions.js';
+import { shareProfilesWithCommunity } from './profiles/community-profile-sharing.js';
 import { OnDutyRevalidation } from './profiles/on-duty-revalidation.js';
 import { connectProfiles } from './profiles/profile-delivery.js';
 import type { ProfileService } from './profiles/profile-service.js';
@@ -76,7 +78,17 @@ export function startBridgeServer(port: ServerPort, runtime: BridgeRuntime): Bri
     dutyState: (src) => dutyStates.get(src),
     logger,
     messages: config.Locale,
+    community: community?.profiles,
   });
+  const communityProfiles = community
+    ? shareProfilesWithCommunity(community.profiles, profiles.profiles, logger)
+    : undefined;
+  // GlobalState['bridge:communityOnDutyCount']: the community's sum with Redis, this server's own count without.
+  const communityCount = new CommunityOnDutyCount(
+    (key, value) => port.setGlobalState(key, value),
+    logger,
+    community?.counts,
+  );
 
   const outbox = new Outbox({
     store: port.store,
@@ -124,6 +136,7 @@ export function startBridgeServer(port: ServerPort, runtime: BridgeRuntime): Bri
   const game = startGameSide({
     ...{ port, runtime, logger, config, token, players, duty, profiles, playersOnline },
     panelStatus: panelStatusOf(stack, outbox, apiBase, config.DegradedMode),
+    communityCount: (slug) => communityCount.count(slug),
   });
   // Every duty change reaches each of these the same way, whatever caused it; an integration is one more here.
   // The principals and the counts come before the events: a listener of playerOnDuty already finds both.
@@ -132,7 +145,11 @@ export function startBridgeServer(port: ServerPort, runtime: BridgeRuntime): Bri
     pollOnDutyProfiles(polling, logger),
     ...(config.AcePermissions ? [grantDutyPrincipals(game.principals, logger)] : []),
     publishOnDutyCounts(
-      { onDutyPlayers: () => duty.onDutyPlayers(), setGlobalState: (key, value) => port.setGlobalState(key, value) },
+      {
+        onDutyPlayers: () => duty.onDutyPlayers(),
+        setGlobalState: (key, value) => port.setGlobalState(key, value),
+        counted: (own) => communityCount.own(own),
+      },
       logger,
     ),
     publishDutyStateBags(game.stateBags, logger),
@@ -160,6 +177,8 @@ export function startBridgeServer(port: ServerPort, runtime: BridgeRuntime): Bri
       duty.stop();
       outbox.stop();
       stack.stop();
+      communityProfiles?.unsubscribe();
+      communityCount.stop();
       community?.stop();
     },
     footprint: () => ({ ...game.footprint(), 'outbox.lanes': outbox.openLanes, onDutyRevalidation: polling.size }),
