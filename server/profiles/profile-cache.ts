@@ -113,8 +113,13 @@ export class ProfileCache {
     if (fresh) return { ok: true, entry: fresh };
     const unreadable = force ? undefined : this.unreadable.get(chatId);
     if (unreadable) return { ok: false, failure: unreadable, stale: this.peek(chatId) };
-    const shared = force || !this.options.community ? undefined : await this.takeShared(chatId);
-    if (shared) return { ok: true, entry: shared };
+    if (!force && this.options.community) {
+      const shared = await this.takeShared(chatId);
+      if (shared) return { ok: true, entry: shared };
+      // Another lookup may have got it while this one waited for Redis (a slow Redis waits up to its timeout).
+      const arrived = this.cache.get(chatId);
+      if (arrived) return { ok: true, entry: arrived };
+    }
     const result = await this.panel.getDepartments(chatId, { priority, fresh: force });
     const entry = this.store(chatId, result);
     if (entry) return { ok: true, entry };

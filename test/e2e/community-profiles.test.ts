@@ -167,4 +167,17 @@ describe.skipIf(!redisAvailable())('profiles fetched once for the community', ()
     expect(Number(await live.command('PTTL', key))).toBeGreaterThan(0);
     for (const sim of [a, b]) expect(sim.errors).toEqual([]);
   });
+
+  it('a slow Redis (every client paused) holds no profile: after the link timeout the panel answers', async () => {
+    const [world, [a]] = await communityOf(1);
+    if (!a) throw new Error('one server');
+    // Redis answers nobody for 3 s (the test's own connection pauses every other client).
+    await redis?.command('CLIENT', 'PAUSE', '3000', 'ALL');
+    const framesBefore = a.now();
+    await joinedWithProfile(world, a, ALEX, 'Alex Mercer');
+    expect(departmentsAsked(world, ALEX)).toBe(1);
+    // The server's frames ran on meanwhile: nothing waited on the thread.
+    expect(a.now()).toBeGreaterThan(framesBefore);
+    expect(a.errors).toEqual([]);
+  });
 });
