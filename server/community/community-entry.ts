@@ -7,6 +7,7 @@ import { communityPrefix } from './community-keys.js';
 import { sharedReader } from './read-shared.js';
 import { openRedisLink } from './redis-link.js';
 import { parseRedisUrl } from './redis-url.js';
+import { sharedBudget } from './shared-budget.js';
 import { unreachableLink } from './unreachable-link.js';
 
 export function startCommunity(options: CommunityOptions): Community {
@@ -18,6 +19,7 @@ export function startCommunity(options: CommunityOptions): Community {
   const readShared = sharedReader(logger);
   return {
     link,
+    budget: sharedBudget({ link, readShared, now: options.now, logger }),
     readShared,
     stop() {
       link.close();

@@ -3,6 +3,7 @@
 // so dist/server.js carries none of it (test/build/bundle-size.test.ts).
 import type { Observable } from 'rxjs';
 import type { Logger } from '../log/logger.js';
+import type { SharedBudget } from './shared-budget-api.js';
 
 /** The connection to the community's Redis. */
 export interface CommunityLink {
@@ -40,6 +41,8 @@ export type ReadShared = <T>(
 
 export interface Community {
   readonly link: CommunityLink;
+  /** One panel budget for every server of the community (issue 25 item 2). */
+  readonly budget: SharedBudget;
   readonly readShared: ReadShared;
   stop(): void;
 }
