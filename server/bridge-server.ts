@@ -64,6 +64,7 @@ export function startBridgeServer(port: ServerPort, runtime: BridgeRuntime): Bri
     fallbackLimit: budget,
     runtime,
     logger,
+    ...(community ? { shared: community.budget } : {}),
   });
   const players = new PlayerRegistry();
   const playersOnline = announceShortRefreshInterval(config.RefreshIntervalMs, budget, logger);

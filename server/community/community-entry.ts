@@ -11,6 +11,7 @@ import { startCommunityProfiles } from './community-profiles.js';
 import { sharedReader } from './read-shared.js';
 import { openRedisLink } from './redis-link.js';
 import { parseRedisUrl } from './redis-url.js';
+import { sharedBudget } from './shared-budget.js';
 import { unreachableLink } from './unreachable-link.js';
 
 export function startCommunity(options: CommunityOptions): Community {
@@ -26,6 +27,7 @@ export function startCommunity(options: CommunityOptions): Community {
   const counts = startCommunityCounts({ link, readShared, serverId, now: options.now, sleep: options.sleep, logger });
   return {
     link,
+    budget: sharedBudget({ link, readShared, now: options.now, logger }),
     readShared,
     profiles,
     counts,

@@ -5,6 +5,7 @@ import type { Observable } from 'rxjs';
 import type { OnDutyCounts } from '../../shared/events.js';
 import type { Logger } from '../log/logger.js';
 import type { ProfileEntry } from '../profiles/profile-cache.js';
+import type { SharedBudget } from './shared-budget-api.js';
 
 /** The connection to the community's Redis. */
 export interface CommunityLink {
@@ -77,6 +78,8 @@ export interface CommunityCounts {
 
 export interface Community {
   readonly link: CommunityLink;
+  /** One panel budget for every server of the community (issue 25 item 2). */
+  readonly budget: SharedBudget;
   readonly readShared: ReadShared;
   readonly profiles: CommunityProfiles;
   readonly counts: CommunityCounts;
