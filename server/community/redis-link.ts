@@ -75,8 +75,9 @@ export function openRedisLink({ target, prefix, logger }: RedisLinkOptions): Com
     return sha;
   };
   // Subscribing takes a connection of its own, opened with the first channel asked for. Its offline queue holds the
-  // SUBSCRIBE until it connects (a queued subscription waits for nobody), and ioredis subscribes again after every
-  // reconnection. Its failures are the main connection's to tell: this one stays quiet.
+  // SUBSCRIBE until it connects, however many attempts fail first (a queued subscription waits for nobody; with the
+  // main connection's zero retries ioredis would drop it at the first refused attempt, and never subscribe), and
+  // ioredis subscribes again after every reconnection. Its failures are the main connection's to tell.
   let subscriber: Redis | undefined;
   const heard = new Subject<readonly [string, string]>();
   const channels = new Map<string, Observable<string>>();
@@ -86,6 +87,7 @@ export function openRedisLink({ target, prefix, logger }: RedisLinkOptions): Com
     if (!subscriber) {
       subscriber = client.duplicate({
         enableOfflineQueue: true,
+        maxRetriesPerRequest: null,
         commandTimeout: undefined,
         connectionName: 'bridge-sub',
       });
