@@ -1,5 +1,6 @@
 import { panelStatusOf } from './commands/panel-status.js';
 import { CommunityOnDutyCount } from './community/community-on-duty-count.js';
+import { startCommunityRun } from './community/community-run.js';
 import { joinCommunity } from './community/load-community.js';
 import { readBridgeSettings } from './config/bridge-settings.js';
 import { endDutiesLeftOpen } from './duty/crashed-run-recovery.js';
@@ -54,7 +55,10 @@ export function startBridgeServer(port: ServerPort, runtime: BridgeRuntime): Bri
   const budget = { limit: config.PanelRateLimit.Requests, windowMs: config.PanelRateLimit.WindowMs };
   // With BRIDGE_REDIS_URL, the servers naming the same Redis and panel are one community (server/community/).
   const community = settings.redisUrl
-    ? joinCommunity({ url: settings.redisUrl, apiBase, logger, now: runtime.now, sleep: runtime.sleep })
+    ? joinCommunity({
+        ...{ url: settings.redisUrl, apiBase, logger, now: runtime.now, sleep: runtime.sleep },
+        run: startCommunityRun(port.store),
+      })
     : undefined;
   // Every panel request goes through this stack's scheduler, within the panel's rate limit.
   const stack = createPanelStack({

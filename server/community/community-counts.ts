@@ -18,6 +18,8 @@ export interface CommunityCountsOptions {
   readShared: ReadShared;
   /** This run of this server: its counts' field. */
   serverId: string;
+  /** The run before this one on this server: its field is taken out (a crash left it counting). */
+  previousRun?: string;
   now: () => number;
   sleep: (ms: number) => Promise<void>;
   logger: Logger;
@@ -88,7 +90,7 @@ const sum = (all: Iterable<OnDutyCounts>): OnDutyCounts => {
  * current and the others' last known ones count until they would have expired.
  */
 export function startCommunityCounts(options: CommunityCountsOptions): CommunityCounts {
-  const { link, readShared, serverId, now, sleep, logger } = options;
+  const { link, readShared, serverId, previousRun, now, sleep, logger } = options;
   const hash = `${link.prefix}counts`;
   const expiries = `${link.prefix}counts:expiry`;
   const channel = `${link.prefix}counts`;
@@ -134,10 +136,12 @@ export function startCommunityCounts(options: CommunityCountsOptions): Community
       if (from !== serverId) void read();
     }),
   );
-  // Redis back (perhaps restarted empty): this server's counts are written again at once.
+  // Redis back (perhaps restarted empty): this server's counts are written again at once, and what the run before
+  // this one left (it crashed) is taken out first, rather than counted twice until it expires.
+  const leave = (run: string) => link.script(LEAVE, [hash, expiries], [run]);
   subscription.add(
     link.connected$.subscribe(() => {
-      void write(true).then(read);
+      void (previousRun ? leave(previousRun).catch(failed) : Promise.resolve()).then(() => write(true)).then(read);
     }),
   );
   void (async () => {
@@ -165,7 +169,7 @@ export function startCommunityCounts(options: CommunityCountsOptions): Community
       subscription.unsubscribe();
       counts.complete();
       // A clean stop leaves at once; a crash leaves when its field expires.
-      void link.script(LEAVE, [hash, expiries], [serverId]).catch(() => {});
+      void leave(serverId).catch(() => {});
     },
   };
 }

@@ -3,7 +3,6 @@
 // `CommunityModule`. Code that needs Redis belongs under server/community/ and is reached from here, so that
 // dist/server.js stays within its size budget and a server without Redis never parses any of it.
 
-import { randomUUID } from 'node:crypto';
 import type { Community, CommunityOptions } from './community.js';
 import { startCommunityCounts } from './community-counts.js';
 import { communityPrefix } from './community-keys.js';
@@ -22,9 +21,14 @@ export function startCommunity(options: CommunityOptions): Community {
   const link = parsed.ok ? openRedisLink({ target: parsed.target, prefix, logger }) : unreachableLink(prefix);
   const readShared = sharedReader(logger);
   // This run of this server, in what it writes and announces: a run after a crash is a new one.
-  const serverId = randomUUID();
+  const serverId = options.run.id;
   const profiles = startCommunityProfiles({ link, readShared, serverId, logger });
-  const counts = startCommunityCounts({ link, readShared, serverId, now: options.now, sleep: options.sleep, logger });
+  const counts = startCommunityCounts({
+    ...{ link, readShared, serverId, logger },
+    previousRun: options.run.previous,
+    now: options.now,
+    sleep: options.sleep,
+  });
   return {
     link,
     budget: sharedBudget({ link, readShared, now: options.now, logger }),

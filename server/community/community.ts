@@ -96,6 +96,8 @@ export interface CommunityOptions {
   now: () => number;
   /** Waits on this server's monotonic clock (its timers): what shared state repeats runs on it. */
   sleep: (ms: number) => Promise<void>;
+  /** This run of this server, and the one before it (community-run.ts, kept in KVP). */
+  run: { id: string; previous: string | undefined };
 }
 
 /** What dist/redis.js exports. */

@@ -101,6 +101,29 @@ describe.skipIf(!redisAvailable())("the community's on-duty counts", () => {
     expect(b.errors).toEqual([]);
   });
 
+  it("a server restarted after a crash takes its last run's counts out at once, rather than counting them twice", async () => {
+    const [world, [a, b]] = await communityOf(2);
+    if (!a || !b) throw new Error('two servers');
+    const hash = `${communityPrefix(world.server.url)}counts`;
+    await onDuty(world, a, TWO_DEPARTMENTS, 'Alex Mercer');
+    await onDuty(world, b, ONE_DEPARTMENT, 'Jamie Rivera');
+    await untilCounts(b, { safr: 1, total: 2, lspd: 1 });
+    const before = (await redis?.command('HKEYS', hash)) as string[];
+    expect(before).toHaveLength(2);
+
+    await a.kill();
+    await a.restart(); // a new run on the same KVP; its players are gone
+    let fields = before;
+    for (let frame = 0; frame < 200 && fields.every((id) => before.includes(id)); frame++) {
+      await a.tick();
+      fields = (await redis?.command('HKEYS', hash)) as string[];
+    }
+    // The moment the new run's counts are there, the crashed run's are gone.
+    expect(fields).toHaveLength(2);
+    await untilCounts(b, { safr: 1, total: 1 }, COUNTS_BEAT_MS + 1_000);
+    for (const sim of [a, b]) expect(sim.errors).toEqual([]);
+  });
+
   it('Redis killed with kill -9 and restarted empty: each server keeps its own count, and the sum comes back', async () => {
     const [world, [a, b]] = await communityOf(2);
     if (!a || !b) throw new Error('two servers');
