@@ -143,6 +143,11 @@ export class ProfileCache {
     return shared.entry;
   }
 
+  /** With BRIDGE_REDIS_URL: the community's copies are asked before the panel. */
+  get sharesWithCommunity(): boolean {
+    return this.options.community !== undefined;
+  }
+
   /** Offers a profile held fresh here to the community, unless it holds one already (Redis came back). */
   offerToCommunity(chatId: string): void {
     const entry = this.cache.get(chatId, { allowStale: false });
