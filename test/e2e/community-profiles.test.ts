@@ -176,6 +176,23 @@ describe.skipIf(!redisAvailable())('profiles fetched once for the community', ()
       await joinedWithProfile(world, b, chat, name);
     }
     expect([ALEX, JAMIE, CASEY].map((chat) => departmentsAsked(world, chat))).toEqual([1, 1, 1]);
+
+    // Announcements that do not read: one line on each server that hears them, and nothing taken.
+    await redis?.command('PUBLISH', `${prefix}profiles`, 'garbage');
+    await redis?.command('PUBLISH', `${prefix}profiles`, JSON.stringify({ chatId: 42 }));
+    await c.until(
+      () => world.consoleOf(c).includes(`Redis holds something under ${prefix}profiles that is not JSON`),
+      5_000,
+      'the unreadable announcement',
+    );
+    await c.settle();
+    const announced = world
+      .consoleOf(c)
+      .split('\n')
+      .filter((line) => line.includes(`${prefix}profiles `));
+    // One line per place it was found: the second unreadable announcement is not told again.
+    expect(announced).toHaveLength(1);
+    expect([ALEX, JAMIE, CASEY].map((chat) => departmentsAsked(world, chat))).toEqual([1, 1, 1]);
     for (const sim of [a, b, c]) expect(sim.errors).toEqual([]);
   });
 
