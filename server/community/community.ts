@@ -4,7 +4,7 @@
 import type { Observable } from 'rxjs';
 import type { OnDutyCounts } from '../../shared/events.js';
 import type { Logger } from '../log/logger.js';
-import type { ProfileEntry } from '../profiles/profile-cache.js';
+import type { ProfileEntry } from '../profiles/profile-entry.js';
 import type { SharedBudget } from './shared-budget-api.js';
 
 /** The connection to the community's Redis. */
