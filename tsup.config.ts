@@ -46,6 +46,21 @@ const bundle: Options = {
   outExtension: () => ({ js: '.js' }),
 };
 
+/**
+ * An optional module: a part of the server that only some servers turn on, as a CommonJS module that dist/server.js
+ * loads with FXServer's `require` only when its feature is on (server/optional-modules/load-optional-module.ts says
+ * how FXServer resolves it, and what may cross between the two: each file has its own copy of rxjs and zod). Not named
+ * in fxmanifest.lua: it is no script of its own. Keeping these out is what keeps dist/server.js within its budget.
+ */
+const optionalModule = (name: string, entry: string): Options => ({
+  ...bundle,
+  entry: { [name]: entry },
+  format: 'cjs',
+  platform: 'node',
+  target: 'node22',
+  tsconfig: 'server/tsconfig.json',
+});
+
 export default defineConfig([
   {
     ...bundle,
@@ -54,17 +69,12 @@ export default defineConfig([
     target: 'node22',
     tsconfig: 'server/tsconfig.json',
   },
-  {
-    // dist/redis.js: the community of servers (BRIDGE_REDIS_URL) with ioredis, a CommonJS module that dist/server.js
-    // loads with FXServer's `require` only when the convar is set (server/community/load-community.ts says how
-    // FXServer resolves it). Not named in fxmanifest.lua: it is no script of its own.
-    ...bundle,
-    entry: { redis: 'server/community/community-entry.ts' },
-    format: 'cjs',
-    platform: 'node',
-    target: 'node22',
-    tsconfig: 'server/tsconfig.json',
-  },
+  // dist/redis.js: the community of servers (BRIDGE_REDIS_URL) with ioredis, when the convar is set.
+  optionalModule('redis', 'server/community/community-entry.ts'),
+  // dist/metrics.js: the Prometheus metrics endpoint, with Config.Metrics.
+  optionalModule('metrics', 'server/metrics/metrics-entry.ts'),
+  // dist/integrations.js: the job framework and rcore_police integrations, with Config.Integrations.
+  optionalModule('integrations', 'server/integrations/integrations-entry.ts'),
   {
     ...bundle,
     entry: { client: 'client/main.ts' },
