@@ -46,10 +46,17 @@ export function startBridgeServer(port: ServerPort, runtime: BridgeRuntime): Bri
   const budget = { limit: config.PanelRateLimit.Requests, windowMs: config.PanelRateLimit.WindowMs };
   // With BRIDGE_REDIS_URL, the servers naming the same Redis and panel are one community (server/community/).
   const community = settings.redisUrl
-    ? joinCommunity({
-        ...{ url: settings.redisUrl, apiBase, logger, now: runtime.now, sleep: runtime.sleep },
-        run: startCommunityRun(port.store),
-      })
+    ? joinCommunity(
+        {
+          url: settings.redisUrl,
+          apiBase,
+          logger,
+          now: runtime.now,
+          sleep: runtime.sleep,
+          run: startCommunityRun(port.store),
+        },
+        runtime.load,
+      )
     : undefined;
   // Every panel request goes through this stack's scheduler, within the panel's rate limit.
   const stack = createPanelStack({
