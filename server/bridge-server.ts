@@ -7,10 +7,10 @@ import { readBridgeSettings } from './config/bridge-settings.js';
 import { endDutiesLeftOpen } from './duty/crashed-run-recovery.js';
 import { DutyService } from './duty/duty-service.js';
 import { snapshotOf } from './duty/duty-state.js';
-import { DutyStates } from './duty/duty-states.js';
 import { grantDutyPrincipals } from './duty/effects/ace-principals.js';
 import { emitClientDutyEvents } from './duty/effects/client-duty-events.js';
 import { logDutyChanges } from './duty/effects/duty-log.js';
+import { recordDutyOwners } from './duty/effects/duty-owner-record.js';
 import { publishDutyStateBags } from './duty/effects/duty-state-bag.js';
 import { tellIntegrations } from './duty/effects/integrations.js';
 import { publishOnDutyCounts } from './duty/effects/on-duty-count.js';
@@ -18,8 +18,10 @@ import { pollOnDutyProfiles } from './duty/effects/on-duty-polling.js';
 import { recordOpenDuties } from './duty/effects/open-duty-record.js';
 import { emitServerDutyEvents } from './duty/effects/server-duty-events.js';
 import { subscribeDutyEffects } from './duty/effects/subscribe-duty-effects.js';
+import { DutyStore } from './duty/model/duty-store.js';
 import { OpenDutyLedger } from './duty/open-duty-ledger.js';
 import { Outbox } from './duty/outbox.js';
+import { endDutiesTakenElsewhere } from './duty/taken-elsewhere.js';
 import { startGameSide } from './game-side.js';
 import { startInertBridge } from './inert-bridge.js';
 import { createPanelStack } from './panel/panel-stack.js';
@@ -58,6 +60,8 @@ export function startBridgeServer(port: ServerPort, runtime: BridgeRuntime): Bri
         runtime.load,
       )
     : undefined;
+  // Who owns each account's duty across the community: this server's shifts in Redis (issue 25 item 3).
+  const owners = community?.dutyOwners(port.store);
   // Every panel request goes through this stack's scheduler, within the panel's rate limit.
   const stack = createPanelStack({
     apiBase,
@@ -70,7 +74,7 @@ export function startBridgeServer(port: ServerPort, runtime: BridgeRuntime): Bri
   });
   const players = new PlayerRegistry();
   const playersOnline = announceShortRefreshInterval(config.RefreshIntervalMs, budget, logger);
-  const dutyStates = new DutyStates();
+  const dutyStore = new DutyStore();
   // The profiles: fed by the panel, read by the duty below and pushed to the clients.
   const profileCache = new ProfileCache(stack.client, {
     ttlMs: config.RefreshIntervalMs,
@@ -102,10 +106,10 @@ export function startBridgeServer(port: ServerPort, runtime: BridgeRuntime): Bri
   // Before anything can put a player on duty or reach the panel: the duties a crashed run left open become `off`
   // calls kept in the outbox, which the start-up sends behind that run's own kept calls once the probe has answered.
   const openDuties = new OpenDutyLedger(port.store);
-  endDutiesLeftOpen(openDuties, outbox, logger);
+  endDutiesLeftOpen(openDuties, outbox, logger, owners);
 
   const duty = new DutyService({
-    states: dutyStates,
+    store: dutyStore,
     outbox,
     panel: stack.breaker,
     degradedMode: config.DegradedMode,
@@ -126,7 +130,7 @@ export function startBridgeServer(port: ServerPort, runtime: BridgeRuntime): Bri
     store: port.store,
     isConnected: (src) => players.get(src) !== undefined,
     emitClient: (event, src, ...args) => port.emitClient(event, src, ...args),
-    sendDutyState: (src) => port.emitClient(INTERNAL_EVENTS.dutyState, src, snapshotOf(dutyStates.get(src))),
+    sendDutyState: (src) => port.emitClient(INTERNAL_EVENTS.dutyState, src, snapshotOf(dutyStore.state(src))),
     logger,
   });
   profileSubscribers.add(
@@ -152,6 +156,7 @@ export function startBridgeServer(port: ServerPort, runtime: BridgeRuntime): Bri
   // The principals and the counts come before the events: a listener of playerOnDuty already finds both.
   const effects = subscribeDutyEffects(duty.dutyChanges$, recordOpenDuties(openDuties, logger), [
     logDutyChanges(logger),
+    ...(owners ? [recordDutyOwners(owners, logger)] : []),
     pollOnDutyProfiles(polling, logger),
     ...(config.AcePermissions ? [grantDutyPrincipals(game.principals, logger)] : []),
     publishOnDutyCounts(
@@ -167,6 +172,7 @@ export function startBridgeServer(port: ServerPort, runtime: BridgeRuntime): Bri
     emitServerDutyEvents(port, logger),
     emitClientDutyEvents(port, logger),
   ]);
+  const takenElsewhere = owners && endDutiesTakenElsewhere(owners, dutyStore, duty);
   // The panel answering again refreshes the stale profiles.
   const recovery = stack.breaker.recovered$.subscribe(() => profiles.recover());
 
@@ -181,6 +187,7 @@ export function startBridgeServer(port: ServerPort, runtime: BridgeRuntime): Bri
       for (const [src] of duty.onDutyPlayers()) duty.forceOffNow(src, 'resource_stop');
       game.stop();
       recovery.unsubscribe();
+      takenElsewhere?.unsubscribe();
       profileSubscribers.unsubscribe();
       effects.unsubscribe();
       polling.stop();

@@ -7,6 +7,7 @@ import type { Community, CommunityOptions } from './community.js';
 import { startCommunityCounts } from './community-counts.js';
 import { communityPrefix } from './community-keys.js';
 import { startCommunityProfiles } from './community-profiles.js';
+import { startDutyOwners } from './duty-owners.js';
 import { sharedReader } from './read-shared.js';
 import { openRedisLink } from './redis-link.js';
 import { parseRedisUrl } from './redis-url.js';
@@ -35,6 +36,7 @@ export function startCommunity(options: CommunityOptions): Community {
     readShared,
     profiles,
     counts,
+    dutyOwners: (store) => startDutyOwners({ link, readShared, store, logger, now: options.now }),
     stop() {
       counts.stop();
       link.close();

@@ -5,6 +5,8 @@ import type { Observable } from 'rxjs';
 import type { OnDutyCounts } from '../../shared/events.js';
 import type { Logger } from '../log/logger.js';
 import type { ProfileEntry } from '../profiles/profile-entry.js';
+import type { KeyValueStore } from '../storage/key-value-store.js';
+import type { DutyOwners } from './duty-owner-api.js';
 import type { SharedBudget } from './shared-budget-api.js';
 
 /** The connection to the community's Redis. */
@@ -83,6 +85,8 @@ export interface Community {
   readonly readShared: ReadShared;
   readonly profiles: CommunityProfiles;
   readonly counts: CommunityCounts;
+  /** Who owns each chat account's duty across the community; this server's identity is kept in `store`. */
+  dutyOwners(store: KeyValueStore): DutyOwners;
   stop(): void;
 }
 

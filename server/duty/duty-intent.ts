@@ -8,6 +8,8 @@ export type DutyIntent =
   | { kind: 'off'; src: number; reason: DutyEndReason }
   /** A refreshed profile: a removed department ends the duty, a new rank replaces the old one. */
   | { kind: 'reconcile'; src: number; profile: ProfileEntry }
+  /** Another server of the community took the account's duty (server/community/duty-owners.ts). */
+  | { kind: 'takenElsewhere'; src: number; chatId: string }
   /**
    * The panel refused an `on` the game had already applied: one sent while it was unreachable (degraded mode
    * `queue`), or the new rank of a player on duty. The duty service submits it itself.

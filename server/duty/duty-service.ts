@@ -20,13 +20,13 @@ import { concatMapPerKey } from '../streams/concat-map-per-key.js';
 import type { Duty, DutyRequest } from './duty.js';
 import type { DutyChange } from './duty-change.js';
 import type { DutyIntent, SubmittedIntent } from './duty-intent.js';
-import { DutyMachine, type DutyMachineOptions } from './duty-machine.js';
+import { DutyInterpreter, type DutyInterpreterOptions } from './duty-interpreter.js';
 import type { DutyState } from './duty-state.js';
-import { DutyStates } from './duty-states.js';
+import { DutyStore } from './model/duty-store.js';
 
-export interface DutyServiceOptions extends DutyMachineOptions {
-  /** Where the players' states are kept; given when something must read them before the service exists. */
-  states?: DutyStates;
+export interface DutyServiceOptions extends DutyInterpreterOptions {
+  /** Where the duty model is held; given when something must read it before the service exists. */
+  store?: DutyStore;
 }
 
 /** The outcome of a handled intent, correlated with it by the id it was submitted with. */
@@ -49,17 +49,17 @@ const INTERNAL_ERROR: DutyOutcome = { ok: false, error: 'invalid_request', messa
 
 /**
  * Duty of every player: intents in, outcomes and changes out. The intents (submitted ones, and the panel's refusals
- * of `on`s the game had applied) are one stream, handled by the duty machine one at a time per chat account, so
+ * of `on`s the game had applied) are one stream, handled by the duty interpreter (the rules are `decide`'s) one at a time per chat account, so
  * double or concurrent requests can never produce two `on` calls or an interleaving, and a session that reconnects
  * waits behind the calls its ghost still has running; accounts do not wait for each other. Each handled intent
  * emits its outcome, with the intent's id, on one outcome stream, where a caller waiting for it picks it up. Each
- * transition is applied to the players' states, then announced on `dutyChanges$`, which every effect subscribes to.
+ * transition is committed to the duty store's model, then announced on `dutyChanges$`, which every effect subscribes to.
  */
 export class DutyService implements Duty {
   private readonly submitted = new Subject<SubmittedIntent>();
   private readonly outcomes = new Subject<IntentOutcome>();
-  private readonly states: DutyStates;
-  private readonly machine: DutyMachine;
+  private readonly store: DutyStore;
+  private readonly interpreter: DutyInterpreter;
   /** Every transition of a player's duty, in the order they happen; the effects subscribe to it. */
   readonly dutyChanges$: Observable<DutyChange>;
   private readonly lanes = { open: 0 };
@@ -67,11 +67,11 @@ export class DutyService implements Duty {
   private readonly subscription: Subscription;
 
   constructor(private readonly options: DutyServiceOptions) {
-    this.states = options.states ?? new DutyStates();
-    this.machine = new DutyMachine(options, this.states);
-    this.dutyChanges$ = this.machine.changes$;
+    this.store = options.store ?? new DutyStore();
+    this.interpreter = new DutyInterpreter(options, this.store);
+    this.dutyChanges$ = this.store.dutyChanges$;
     // The panel refusing an `on` the game applied comes back as an intent, in the account's lane like any other.
-    const refusedAppliedOns$ = this.machine.appliedOns$.pipe(
+    const refusedAppliedOns$ = this.interpreter.appliedOns$.pipe(
       mergeMap(({ delivery, ...applied }) =>
         from(delivery).pipe(
           filter((result) => result.kind === 'refused'),
@@ -84,7 +84,7 @@ export class DutyService implements Duty {
         concatMapPerKey(
           ({ intent }) => this.accountOf(intent.src),
           ({ id, intent }) =>
-            defer(() => this.machine.handle(intent)).pipe(
+            defer(() => this.interpreter.handle(intent)).pipe(
               map((outcome): IntentOutcome => ({ id, outcome })),
               catchError((error: unknown) => {
                 options.logger.error(`duty ${intent.kind} of player ${intent.src} failed: ${String(error)}`);
@@ -117,7 +117,7 @@ export class DutyService implements Duty {
   }
 
   state(src: number): DutyState {
-    return this.states.get(src);
+    return this.store.state(src);
   }
 
   /** A player's duty: the current one, then each change, as the effects hear of them. */
@@ -126,7 +126,7 @@ export class DutyService implements Duty {
       this.dutyChanges$.pipe(
         filter((change) => change.src === src),
         map((change) => change.next),
-        startWith(this.states.get(src)),
+        startWith(this.store.state(src)),
         distinctUntilChanged(),
       ),
     );
@@ -134,7 +134,7 @@ export class DutyService implements Duty {
 
   /** The same array until a duty changes (never modified: a change makes a new one). */
   onDutyPlayers(): ReadonlyArray<readonly [number, DutyState]> {
-    return this.states.onDutyPlayers();
+    return this.store.onDutyPlayers();
   }
 
   /**
@@ -142,7 +142,7 @@ export class DutyService implements Duty {
    * asynchronous work will complete. The `off` call is persisted and sent by the next start if need be.
    */
   forceOffNow(src: number, reason: DutyEndReason): void {
-    this.machine.forceOffNow(src, reason);
+    this.interpreter.forceOffNow(src, reason);
   }
 
   /**
@@ -152,17 +152,16 @@ export class DutyService implements Duty {
    * instead of putting a player who left on duty.
    */
   async leave(src: number): Promise<void> {
-    this.machine.leave(src);
+    this.interpreter.leave(src);
     await this.request({ kind: 'off', src, reason: 'dropped' });
   }
 
   forget(src: number): void {
-    this.states.forget(src);
-    this.machine.forget(src);
+    this.interpreter.forget(src);
   }
 
   footprint(): DutyFootprint {
-    return { lanes: this.lanes.open, states: this.states.size, ...this.machine.footprint() };
+    return { lanes: this.lanes.open, ...this.interpreter.footprint() };
   }
 
   stop(): void {

@@ -1,34 +1,21 @@
 import { defer, finalize, from, map, type Observable, of, retry, Subject, type Subscription } from 'rxjs';
-import type { DutyAnswer, DutyOffBody, DutyOnBody } from '../../shared/contract/index.js';
+import type { DutyAnswer } from '../../shared/contract/index.js';
 import type { Logger } from '../log/logger.js';
 import type { PanelClient } from '../panel/panel-client.js';
 import { isRefusalOfTheCall, type PanelFailure, type PanelResult } from '../panel/panel-result.js';
-import { reportTokenRefused } from '../panel/token-refused.js';
 import type { KeyValueStore } from '../storage/key-value-store.js';
 import { concatMapPerKey } from '../streams/concat-map-per-key.js';
 import { abandonableWait } from '../time/abandonable-wait.js';
 import { backoffMs } from '../time/backoff.js';
 import { LONGEST_WAIT_MS } from '../time/longest-wait.js';
 import { sleepUntilWoken } from '../time/sleep-until-woken.js';
-import { KEY_PREFIX, readKeptRecords, readSequence, recordKey, SEQUENCE_KEY } from './kept-outbox-records.js';
+import type { DeliveryResult, DutyCall, OutboxRecord } from './duty-call.js';
+import { OutboxFaultReports } from './outbox-fault-reports.js';
+import { OutboxStore } from './outbox-store.js';
 
-export type DutyCall = { action: 'on'; body: DutyOnBody } | { action: 'off'; body: DutyOffBody };
-
-export interface OutboxRecord {
-  id: number;
-  call: DutyCall;
-  createdAt: number;
-  /**
-   * An `on` the player already is on duty for in game (degraded mode: the panel was unreachable). It is a duty the
-   * game had, so a restart delivers it followed by the `off` that ends it, instead of replacing it with that `off`.
-   */
-  appliedInGame?: true;
-}
-
-export type DeliveryResult =
-  | { kind: 'delivered'; response: DutyAnswer }
-  | { kind: 'refused'; failure: PanelFailure }
-  | { kind: 'withdrawn' };
+// The call types live in duty-call.ts (the duty rules make calls without knowing the outbox); named here too for
+// whoever holds an outbox.
+export type { DeliveryResult, DutyCall, OutboxRecord } from './duty-call.js';
 
 /** Whether the panel answers, from the circuit breaker. */
 export interface PanelAvailability {
@@ -50,14 +37,6 @@ export interface OutboxOptions {
   random?: () => number;
   backoff?: { baseMs: number; maxMs: number };
 }
-
-// Failures the circuit breaker reports already (the panel does not answer) or the scheduler waits out (429).
-const TOLD_ELSEWHERE: ReadonlySet<PanelFailure['kind']> = new Set([
-  'timeout',
-  'network',
-  'server_error',
-  'rate_limited',
-]);
 
 const WITHDRAWN: DeliveryResult = { kind: 'withdrawn' };
 
@@ -94,6 +73,9 @@ export interface OutboxStats {
  * such a refusal (an outage, a proxy's error page, a wrong token, garbage) keeps the call queued, across restarts,
  * because a duty record must not be lost to a fault that may be fixed. While the panel is known to be down a call
  * waits for it without spending attempts, and the panel answering again cuts every backoff short.
+ *
+ * This is the lanes and the retries; the records in KVP are the OutboxStore's (outbox-store.ts), and what the
+ * console is told is the OutboxFaultReports' (outbox-fault-reports.ts).
  */
 export class Outbox {
   private readonly queue = new Subject<Pending>();
@@ -102,11 +84,13 @@ export class Outbox {
   private readonly lanes = { open: 0 };
   private waitingForPanel = 0;
   private nextId: number;
-  /** Kinds of fault told to the console since the last delivery: one line each, however many calls meet it. */
-  private readonly faultsTold = new Set<PanelFailure['kind']>();
+  private readonly kept: OutboxStore;
+  private readonly reports: OutboxFaultReports;
 
   constructor(private readonly options: OutboxOptions) {
-    this.nextId = readSequence(options.store, options.logger) + 1;
+    this.kept = new OutboxStore(options.store, options.logger);
+    this.reports = new OutboxFaultReports(options.logger);
+    this.nextId = this.kept.sequence() + 1;
     this.subscription = this.queue
       .pipe(
         concatMapPerKey(
@@ -124,7 +108,7 @@ export class Outbox {
    * the panel); an `on` the game had applied (degraded mode) is delivered, then ended with an `off`.
    */
   resume(): number {
-    const records = readKeptRecords(this.options.store, this.options.logger);
+    const records = this.kept.kept();
     const lastOf = new Map(records.map((record) => [record.call.body.chatId, record.id]));
     for (const record of records) {
       this.nextId = Math.max(this.nextId, record.id + 1);
@@ -151,8 +135,7 @@ export class Outbox {
   enqueue(call: DutyCall, { appliedInGame = false } = {}): { id: number; result: Promise<DeliveryResult> } {
     const record: OutboxRecord = { id: this.nextId++, call, createdAt: this.options.now() };
     if (appliedInGame && call.action === 'on') record.appliedInGame = true;
-    this.options.store.set(SEQUENCE_KEY, String(record.id));
-    this.options.store.set(recordKey(record.id), JSON.stringify(record));
+    this.kept.add(record);
     return { id: record.id, result: this.submit(record) };
   }
 
@@ -161,7 +144,7 @@ export class Outbox {
     const item = this.pending.get(id);
     if (item?.record.call.action !== 'on') return;
     item.record.appliedInGame = true;
-    this.options.store.set(recordKey(id), JSON.stringify(item.record));
+    this.kept.rewrite(item.record);
   }
 
   /**
@@ -170,15 +153,8 @@ export class Outbox {
    */
   keep(calls: readonly DutyCall[]): void {
     if (calls.length === 0) return;
-    for (const key of this.options.store.keys(KEY_PREFIX)) {
-      const id = Number(key.slice(KEY_PREFIX.length));
-      if (Number.isSafeInteger(id)) this.nextId = Math.max(this.nextId, id + 1);
-    }
-    for (const call of calls) {
-      const record: OutboxRecord = { id: this.nextId++, call, createdAt: this.options.now() };
-      this.options.store.set(SEQUENCE_KEY, String(record.id));
-      this.options.store.set(recordKey(record.id), JSON.stringify(record));
-    }
+    this.nextId = Math.max(this.nextId, this.kept.highestKeptId() + 1);
+    for (const call of calls) this.kept.add({ id: this.nextId++, call, createdAt: this.options.now() });
   }
 
   /**
@@ -235,7 +211,7 @@ export class Outbox {
 
   private finish(item: Pending, result: DeliveryResult): DeliveryResult {
     this.pending.delete(item.record.id);
-    this.options.store.delete(recordKey(item.record.id));
+    this.kept.remove(item.record.id);
     item.settle(result);
     return result;
   }
@@ -287,24 +263,14 @@ export class Outbox {
 
   private outcomeOf(item: Pending, result: PanelResult<DutyAnswer>): DeliveryResult | NotYetDelivered {
     if (result.ok) {
-      this.recovered();
+      this.reports.delivered();
       return this.finish(item, { kind: 'delivered', response: result.value });
     }
     const { failure } = result;
     // Only a withdrawal cancels: the attempt never left, so nothing is to be undone.
     if (failure.kind === 'cancelled') return this.finish(item, WITHDRAWN);
     if (failure.kind !== 'unavailable' && isRefusalOfTheCall(failure)) {
-      const { call } = item.record;
-      if (call.action === 'off' && failure.code === 'user_not_found') {
-        // A deleted or banned account has no duty left at the panel to end: the `off` asked for what is already so.
-        this.options.logger.info(
-          `the panel no longer knows chat id ${call.body.chatId}: its duty there ended with the account`,
-        );
-      } else {
-        this.options.logger.warn(
-          `the panel refused duty ${call.action} for chat id ${call.body.chatId}: ${failure.code ?? failure.kind} (${failure.message}); the call is dropped`,
-        );
-      }
+      this.reports.refused(item.record.call, failure);
       return this.finish(item, { kind: 'refused', failure });
     }
     return new NotYetDelivered(failure);
@@ -327,34 +293,9 @@ export class Outbox {
   }
 
   private backOff(item: Pending, failure: PanelFailure, attempt: number): Observable<unknown> {
-    this.report(failure);
     const wait = this.retryDelayMs(attempt, failure);
-    const { call } = item.record;
-    this.options.logger.debug(
-      `duty ${call.action} for chat id ${call.body.chatId} failed (${failure.kind}); retrying in ${wait} ms`,
-    );
+    this.reports.retrying(item.record.call, failure, wait);
     // The panel answering again (the circuit closing) cuts the wait short.
     return sleepUntilWoken(this.options.sleep, wait, this.options.availability?.recovered$);
-  }
-
-  private report(failure: PanelFailure): void {
-    if (TOLD_ELSEWHERE.has(failure.kind)) return;
-    if (failure.kind === 'unauthorized') {
-      reportTokenRefused(this.options.logger);
-      return;
-    }
-    if (this.faultsTold.has(failure.kind)) return;
-    this.faultsTold.add(failure.kind);
-    const { message, status } = failure;
-    const statusNote = status === undefined || message.includes(String(status)) ? '' : ` (HTTP ${status})`;
-    this.options.logger.warn(
-      `duty calls do not get through: ${message}${statusNote}; they stay queued and are retried until the panel takes them`,
-    );
-  }
-
-  private recovered(): void {
-    if (this.faultsTold.size === 0) return;
-    this.faultsTold.clear();
-    this.options.logger.info('duty calls get through to the panel again');
   }
 }

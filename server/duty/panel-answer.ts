@@ -1,5 +1,5 @@
 import { from, map, NEVER, type Observable, race, take } from 'rxjs';
-import type { DeliveryResult } from './outbox.js';
+import type { DeliveryResult } from './duty-call.js';
 
 /**
  * What ends a player's wait for the panel to accept their `on`: its delivery (or refusal, or withdrawal), the wait

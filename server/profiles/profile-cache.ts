@@ -9,9 +9,6 @@ import type { ProfileEntry } from './profile-entry.js';
 import type { PersistedProfile } from './profile-persistence.js';
 import type { ProfileDropped, ProfileHeld } from './profile-updates.js';
 
-// server/duty/duty-machine.ts still imports the entry from here (i24-duty rewrites that file); drop this then.
-export type { ProfileEntry } from './profile-entry.js';
-
 export type ProfileLookup =
   | { ok: true; entry: ProfileEntry }
   | { ok: false; failure: PanelFailure; stale: ProfileEntry | undefined };

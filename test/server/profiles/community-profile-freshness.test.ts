@@ -5,7 +5,8 @@ import { NEVER, Subject } from 'rxjs';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { CommunityProfiles, SharedProfile } from '../../../server/community/community.js';
 import type { PanelResult } from '../../../server/panel/panel-result.js';
-import { ProfileCache, type ProfileEntry } from '../../../server/profiles/profile-cache.js';
+import { ProfileCache } from '../../../server/profiles/profile-cache.js';
+import type { ProfileEntry } from '../../../server/profiles/profile-entry.js';
 import type { ProfileUpdate } from '../../../server/profiles/profile-updates.js';
 import { elapse, settle, useVirtualTime, virtualClocks } from '../support/virtual-runtime.js';
 
