@@ -3,10 +3,14 @@ import { dirname, join, posix, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { deflateSync, type Zippable, zipSync } from 'fflate';
+import { COMMUNITY_MODULE } from '../server/community/load-community.js';
+import { INTEGRATIONS_MODULE } from '../server/integrations/load-integrations.js';
+import { METRICS_MODULE } from '../server/metrics/load-metrics.js';
 
 // npm run package [-- --out <dir>] [--no-build]: the drop-in resource folder <dir>/bridge and <dir>/bridge.zip
-// (default <dir>: package/), holding only what FXServer loads (the manifest's scripts and dist/redis.js, which the
-// server bundle requires), the bundles' source maps, the server owner's README,
+// (default <dir>: package/), holding only what FXServer loads (the manifest's scripts and the optional modules the
+// server bundle requires: dist/redis.js, dist/metrics.js, dist/integrations.js), the bundles' source maps, the server
+// owner's README,
 // the owner-facing docs, the licence and the types for resources written in TypeScript or Lua.
 
 export const RESOURCE_NAME = 'bridge';
@@ -38,9 +42,12 @@ const TYPES = [
   'types/lua/shared.lua',
 ];
 const MANIFEST = 'fxmanifest.lua';
-// Loaded by dist/server.js with FXServer's `require` only when BRIDGE_REDIS_URL is set, so not named in the manifest
-// (server/community/load-community.ts cites how FXServer resolves it from the resource's folder).
-const REQUIRED_AT_RUN_TIME = ['dist/redis.js'];
+// The optional modules: loaded by dist/server.js with FXServer's `require` only when their feature is on, so not named
+// in the manifest (server/optional-modules/load-optional-module.ts cites how FXServer resolves them from the
+// resource's folder).
+const REQUIRED_AT_RUN_TIME = [COMMUNITY_MODULE, METRICS_MODULE, INTEGRATIONS_MODULE].map(({ path }) =>
+  posix.normalize(path),
+);
 
 // A manifest entry that names files: `client_script 'x'`, `server_scripts { 'a', 'b' }`, `files { ... }`, ...
 const FILE_ENTRY =

@@ -6,10 +6,11 @@ import { statusReader } from './commands/status-snapshot.js';
 import type { Duty } from './duty/duty.js';
 import { onDutyByDepartment } from './duty/on-duty-by-department.js';
 import { registerServerExports } from './exports/register-exports.js';
-import { createIntegrations, type Integrations } from './integrations/create-integrations.js';
+import type { Integrations } from './integrations/create-integrations.js';
+import { loadIntegrations } from './integrations/load-integrations.js';
 import type { Logger } from './log/logger.js';
+import { startMetricsWhenOn } from './metrics/load-metrics.js';
 import { departmentsSeen$ } from './metrics/seen-departments.js';
-import { startMetrics } from './metrics/start-metrics.js';
 import { ClientEventLimits } from './net/client-event-limits.js';
 import { subscribeClientEvents } from './net/client-events.js';
 import { createAceConsole } from './permissions/ace-console.js';
@@ -36,6 +37,8 @@ export interface GameSideWiring {
   playersOnline: (count: number) => void;
   /** The panel's part of `bridge status`; undefined when the bridge is not configured. */
   panelStatus: () => StatusSnapshot['panel'];
+  /** GetCommunityOnDutyCount's answer. */
+  communityCount: (slug: unknown) => number;
 }
 
 /** What the bridge keeps on the game's side, whatever is behind it. */
@@ -60,18 +63,22 @@ export function startGameSide(wiring: GameSideWiring): GameSide {
   // Before anyone can be on duty: principals a run that ended without taking them back left to players.
   const principals = new PrincipalGrants(createAceConsole(port), port.store, logger);
   principals.endLeftOver();
-  const integrations = createIntegrations({
-    config: config.Integrations,
-    resources: port.resources,
-    duty: {
-      isOnDuty: (src) => duty.state(src).onDuty,
-      takeOffDuty: (src, reason) => duty.submit({ kind: 'off', src, reason }),
+  // The integrations and the metrics are loaded from files of their own, only when config.lua turns them on.
+  const integrations = loadIntegrations(
+    {
+      config: config.Integrations,
+      resources: port.resources,
+      duty: {
+        isOnDuty: (src) => duty.state(src).onDuty,
+        takeOffDuty: (src, reason) => duty.submit({ kind: 'off', src, reason }),
+      },
+      logger,
+      store: port.store,
+      wallNow: runtime.wallNow,
+      connectedPlayers: () => port.connectedPlayers(),
     },
-    logger,
-    store: port.store,
-    wallNow: runtime.wallNow,
-    connectedPlayers: () => port.connectedPlayers(),
-  });
+    runtime.load,
+  );
   const tokenExposure = new TokenExposureCheck({
     token: wiring.token,
     logger,
@@ -81,7 +88,10 @@ export function startGameSide(wiring: GameSideWiring): GameSide {
   const revalidationAsks = new RevalidationAsks(config.RefreshIntervalMs, runtime.now);
   const openSession = sessionOpener({ players, port, stateBags });
 
-  const serverExports = registerServerExports({ port, duty, players, profiles, messages: config.Locale });
+  const serverExports = registerServerExports({
+    ...{ port, duty, players, profiles, messages: config.Locale },
+    communityCount: wiring.communityCount,
+  });
   const clientEvents = subscribeClientEvents({
     ...wiring,
     refreshOther: serverExports.RefreshPlayer,
@@ -107,14 +117,17 @@ export function startGameSide(wiring: GameSideWiring): GameSide {
 
   registerBridgeCommands({ ...wiring, serverExports, cachedProfiles: () => profiles.cachedCount() });
   const readStatus = statusReader({ ...wiring, cachedProfiles: () => profiles.cachedCount() });
-  const metrics = startMetrics({
-    port,
-    config,
-    logger,
-    panelToken: wiring.token,
-    read: () => ({ status: readStatus(), onDutyByDepartment: onDutyByDepartment(duty.onDutyPlayers()) }),
-    departments$: departmentsSeen$(profiles.profiles$, duty.dutyChanges$),
-  });
+  const metrics = startMetricsWhenOn(
+    {
+      port,
+      config,
+      logger,
+      panelToken: wiring.token,
+      read: () => ({ status: readStatus(), onDutyByDepartment: onDutyByDepartment(duty.onDutyPlayers()) }),
+      departments$: departmentsSeen$(profiles.profiles$, duty.dutyChanges$),
+    },
+    runtime.load,
+  );
 
   return {
     stateBags,

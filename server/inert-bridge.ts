@@ -1,4 +1,5 @@
 import { INTERNAL_EVENTS } from '../shared/events.js';
+import { CommunityOnDutyCount } from './community/community-on-duty-count.js';
 import type { BridgeSettings } from './config/bridge-settings.js';
 import { OFF_DUTY, snapshotOf } from './duty/duty-state.js';
 import { publishOnDutyCounts } from './duty/effects/on-duty-count.js';
@@ -22,6 +23,8 @@ export function startInertBridge(
   const players = new PlayerRegistry();
   const duty = NOT_CONFIGURED_DUTY;
   const profiles = new Profiles(undefined, players, logger, config.Locale);
+  // Without a panel there is no community either: its count is this server's own.
+  const communityCount = new CommunityOnDutyCount((key, value) => port.setGlobalState(key, value), logger);
   // Only the client push has work here: every profile is `not_configured`, and nobody is on duty to reconcile.
   const profileSubscribers = wireProfileSubscribers({
     profiles,
@@ -43,10 +46,15 @@ export function startInertBridge(
     profiles,
     playersOnline: () => {},
     panelStatus: () => undefined,
+    communityCount: (slug) => communityCount.count(slug),
   });
   // Nobody is ever on duty here, and scripts reading the counts find that said.
   const counts = publishOnDutyCounts(
-    { onDutyPlayers: () => duty.onDutyPlayers(), setGlobalState: (key, value) => port.setGlobalState(key, value) },
+    {
+      onDutyPlayers: () => duty.onDutyPlayers(),
+      setGlobalState: (key, value) => port.setGlobalState(key, value),
+      counted: (own) => communityCount.own(own),
+    },
     logger,
   )(duty.dutyChanges$);
   return {

@@ -1,5 +1,6 @@
 import { startBridgeServer } from './bridge-server.js';
 import { createServerPort } from './fivem/server-adapter.js';
+import type { LoadModule } from './optional-modules/load-optional-module.js';
 
 // FXServer runs this bundle as a classic script: wire the adapter to the bridge and export nothing.
 let stop = (): void => {};
@@ -10,5 +11,8 @@ const bridge = startBridgeServer(port, {
   wallNow: () => Date.now(),
   sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
   random: () => Math.random(),
+  // FXServer's global `require`, which resolves a relative name from the resource's folder
+  // (server/optional-modules/); read off the global so esbuild leaves it alone.
+  load: (globalThis as { require?: LoadModule }).require,
 });
 stop = () => bridge.stop();

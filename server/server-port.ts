@@ -1,5 +1,6 @@
 import type { Observable } from 'rxjs';
 import type { ResourcePort } from './integrations/integration.js';
+import type { LoadModule } from './optional-modules/load-optional-module.js';
 import type { KeyValueStore } from './storage/key-value-store.js';
 
 export interface ClientMessage {
@@ -102,4 +103,9 @@ export interface BridgeRuntime {
   sleep(ms: number): Promise<void>;
   random(): number;
   fetch?: typeof fetch;
+  /**
+   * FXServer's global `require`, which loads the optional modules beside dist/server.js when their feature is on
+   * (server/optional-modules/); without it, every optional feature stays off with an error saying so.
+   */
+  load?: LoadModule;
 }

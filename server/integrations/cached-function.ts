@@ -26,5 +26,4 @@ export function cachedFunction<Args extends unknown[], Result>(
   };
 }
 
-/** The text of anything thrown or rejected; a rejected export call carries a string, not an Error. */
-export const errorText = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+export { errorText } from '../log/error-text.js';

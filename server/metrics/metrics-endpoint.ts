@@ -1,3 +1,4 @@
+import { errorText } from '../log/error-text.js';
 import type { Logger } from '../log/logger.js';
 import type { HttpAnswer, HttpRequest } from '../server-port.js';
 import { bearerToken, sameToken } from './bearer-token.js';
@@ -54,7 +55,7 @@ function getAnswer({ token, render, logger }: MetricsEndpointOptions): (request:
     try {
       return { status: 200, headers: { 'Content-Type': EXPOSITION_CONTENT_TYPE }, body: render() };
     } catch (error) {
-      logger.error(`metrics: reading the figures failed: ${error instanceof Error ? error.message : String(error)}`);
+      logger.error(`metrics: reading the figures failed: ${errorText(error)}`);
       return plain(500, 'the metrics could not be read; the server console says why');
     }
   };

@@ -1,6 +1,7 @@
 import { LRUCache } from 'lru-cache';
 import { Subject } from 'rxjs';
 import type { Department, LeftOutDepartment } from '../../shared/contract/index.js';
+import type { CommunityProfiles } from '../community/community.js';
 import type { PanelClient } from '../panel/panel-client.js';
 import { type PanelFailure, type PanelResult, saysAccountUnknown } from '../panel/panel-result.js';
 import type { ProfileRequestClass } from '../panel/scheduling/request-classes.js';
@@ -24,6 +25,8 @@ export interface ProfileCacheOptions {
   keepStaleMs?: number;
   /** A department of a profile the panel sent that does not read: it is left out of the profile, and told here. */
   onLeftOut?: (chatId: string, department: LeftOutDepartment) => void;
+  /** With BRIDGE_REDIS_URL: the profiles the community's servers fetched, asked before the panel. */
+  community?: CommunityProfiles;
 }
 
 // A user who is not registered yet usually fixes that within minutes (/syncme), so that answer is kept briefly.
@@ -109,11 +112,49 @@ export class ProfileCache {
     if (fresh) return { ok: true, entry: fresh };
     const noProfile = force ? undefined : this.noProfile.get(chatId);
     if (noProfile) return { ok: false, failure: noProfile, stale: this.peek(chatId) };
+    if (!force && this.options.community) {
+      const shared = await this.takeShared(chatId);
+      if (shared) return { ok: true, entry: shared };
+      // Another lookup may have got it while this one waited for Redis (a slow Redis waits up to its timeout).
+      const arrived = this.cache.get(chatId);
+      if (arrived) return { ok: true, entry: arrived };
+    }
     const result = await this.panel.getDepartments(chatId, { priority, fresh: force });
     const entry = this.store(chatId, result);
     if (entry) return { ok: true, entry };
     const failure: PanelFailure = result.ok ? { kind: 'invalid_response', message: 'no profile' } : result.failure;
     return { ok: false, failure, stale: this.peek(chatId) };
+  }
+
+  /**
+   * The community's copy of a profile, taken as this server's own while some of its freshness is left: a profile
+   * another server fetched costs no request here. Its age comes from Redis's clock, and its freshness runs on this
+   * server's monotonic clock from there. Resolves to nothing when there is none (or Redis is gone).
+   */
+  async takeShared(chatId: string): Promise<ProfileEntry | undefined> {
+    const shared = await this.options.community?.read(chatId);
+    if (!shared) return undefined;
+    const ttl = this.ttlOf(shared.entry);
+    if (shared.ageMs >= ttl) return undefined;
+    // When it was fetched, on this server's wall clock (the fetching server's may disagree): what this server's
+    // clients see and what its KVP copy is aged by at the next start.
+    const entry = { ...shared.entry, fetchedAt: this.options.wallNow() - shared.ageMs };
+    this.noProfile.delete(chatId);
+    this.cache.set(chatId, entry, { ttl, start: this.options.now() - shared.ageMs });
+    this.changes$.next({ kind: 'held', chatId, entry, ttlMs: ttl });
+    return entry;
+  }
+
+  /** With BRIDGE_REDIS_URL: the community's copies are asked before the panel. */
+  get sharesWithCommunity(): boolean {
+    return this.options.community !== undefined;
+  }
+
+  /** Offers a profile held fresh here to the community, unless it holds one already (Redis came back). */
+  offerToCommunity(chatId: string): void {
+    const entry = this.cache.get(chatId, { allowStale: false });
+    const freshForMs = this.freshForMs(chatId);
+    if (entry && freshForMs > 0) this.options.community?.offer(entry, this.ttlOf(entry), freshForMs);
   }
 
   /** The entry as cached, fresh or not, without fetching. */
@@ -133,6 +174,10 @@ export class ProfileCache {
 
   get size(): number {
     return this.cache.size;
+  }
+
+  private ttlOf(entry: ProfileEntry): number {
+    return entry.kind === 'not_registered' ? Math.min(this.options.ttlMs, NOT_REGISTERED_TTL_MS) : this.options.ttlMs;
   }
 
   private store(chatId: string, result: PanelResult<{ departments: Department[]; leftOut?: LeftOutDepartment[] }>) {
@@ -155,6 +200,7 @@ export class ProfileCache {
     this.stored.set(result, entry);
     this.cache.set(chatId, entry, { ttl });
     this.changes$.next({ kind: 'held', chatId, entry, ttlMs: ttl });
+    this.options.community?.publish(entry, ttl);
     return entry;
   }
 }

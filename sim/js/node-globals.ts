@@ -42,16 +42,28 @@ function fxserverRequire(resourceDir: string, mountedDirs: () => readonly string
       const relative = path.relative(real(dir), file);
       return relative !== '' && !relative.startsWith('..') && !path.isAbsolute(relative);
     });
+  // Node keeps one module cache per process, keyed by the file, and remembers what a relative name resolved to by the
+  // asking module's folder, which for this dummy module is `.` in every resource. The simulator runs many servers in
+  // one process: so each runtime loads exactly the file it resolved (and checked) and keeps its own modules, as each
+  // FXServer process does, instead of getting another resource's or another server's.
+  const loaded = new Map<string, unknown>();
   const guarded = ((id: string) => {
-    if (!isBuiltin(id)) {
-      const file = inner.resolve(id);
-      if (!mounted(file)) {
-        throw Object.assign(new Error(`Access to this API has been restricted: ${file} is outside every resource`), {
-          code: 'ERR_ACCESS_DENIED',
-        });
-      }
+    if (isBuiltin(id)) return inner(id);
+    const file = inner.resolve(id);
+    if (!mounted(file)) {
+      throw Object.assign(new Error(`Access to this API has been restricted: ${file} is outside every resource`), {
+        code: 'ERR_ACCESS_DENIED',
+      });
     }
-    return inner(id);
+    if (loaded.has(file)) return loaded.get(file);
+    delete inner.cache[file];
+    try {
+      const exports: unknown = inner(file);
+      loaded.set(file, exports);
+      return exports;
+    } finally {
+      delete inner.cache[file];
+    }
   }) as NodeJS.Require;
   return Object.assign(guarded, {
     resolve: inner.resolve,

@@ -3,10 +3,12 @@ import { javaScriptBundles } from '../../scripts/bundle-report.js';
 import tsupConfigs from '../../tsup.config.js';
 
 describe('npm run bundle-report', () => {
-  it('reports the server bundle, its community part (dist/redis.js) and the client bundle, and not the declaration-only build of types/index.d.ts', () => {
+  it('reports the server bundle, its optional modules (dist/redis.js, dist/metrics.js, dist/integrations.js) and the client bundle, and not the declaration-only build of types/index.d.ts', () => {
     expect(javaScriptBundles(tsupConfigs).map((config) => config.entry)).toEqual([
       { server: 'server/main.ts' },
       { redis: 'server/community/community-entry.ts' },
+      { metrics: 'server/metrics/metrics-entry.ts' },
+      { integrations: 'server/integrations/integrations-entry.ts' },
       { client: 'client/main.ts' },
     ]);
   });

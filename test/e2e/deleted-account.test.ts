@@ -3,9 +3,9 @@
 // one revalidation interval, and the panel's 404 to the `off` ends that call.
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { StubExports } from '../integrations/support/sim-integrations.js';
-import { STUB_RESOURCES } from '../integrations/support/stub-resources.js';
 import { LSPD, ONE_DEPARTMENT, TWO_DEPARTMENTS } from '../mock-panel/support/demo-users.js';
+import type { StubExports } from '../server/integrations/support/sim-integrations.js';
+import { STUB_RESOURCES } from '../server/integrations/support/stub-resources.js';
 import { bridgeOf, changeDuty } from './support/bridge-exports.js';
 import { PRINCIPAL_ACES } from './support/supervisors.js';
 import { startWorld, type World } from './support/world.js';

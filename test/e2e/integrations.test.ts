@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { SimPlayer } from '../../sim/index.js';
-import type { StubExports } from '../integrations/support/sim-integrations.js';
-import { STUB_RESOURCES } from '../integrations/support/stub-resources.js';
 import { LSPD, TWO_DEPARTMENTS } from '../mock-panel/support/demo-users.js';
+import type { StubExports } from '../server/integrations/support/sim-integrations.js';
+import { STUB_RESOURCES } from '../server/integrations/support/stub-resources.js';
 import { luaMenuOf } from './support/bridge-exports.js';
 import { startWorld, type World } from './support/world.js';
 

@@ -20,7 +20,7 @@ afterEach(async () => {
 
 const key = (id: number) => `outbox:${String(id).padStart(12, '0')}`;
 
-/** The bridge's resource KVP as the simulator keeps it on disk (test/sim/server/kvp.ts): one line per string value. */
+/** The bridge's resource KVP as the simulator keeps it on disk (sim/server/kvp.ts): one line per string value. */
 function keptKvp(values: Record<string, string>): string {
   const dir = mkdtempSync(join(tmpdir(), 'bridge-kept-calls-'));
   const lines = Object.entries(values).map(([k, v]) => JSON.stringify({ k, t: 's', v }));

@@ -4,9 +4,9 @@
 import { join } from 'node:path';
 import parsePrometheusTextFormat, { type PrometheusSample } from 'parse-prometheus-text-format';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { StubExports } from '../integrations/support/sim-integrations.js';
-import { STUB_RESOURCES } from '../integrations/support/stub-resources.js';
 import { LSPD, TWO_DEPARTMENTS } from '../mock-panel/support/demo-users.js';
+import type { StubExports } from '../server/integrations/support/sim-integrations.js';
+import { STUB_RESOURCES } from '../server/integrations/support/stub-resources.js';
 import { changeDuty } from './support/bridge-exports.js';
 import { PRINCIPAL_ACES } from './support/supervisors.js';
 import { startWorld, type World } from './support/world.js';

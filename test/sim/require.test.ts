@@ -26,6 +26,33 @@ describe("a server script's require", () => {
     expect(sim.exports.loader.Load___part_js()).toBe('refused: MODULE_NOT_FOUND');
   });
 
+  it('gives each resource its own file for the same relative name, also across servers in one process', async () => {
+    const part = (name: string) =>
+      tempResource(name, {
+        'fxmanifest.lua': manifest("server_script 'main.js'"),
+        'main.js': probe('./dist/part.js', 'Part'),
+        'dist/part.js': `module.exports = { name: 'the part of ${name}' };`,
+      });
+    sim = await startFixtures({ resources: [part('first'), part('second')] });
+    expect([sim.exports.first.Part(), sim.exports.second.Part()]).toEqual(['the part of first', 'the part of second']);
+    await sim.stop();
+    sim = await startFixtures({ resources: [part('third')] });
+    expect(sim.exports.third.Part()).toBe('the part of third');
+  });
+
+  it('loads a file once per server: a second server of the same folder gets a fresh copy, as a new process would', async () => {
+    const dir = tempResource('counter', {
+      'fxmanifest.lua': manifest("server_script 'main.js'"),
+      'main.js': probe('./dist/count.js', 'Count'),
+      'dist/count.js': 'let n = 0;\nmodule.exports = { get name() { n += 1; return n; } };',
+    });
+    sim = await startFixtures({ resources: [dir] });
+    expect([sim.exports.counter.Count(), sim.exports.counter.Count()]).toEqual(['1', '2']);
+    await sim.stop();
+    sim = await startFixtures({ resources: [dir] });
+    expect(sim.exports.counter.Count()).toBe('1');
+  });
+
   it("finds packages in the resource's node_modules and Node's built-ins", async () => {
     const dir = tempResource('withdeps', {
       'fxmanifest.lua': manifest("server_script 'main.js'"),

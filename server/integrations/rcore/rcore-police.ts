@@ -1,3 +1,4 @@
+import { errorText } from '../../log/error-text.js';
 import type { Logger } from '../../log/logger.js';
 import type { DutyChange, DutyControl, Integration, ResourcePort } from '../integration.js';
 
@@ -93,7 +94,7 @@ export function createRcorePoliceIntegration(options: RcorePoliceOptions): Integ
       logger.once(
         'integrations:rcore_police:announcement_failed',
         'warn',
-        `could not follow rcore_police's duty change of player ${src}: ${error instanceof Error ? error.message : String(error)}`,
+        `could not follow rcore_police's duty change of player ${src}: ${errorText(error)}`,
       );
     }
   });

@@ -1,4 +1,4 @@
-import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { HttpHandler } from 'msw';
@@ -52,13 +52,17 @@ export interface World {
   close(): Promise<void>;
 }
 
-/** A copy of the resource whose config.lua has `extra` appended; dist/ is the freshly built one. */
+/**
+ * A copy of the resource whose config.lua has `extra` appended; dist/ is a copy of the freshly built one (a copy, not a
+ * link: FXServer's Node sandbox reads only inside resource folders, so the optional modules dist/server.js requires,
+ * dist/metrics.js and the like, must really be there).
+ */
 function bridgeWithConfig(extra: string, source = REPO_ROOT): { dir: string; remove: () => void } {
   const dir = mkdtempSync(join(tmpdir(), 'bridge-e2e-'));
   const resource = join(dir, 'bridge');
   cpSync(join(source, 'fxmanifest.lua'), join(resource, 'fxmanifest.lua'), { recursive: true });
   writeFileSync(join(resource, 'config.lua'), `${readFileSync(join(source, 'config.lua'), 'utf8')}\n${extra}\n`);
-  symlinkSync(join(source, 'dist'), join(resource, 'dist'), 'dir');
+  cpSync(join(source, 'dist'), join(resource, 'dist'), { recursive: true });
   return { dir: resource, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
 

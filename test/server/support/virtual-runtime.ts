@@ -1,5 +1,6 @@
 import { vi } from 'vitest';
 import type { BridgeRuntime } from '../../../server/server-port.js';
+import { loadFromSource } from './source-modules.js';
 
 /** A fixed start, so timestamps in payloads and panel records are the same on every run. */
 export const START_TIME = Date.UTC(2025, 5, 1, 20, 0, 0);
@@ -13,12 +14,16 @@ export const virtualClocks = {
   wallNow: () => Date.now(),
 };
 
-/** The runtime main.ts builds, on vitest's fake clock: every wait is virtual and jitter is fixed at its middle. */
+/**
+ * The runtime main.ts builds, on vitest's fake clock: every wait is virtual, jitter is fixed at its middle, and the
+ * optional modules come from source.
+ */
 export function createVirtualRuntime(): BridgeRuntime {
   return {
     ...virtualClocks,
     sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
     random: () => 0.5,
+    load: loadFromSource,
   };
 }
 
@@ -61,6 +66,7 @@ export function createMortalRuntime(): { runtime: BridgeRuntime; kill(): void } 
       ...virtualClocks,
       sleep: (ms) => (alive ? new Promise<void>((resolve) => setTimeout(resolve, ms)).then(unlessDead) : never),
       random: () => 0.5,
+      load: loadFromSource,
       fetch: (input, init) => (alive ? globalThis.fetch(input, init).then(unlessDead) : never),
     },
     kill() {
