@@ -270,4 +270,18 @@ describe.skipIf(!redisAvailable())('duty across the community (two servers, one 
     await sessionsSettle(b, () => sessions().every((session) => session.endedAt !== null), 'the off');
     expect(sessions()).toEqual([expect.objectContaining({ endedBy: 'off' })]);
   }, 60_000);
+
+  it('a BRIDGE_REDIS_URL that does not read: the server runs alone, and its crash recovery ends what it left open as before', async () => {
+    community = await startCommunity({ servers: 1, redisUrl: 'http://127.0.0.1:6379' });
+    const [a] = community.sims as [Sim];
+    await onDuty(a, await joined(a));
+    await a.kill();
+    await a.restart();
+    await sessionsSettle(a, () => sessions().every((session) => session.endedAt !== null), 'the crash recovery');
+
+    expect(dutyCalls()).toEqual(['on', 'off']);
+    expect(linesOf(a, /ended without stopping/)).toEqual([
+      'INFO: the last run ended without stopping (a crash?) and left 1 duty(ies) open at the panel; they are ended now',
+    ]);
+  }, 60_000);
 });
