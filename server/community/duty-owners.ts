@@ -6,6 +6,7 @@ import type { KeyValueStore } from '../storage/key-value-store.js';
 import type { CommunityLink, ReadShared } from './community.js';
 import type { DutyOwners, LeftOpenOwner } from './duty-owner-api.js';
 import { serverIdentity } from './server-identity.js';
+import { setAsideWrongType } from './set-aside.js';
 
 /** How long an ended shift's record stays: a crashed server back within it finds who ended the duty after it. */
 const ENDED_SHIFT_TTL_S = 7 * 24 * 60 * 60;
@@ -96,6 +97,12 @@ export function startDutyOwners(options: DutyOwnersOptions): DutyOwners {
   let connectedAt = Number.NEGATIVE_INFINITY;
 
   const ownerIn = (raw: unknown, chatId: string) => readShared(OwnerSchema, raw, `duty-owner:${chatId}`);
+  /** A key holding another type than the string the bridge writes (another program's) is set aside: no owner there. */
+  const wrongType = (error: unknown, chatId: string): boolean => {
+    if (!String((error as { message?: unknown } | undefined)?.message ?? error).includes('WRONGTYPE')) return false;
+    setAsideWrongType(link, error, { [keyOf(chatId)]: 'string' }, logger);
+    return true;
+  };
 
   const claim = (chatId: string, shift: string, how: 'new' | 'again') => {
     const entry: Held = { shift, written: false };
@@ -131,7 +138,11 @@ export function startDutyOwners(options: DutyOwnersOptions): DutyOwners {
   };
 
   const claimAgain = async (chatId: string, args: string[]): Promise<void> => {
-    const [result, current] = await link.script<[string, string?]>(CLAIM_AGAIN, [keyOf(chatId)], args);
+    const answer = await link.script<[string, string?]>(CLAIM_AGAIN, [keyOf(chatId)], args).catch((error) => {
+      if (wrongType(error, chatId)) return ['not ours'] as [string, string?];
+      throw error;
+    });
+    const [result, current] = answer;
     if (result === 'ours') return;
     const owner = ownerIn(current, chatId);
     if (owner) {
@@ -146,8 +157,8 @@ export function startDutyOwners(options: DutyOwnersOptions): DutyOwners {
   const release = (chatId: string, shift: string) => {
     if (held.get(chatId)?.shift === shift) held.delete(chatId);
     unreleased.delete(chatId);
-    link.script(END_SHIFT, [keyOf(chatId)], [live(shift), ended(shift), ENDED_SHIFT_TTL_S]).catch(() => {
-      unreleased.set(chatId, shift);
+    link.script(END_SHIFT, [keyOf(chatId)], [live(shift), ended(shift), ENDED_SHIFT_TTL_S]).catch((error) => {
+      if (!wrongType(error, chatId)) unreleased.set(chatId, shift);
     });
   };
 
@@ -173,11 +184,12 @@ export function startDutyOwners(options: DutyOwnersOptions): DutyOwners {
   });
 
   const leftOpen = async (chatId: string, shift: string, afterGrace = false): Promise<LeftOpenOwner> => {
-    const [result, current] = await link.script<[string, string?]>(
-      LEFT_OPEN,
-      [keyOf(chatId)],
-      [live(shift), ended(shift), ENDED_SHIFT_TTL_S],
-    );
+    const [result, current] = await link
+      .script<[string, string?]>(LEFT_OPEN, [keyOf(chatId)], [live(shift), ended(shift), ENDED_SHIFT_TTL_S])
+      .catch((error) => {
+        if (wrongType(error, chatId)) return ['not ours'] as [string, string?];
+        throw error;
+      });
     if (result === 'ours') return { kind: 'ours' };
     const owner = result === 'other' ? ownerIn(current, chatId) : undefined;
     if (owner) return { kind: 'taken', server: owner.server };

@@ -161,4 +161,18 @@ describe.skipIf(!redisAvailable())('the duty owners in Redis', () => {
       expect.stringMatching(new RegExp(`^WARN: Redis holds something under duty-owner:${ALEX} that does not read`)),
     ]);
   });
+
+  it('another type under the owner key (another program’s) is set aside with one line and counts as no owner', async () => {
+    const a = await server();
+    const key = `${PREFIX}duty-owner:${ALEX}`;
+    await redis.command('HSET', key, 'server', 'someone');
+
+    expect(await a.owners.leftOpen(ALEX, '1:100')).toEqual({ kind: 'nobody' });
+    await until(async () => Number(await redis.command('EXISTS', `${key}:set-aside`)) === 1);
+    expect(a.lines.filter((line) => line.includes('set aside'))).toEqual([
+      `WARN: Redis holds a hash under ${key}, not the string the bridge keeps there; it is set aside as ${key}:set-aside`,
+    ]);
+    a.owners.claim(ALEX, '1:200');
+    await until(async () => (await record())?.shift === '1:200');
+  });
 });
