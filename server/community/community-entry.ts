@@ -38,7 +38,9 @@ export function startCommunity(options: CommunityOptions): Community {
     counts,
     // A URL that does not read leaves this server alone: its duty is one server's, crash recovery included.
     dutyOwners: (store) =>
-      parsed.ok ? startDutyOwners({ link, readShared, store, logger, now: options.now }) : undefined,
+      parsed.ok
+        ? startDutyOwners({ link, readShared, store, logger, now: options.now, sleep: options.sleep })
+        : undefined,
     stop() {
       counts.stop();
       link.close();

@@ -177,10 +177,17 @@ export function startDutyOwners(options: DutyOwnersOptions): DutyOwners {
 
   // Redis answers (again): what this server holds is written again (a claim it could not write wins; one it had
   // written is written only if nobody took the account meanwhile), and shifts that ended meanwhile are marked ended.
+  // The announcements of the others' writes may be missed meanwhile (the subscribing connection comes back on its own
+  // schedule), so once they all had time to write again, every account still held is read back.
   link.connected$.subscribe(() => {
-    connectedAt = now();
+    const at = now();
+    connectedAt = at;
     for (const [chatId, { shift, written }] of [...held]) claim(chatId, shift, written ? 'again' : 'new');
     for (const [chatId, shift] of [...unreleased]) release(chatId, shift);
+    void sleep(OWNERS_REWRITTEN_WITHIN_MS).then(() => {
+      if (connectedAt !== at || !link.isUp) return;
+      for (const chatId of [...held.keys()]) verify(chatId);
+    });
   });
 
   const leftOpen = async (chatId: string, shift: string, afterGrace = false): Promise<LeftOpenOwner> => {

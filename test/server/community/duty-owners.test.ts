@@ -103,8 +103,10 @@ describe.skipIf(!redisAvailable())('the duty owners in Redis', () => {
     expect(await record()).toEqual({ server: b.owners.server, shift: '4:400' });
 
     await redis.command('DEL', `${PREFIX}duty-owner:${ALEX}`);
+    const sleptBefore = a.sleeps.length;
     expect(await a.owners.leftOpen(ALEX, '1:100')).toEqual({ kind: 'nobody' });
-    expect(a.sleeps).toEqual([8_000]);
+    // The grace since the connection, waited once (this test's clock stands still).
+    expect(a.sleeps.slice(sleptBefore)).toEqual([8_000]);
   });
 
   it('tells a server holding an account that another server took it, not the one that took it', async () => {
@@ -121,22 +123,18 @@ describe.skipIf(!redisAvailable())('the duty owners in Redis', () => {
     expect(bHeard).toEqual([]);
   });
 
-  it('two claims written while Redis was gone: the last one written wins and only the other server hears it lost', async () => {
+  it('two claims in flight at once: the last one written wins and only the other server hears it lost', async () => {
     const a = await server();
     const b = await server();
     const lost: string[] = [];
     a.owners.takenElsewhere$.subscribe(() => lost.push('a'));
     b.owners.takenElsewhere$.subscribe(() => lost.push('b'));
-    await redis.kill();
-    await until(async () => !a.link.isUp && !b.link.isUp);
+    // Redis holds every write for a moment: both claims are on their way when each hears the other's.
+    await redis.command('CLIENT', 'PAUSE', '200', 'WRITE');
     a.owners.claim(ALEX, '1:100');
     b.owners.claim(ALEX, '4:400');
 
-    await redis.restart();
-    await firstValueFrom(a.link.up$.pipe(filter((up) => up)));
-    await firstValueFrom(b.link.up$.pipe(filter((up) => up)));
     await until(async () => lost.length > 0);
-
     const owner = await record();
     const winner = owner?.server === a.owners.server ? 'a' : 'b';
     expect(owner?.shift).toBe(winner === 'a' ? '1:100' : '4:400');
