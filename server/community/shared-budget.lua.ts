@@ -9,7 +9,7 @@
 // - Request classes keep their priority across servers:
 //   rank 0 (duty) may take every request left; rank 1 (a player waiting) leaves the duty reserve; rank 2+ (joins,
 //   refreshes) is paced over what is left of the window (a GCRA cell shared by every server) and leaves the
-//   interactive reserve, which anyone may use in the window's last slot (at least its last second), so a storm
+//   interactive reserve, which anyone may use in the window's last slot (at least its last two seconds), so a storm
 //   still uses the whole window.
 // KEYS[1]: the budget hash; KEYS[2]: the tickets in flight (sorted set, scored by when they were granted); KEYS[3]:
 // the servers that asked in the last minute (sorted set), whose number each server keeps for when Redis goes;
@@ -99,9 +99,10 @@ if op == 'acquire' then
   local reserve = 0
   if rank == 1 then reserve = dutyReserve elseif rank >= 2 then reserve = interactiveReserve end
   -- The window's last slot: whatever was kept back for duty calls and waiting players goes to anyone. At least the
-  -- last second: the panel's reset comes in whole seconds, rounded up, so its window may end up to a second before
-  -- the community's estimate, and a reserve released later would only be spent in the next window.
-  local lastSlot = math.max(slot, 1000)
+  -- last two seconds: the panel's reset comes in whole seconds, rounded up, and an answer is read a little after it
+  -- arrived (later still on a busy server), so the panel's window may end more than a second before the community's
+  -- estimate, and a reserve released later would only be spent in the next window.
+  local lastSlot = math.max(slot, 2000)
   if s.resetAt and now >= s.resetAt - lastSlot then reserve = 0 end
   if s.remaining - reserve < 1 then
     local release = (s.resetAt or (now + windowMs + MARGIN)) - lastSlot
