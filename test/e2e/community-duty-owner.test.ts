@@ -6,9 +6,9 @@ import type { Sim, SimPlayer } from '../../sim/index.js';
 import { ONE_DEPARTMENT } from '../mock-panel/support/demo-users.js';
 import { type RedisServer, redisAvailable, startRedisServer } from '../support/redis-server.js';
 import { changeDuty } from './support/bridge-exports.js';
-import { type Community, startCommunity } from './support/community.js';
+import { type SimCommunity, startSimCommunity } from './support/community.js';
 
-let community: Community | undefined;
+let community: SimCommunity | undefined;
 let redis: RedisServer | undefined;
 beforeEach(({ onTestFailed }) => {
   // What each server said, to read a failure by.
@@ -27,7 +27,7 @@ afterEach(async () => {
 
 const JAMIE = ONE_DEPARTMENT;
 
-function world(): Community {
+function world(): SimCommunity {
   if (!community) throw new Error('no community');
   return community;
 }
@@ -73,7 +73,7 @@ async function sessionsSettle(sim: Sim, until: () => boolean, what: string): Pro
 describe.skipIf(!redisAvailable())('duty across the community (two servers, one panel, one Redis)', () => {
   it('a crashed server ends only the duties it still owns: the duty the player took on another server since stays open', async () => {
     redis = await startRedisServer();
-    community = await startCommunity({ servers: 2, redisUrl: redis.url() });
+    community = await startSimCommunity({ servers: 2, redisUrl: redis.url() });
     const [a, b] = community.sims as [Sim, Sim];
     await Promise.all([inCommunity(a), inCommunity(b)]);
 
@@ -107,7 +107,7 @@ describe.skipIf(!redisAvailable())('duty across the community (two servers, one 
 
   it('a crashed server still ends the duty it owns: one on and one off at the panel', async () => {
     redis = await startRedisServer();
-    community = await startCommunity({ servers: 1, redisUrl: redis.url() });
+    community = await startSimCommunity({ servers: 1, redisUrl: redis.url() });
     const [a] = community.sims as [Sim];
     await inCommunity(a);
     await onDuty(a, await joined(a));
@@ -124,7 +124,7 @@ describe.skipIf(!redisAvailable())('duty across the community (two servers, one 
 
   it('a session another server replaced (a ghost, or a switch A was slow to see) goes off duty there without an off', async () => {
     redis = await startRedisServer();
-    community = await startCommunity({ servers: 2, redisUrl: redis.url() });
+    community = await startSimCommunity({ servers: 2, redisUrl: redis.url() });
     const [a, b] = community.sims as [Sim, Sim];
     await Promise.all([inCommunity(a), inCommunity(b)]);
     const ghost = await joined(a);
@@ -150,7 +150,7 @@ describe.skipIf(!redisAvailable())('duty across the community (two servers, one 
 
   it('Redis gone at crash recovery: the record is kept and nothing sent (one WARN); settled when Redis is back (one INFO)', async () => {
     redis = await startRedisServer();
-    community = await startCommunity({ servers: 1, redisUrl: redis.url() });
+    community = await startSimCommunity({ servers: 1, redisUrl: redis.url() });
     const [a] = community.sims as [Sim];
     await inCommunity(a);
     await onDuty(a, await joined(a));
@@ -175,7 +175,7 @@ describe.skipIf(!redisAvailable())('duty across the community (two servers, one 
 
   it('Redis gone while the player goes on duty on B: B claims the account when Redis is back, and A, back from a crash, leaves it alone', async () => {
     redis = await startRedisServer();
-    community = await startCommunity({ servers: 2, redisUrl: redis.url() });
+    community = await startSimCommunity({ servers: 2, redisUrl: redis.url() });
     const [a, b] = community.sims as [Sim, Sim];
     await Promise.all([inCommunity(a), inCommunity(b)]);
     await onDuty(a, await joined(a));
@@ -197,7 +197,7 @@ describe.skipIf(!redisAvailable())('duty across the community (two servers, one 
 
   it('Redis gone while B takes the account A holds: A learns it when Redis is back and ends its duty without an off', async () => {
     redis = await startRedisServer();
-    community = await startCommunity({ servers: 2, redisUrl: redis.url() });
+    community = await startSimCommunity({ servers: 2, redisUrl: redis.url() });
     const [a, b] = community.sims as [Sim, Sim];
     await Promise.all([inCommunity(a), inCommunity(b)]);
     const ghost = await joined(a);
