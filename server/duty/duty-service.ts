@@ -3,8 +3,6 @@ import {
   defer,
   distinctUntilChanged,
   filter,
-  first,
-  firstValueFrom,
   from,
   map,
   merge,
@@ -52,12 +50,14 @@ const INTERNAL_ERROR: DutyOutcome = { ok: false, error: 'invalid_request', messa
  * of `on`s the game had applied) are one stream, handled by the duty interpreter (the rules are `decide`'s) one at a time per chat account, so
  * double or concurrent requests can never produce two `on` calls or an interleaving, and a session that reconnects
  * waits behind the calls its ghost still has running; accounts do not wait for each other. Each handled intent
- * emits its outcome, with the intent's id, on one outcome stream, where a caller waiting for it picks it up. Each
+ * emits its outcome with the intent's id, which hands it to the caller waiting for that id, if any. Each
  * transition is committed to the duty store's model, then announced on `dutyChanges$`, which every effect subscribes to.
  */
 export class DutyService implements Duty {
   private readonly submitted = new Subject<SubmittedIntent>();
-  private readonly outcomes = new Subject<IntentOutcome>();
+  /** Callers waiting for an outcome, by intent id: one entry per request rather than a filter over an outcome
+   * stream built per request (its operators were a good part of what a duty toggle allocated). */
+  private readonly waiting = new Map<number, (outcome: DutyOutcome) => void>();
   private readonly store: DutyStore;
   private readonly interpreter: DutyInterpreter;
   /** Every transition of a player's duty, in the order they happen; the effects subscribe to it. */
@@ -94,24 +94,24 @@ export class DutyService implements Duty {
           this.lanes,
         ),
       )
-      .subscribe((outcome) => this.outcomes.next(outcome));
+      .subscribe(({ id, outcome }) => {
+        const resolve = this.waiting.get(id);
+        if (!resolve) return;
+        this.waiting.delete(id);
+        resolve(outcome);
+      });
   }
 
   submit(intent: DutyIntent): void {
     this.submitted.next(this.identified(intent));
   }
 
-  /** Submits and waits for the outcome: the one the outcome stream emits with this intent's id. */
+  /** Submits and waits for the outcome: the one handed over with this intent's id. */
   request(request: DutyRequest): Promise<DutyOutcome> {
     const intent = intentOf(request);
     if (!intent) return Promise.resolve(NO_DEPARTMENT);
     const submitted = this.identified(intent);
-    const outcome = firstValueFrom(
-      this.outcomes.pipe(
-        first(({ id }) => id === submitted.id),
-        map(({ outcome }) => outcome),
-      ),
-    );
+    const outcome = new Promise<DutyOutcome>((resolve) => this.waiting.set(submitted.id, resolve));
     this.submitted.next(submitted);
     return outcome;
   }

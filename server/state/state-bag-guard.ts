@@ -28,6 +28,9 @@ export class StateBagGuard {
   private readonly pending = new Map<number, Set<string>>();
   /** Players already named in a warning this session: a flooding client gets one line. */
   private readonly warned = new Set<number>();
+  /** The player and key of the set publish() is making now: its own change handler passes without a comparison. */
+  private settingSrc: number | undefined;
+  private settingKey: string | undefined;
   private readonly subscription: Subscription;
 
   constructor(private readonly options: StateBagGuardOptions) {
@@ -41,7 +44,14 @@ export class StateBagGuard {
     // Recorded before the set: its change handler runs inside it and must recognise the bridge's own value.
     values.set(key, { value, form: comparable(value) });
     this.published.set(src, values);
-    this.options.setPlayerState(src, key, value);
+    this.settingSrc = src;
+    this.settingKey = key;
+    try {
+      this.options.setPlayerState(src, key, value);
+    } finally {
+      this.settingSrc = undefined;
+      this.settingKey = undefined;
+    }
   }
 
   /** Players something is held for: zero once everyone has left. */
@@ -63,6 +73,8 @@ export class StateBagGuard {
 
   private check({ src, key, value }: PlayerStateWrite): void {
     if (!this.keys.has(key)) return;
+    // The bridge's own set carries its value by construction (a write handled later is compared as any other).
+    if (src === this.settingSrc && key === this.settingKey) return;
     const own = this.published.get(src)?.get(key);
     if (comparable(value) === (own?.form ?? comparable(null))) return;
     this.warnOnce(src, key);

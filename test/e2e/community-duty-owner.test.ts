@@ -6,12 +6,12 @@ import type { Sim, SimPlayer } from '../../sim/index.js';
 import { ONE_DEPARTMENT } from '../mock-panel/support/demo-users.js';
 import { type RedisServer, redisAvailable, startRedisServer } from '../support/redis-server.js';
 import { bridgeOf, changeDuty } from './support/bridge-exports.js';
-import { type Community, startCommunity } from './support/community.js';
+import { type SimCommunity, startSimCommunity } from './support/community.js';
 
-let community: Community | undefined;
+let community: SimCommunity | undefined;
 let redis: RedisServer | undefined;
 /** The community of the test that just ran: its failure hook runs after afterEach. */
-let ran: Community | undefined;
+let ran: SimCommunity | undefined;
 beforeEach(({ onTestFailed }) => {
   // What each server said, to read a failure by.
   onTestFailed(() => {
@@ -30,7 +30,7 @@ afterEach(async () => {
 
 const JAMIE = ONE_DEPARTMENT;
 
-function world(): Community {
+function world(): SimCommunity {
   if (!community) throw new Error('no community');
   return community;
 }
@@ -76,7 +76,7 @@ async function sessionsSettle(sim: Sim, until: () => boolean, what: string): Pro
 describe.skipIf(!redisAvailable())('duty across the community (two servers, one panel, one Redis)', () => {
   it('a crashed server ends only the duties it still owns: the duty the player took on another server since stays open', async () => {
     redis = await startRedisServer();
-    community = await startCommunity({ servers: 2, redisUrl: redis.url() });
+    community = await startSimCommunity({ servers: 2, redisUrl: redis.url() });
     const [a, b] = community.sims as [Sim, Sim];
     await Promise.all([inCommunity(a), inCommunity(b)]);
 
@@ -110,7 +110,7 @@ describe.skipIf(!redisAvailable())('duty across the community (two servers, one 
 
   it('a crashed server still ends the duty it owns: one on and one off at the panel', async () => {
     redis = await startRedisServer();
-    community = await startCommunity({ servers: 1, redisUrl: redis.url() });
+    community = await startSimCommunity({ servers: 1, redisUrl: redis.url() });
     const [a] = community.sims as [Sim];
     await inCommunity(a);
     await onDuty(a, await joined(a));
@@ -127,7 +127,7 @@ describe.skipIf(!redisAvailable())('duty across the community (two servers, one 
 
   it('a session another server replaced (a ghost, or a switch A was slow to see) goes off duty there without an off', async () => {
     redis = await startRedisServer();
-    community = await startCommunity({ servers: 2, redisUrl: redis.url() });
+    community = await startSimCommunity({ servers: 2, redisUrl: redis.url() });
     const [a, b] = community.sims as [Sim, Sim];
     await Promise.all([inCommunity(a), inCommunity(b)]);
     const ghost = await joined(a);
@@ -153,7 +153,7 @@ describe.skipIf(!redisAvailable())('duty across the community (two servers, one 
 
   it('Redis gone at crash recovery: the record is kept and nothing sent (one WARN); settled when Redis is back (one INFO)', async () => {
     redis = await startRedisServer();
-    community = await startCommunity({ servers: 1, redisUrl: redis.url() });
+    community = await startSimCommunity({ servers: 1, redisUrl: redis.url() });
     const [a] = community.sims as [Sim];
     await inCommunity(a);
     await onDuty(a, await joined(a));
@@ -178,7 +178,7 @@ describe.skipIf(!redisAvailable())('duty across the community (two servers, one 
 
   it('Redis gone while the player goes on duty on B: B claims the account when Redis is back, and A, back from a crash, leaves it alone', async () => {
     redis = await startRedisServer();
-    community = await startCommunity({ servers: 2, redisUrl: redis.url() });
+    community = await startSimCommunity({ servers: 2, redisUrl: redis.url() });
     const [a, b] = community.sims as [Sim, Sim];
     await Promise.all([inCommunity(a), inCommunity(b)]);
     await onDuty(a, await joined(a));
@@ -200,7 +200,7 @@ describe.skipIf(!redisAvailable())('duty across the community (two servers, one 
 
   it('Redis gone while B takes the account A holds: A learns it when Redis is back and ends its duty without an off', async () => {
     redis = await startRedisServer();
-    community = await startCommunity({ servers: 2, redisUrl: redis.url() });
+    community = await startSimCommunity({ servers: 2, redisUrl: redis.url() });
     const [a, b] = community.sims as [Sim, Sim];
     await Promise.all([inCommunity(a), inCommunity(b)]);
     const ghost = await joined(a);
@@ -234,7 +234,7 @@ describe.skipIf(!redisAvailable())('duty across the community (two servers, one 
 
   it('a crashed server’s kept on, never accepted, does not end the duty the player took on another server since', async () => {
     redis = await startRedisServer();
-    community = await startCommunity({ servers: 2, redisUrl: redis.url() });
+    community = await startSimCommunity({ servers: 2, redisUrl: redis.url() });
     const { panel } = community;
     const [a, b] = community.sims as [Sim, Sim];
     await Promise.all([inCommunity(a), inCommunity(b)]);
@@ -272,7 +272,7 @@ describe.skipIf(!redisAvailable())('duty across the community (two servers, one 
   }, 60_000);
 
   it('a BRIDGE_REDIS_URL that does not read: the server runs alone, and its crash recovery ends what it left open as before', async () => {
-    community = await startCommunity({ servers: 1, redisUrl: 'http://127.0.0.1:6379' });
+    community = await startSimCommunity({ servers: 1, redisUrl: 'http://127.0.0.1:6379' });
     const [a] = community.sims as [Sim];
     await onDuty(a, await joined(a));
     await a.kill();

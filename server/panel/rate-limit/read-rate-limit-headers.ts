@@ -102,8 +102,12 @@ function policyWindowMs(policy: string | null, limit: number | undefined): numbe
 
 const policyLimit = (policy: string | null): number | undefined => count(listOf(policy)[0]?.[0]);
 
-const definedOnly = <T extends object>(value: T): T =>
-  Object.fromEntries(Object.entries(value).filter(([, entry]) => entry !== undefined)) as T;
+// A loop rather than entries/filter/fromEntries: it runs three times for every panel answer.
+const definedOnly = <T extends object>(value: T): T => {
+  const kept: Partial<T> = {};
+  for (const key of Object.keys(value) as Array<keyof T>) if (value[key] !== undefined) kept[key] = value[key];
+  return kept as T;
+};
 
 /**
  * Reads every rate-limit header form a panel may send (express-rate-limit's drafts 6, 7 and 8, the legacy
