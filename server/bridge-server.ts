@@ -102,6 +102,7 @@ export function startBridgeServer(port: ServerPort, runtime: BridgeRuntime): Bri
     now: runtime.wallNow,
     sleep: runtime.sleep,
     random: runtime.random,
+    ...(owners ? { ownerElsewhere: (chatId: string) => owners.ownerElsewhere(chatId) } : {}),
   });
   // Before anything can put a player on duty or reach the panel: the duties a crashed run left open become `off`
   // calls kept in the outbox, which the start-up sends behind that run's own kept calls once the probe has answered.

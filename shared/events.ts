@@ -33,7 +33,7 @@ export interface DeptDataPayload {
 
 /**
  * Why a player went off duty, as their client hears it in `bridge:client:offDuty`. `replaced`: the same chat account
- * went on duty in another session (one duty per account). `account_removed`: the panel itself answered that it does
+ * went on duty in another session, on this server or another server of the community (one duty per account). `account_removed`: the panel itself answered that it does
  * not know the chat account (deleted or banned). A player who dropped has no client left to tell, so `dropped`
  * (DutyEndReason) never comes here.
  */

@@ -36,7 +36,11 @@ export function startCommunity(options: CommunityOptions): Community {
     readShared,
     profiles,
     counts,
-    dutyOwners: (store) => startDutyOwners({ link, readShared, store, logger, now: options.now }),
+    // A URL that does not read leaves this server alone: its duty is one server's, crash recovery included.
+    dutyOwners: (store) =>
+      parsed.ok
+        ? startDutyOwners({ link, readShared, store, logger, now: options.now, sleep: options.sleep })
+        : undefined,
     stop() {
       counts.stop();
       link.close();

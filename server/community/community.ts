@@ -85,8 +85,11 @@ export interface Community {
   readonly readShared: ReadShared;
   readonly profiles: CommunityProfiles;
   readonly counts: CommunityCounts;
-  /** Who owns each chat account's duty across the community; this server's identity is kept in `store`. */
-  dutyOwners(store: KeyValueStore): DutyOwners;
+  /**
+   * Who owns each chat account's duty across the community; this server's identity is kept in `store`. None when
+   * BRIDGE_REDIS_URL does not read: that server runs alone.
+   */
+  dutyOwners(store: KeyValueStore): DutyOwners | undefined;
   stop(): void;
 }
 

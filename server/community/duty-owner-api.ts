@@ -33,6 +33,11 @@ export interface DutyOwners {
   /** For crash recovery: who owns a shift the last run left open. Rejects while Redis does not answer. */
   leftOpen(chatId: string, shift: string): Promise<LeftOpenOwner>;
   /**
+   * The other server that owns the account's duty, or has ended its shift of it (undefined: this server, or nobody).
+   * For the calls a crashed run kept in its outbox. Rejects while Redis does not answer.
+   */
+  ownerElsewhere(chatId: string): Promise<string | undefined>;
+  /**
    * Accounts another server took while this one held them: heard on the owners' channel, or found when Redis
    * answers again and this server writes again what it holds. This server ends its local duty, without an `off`.
    */

@@ -1,4 +1,4 @@
-import { catchError, EMPTY, filter, from, map, merge, mergeMap, type Observable, Subject } from 'rxjs';
+import { firstValueFrom, map, Subject } from 'rxjs';
 import { ChatIdSchema } from '../../shared/contract/chat-id.js';
 import * as z from '../../shared/zod-mini.js';
 import type { Logger } from '../log/logger.js';
@@ -6,6 +6,7 @@ import type { KeyValueStore } from '../storage/key-value-store.js';
 import type { CommunityLink, ReadShared } from './community.js';
 import type { DutyOwners, LeftOpenOwner } from './duty-owner-api.js';
 import { serverIdentity } from './server-identity.js';
+import { setAsideWrongType } from './set-aside.js';
 
 /** How long an ended shift's record stays: a crashed server back within it finds who ended the duty after it. */
 const ENDED_SHIFT_TTL_S = 7 * 24 * 60 * 60;
@@ -68,6 +69,8 @@ interface Held {
   shift: string;
   /** Redis has the claim: false while it could not be written (Redis gone), so it is written again when it is back. */
   written: boolean;
+  /** Another server's claim was heard before this one was written: which came last is read once it is. */
+  heardMeanwhile?: boolean;
 }
 
 /**
@@ -94,6 +97,12 @@ export function startDutyOwners(options: DutyOwnersOptions): DutyOwners {
   let connectedAt = Number.NEGATIVE_INFINITY;
 
   const ownerIn = (raw: unknown, chatId: string) => readShared(OwnerSchema, raw, `duty-owner:${chatId}`);
+  /** A key holding another type than the string the bridge writes (another program's) is set aside: no owner there. */
+  const wrongType = (error: unknown, chatId: string): boolean => {
+    if (!String((error as { message?: unknown } | undefined)?.message ?? error).includes('WRONGTYPE')) return false;
+    setAsideWrongType(link, error, { [keyOf(chatId)]: 'string' }, logger);
+    return true;
+  };
 
   const claim = (chatId: string, shift: string, how: 'new' | 'again') => {
     const entry: Held = { shift, written: false };
@@ -103,6 +112,7 @@ export function startDutyOwners(options: DutyOwnersOptions): DutyOwners {
     write.then(
       () => {
         entry.written = true;
+        if (entry.heardMeanwhile) verify(chatId);
       },
       () => {
         // Redis is gone (told once by the link): written again when it answers.
@@ -110,8 +120,29 @@ export function startDutyOwners(options: DutyOwnersOptions): DutyOwners {
     );
   };
 
+  /** Whose the account is now, read back: another server's record ends this server's hold of it. */
+  const verify = (chatId: string) => {
+    link.call<string | null>('GET', keyOf(chatId)).then(
+      (raw) => {
+        const mine = held.get(chatId);
+        if (!mine?.written || raw === live(mine.shift)) return;
+        const owner = ownerIn(raw, chatId);
+        if (!owner || owner.server === server) return;
+        held.delete(chatId);
+        taken.next(chatId);
+      },
+      () => {
+        // Redis is gone: what this server holds is written again, and checked, when it answers.
+      },
+    );
+  };
+
   const claimAgain = async (chatId: string, args: string[]): Promise<void> => {
-    const [result, current] = await link.script<[string, string?]>(CLAIM_AGAIN, [keyOf(chatId)], args);
+    const answer = await link.script<[string, string?]>(CLAIM_AGAIN, [keyOf(chatId)], args).catch((error) => {
+      if (wrongType(error, chatId)) return ['not ours'] as [string, string?];
+      throw error;
+    });
+    const [result, current] = answer;
     if (result === 'ours') return;
     const owner = ownerIn(current, chatId);
     if (owner) {
@@ -126,47 +157,46 @@ export function startDutyOwners(options: DutyOwnersOptions): DutyOwners {
   const release = (chatId: string, shift: string) => {
     if (held.get(chatId)?.shift === shift) held.delete(chatId);
     unreleased.delete(chatId);
-    link.script(END_SHIFT, [keyOf(chatId)], [live(shift), ended(shift), ENDED_SHIFT_TTL_S]).catch(() => {
-      unreleased.set(chatId, shift);
+    link.script(END_SHIFT, [keyOf(chatId)], [live(shift), ended(shift), ENDED_SHIFT_TTL_S]).catch((error) => {
+      if (!wrongType(error, chatId)) unreleased.set(chatId, shift);
     });
   };
 
   // Another server's claim of an account this server holds: read back, since this server's own claim may have been
-  // written after it (the record is the truth, the announcement only the news).
-  const heard$ = link.messages$(channel).pipe(
-    map((message) => readShared(AnnouncementSchema, message, 'the duty-owner channel')),
-    filter((claimed) => claimed !== undefined && claimed.server !== server && held.has(claimed.chatId)),
-    mergeMap((claimed) =>
-      from(link.call<string | null>('GET', keyOf((claimed as { chatId: string }).chatId))).pipe(
-        map((raw) => ({ chatId: (claimed as { chatId: string }).chatId, raw })),
-        catchError(() => EMPTY),
-      ),
-    ),
-    filter(({ chatId, raw }) => {
-      const mine = held.get(chatId);
-      if (!mine || raw === live(mine.shift)) return false;
-      const owner = ownerIn(raw, chatId);
-      if (!owner || owner.server === server) return false;
-      held.delete(chatId);
-      return true;
-    }),
-    map(({ chatId }) => chatId),
-  );
+  // written after it (the record is the truth, the announcement only the news). Heard while this server's own claim
+  // is not written yet, it is read back once that claim is.
+  link
+    .messages$(channel)
+    .pipe(map((message) => readShared(AnnouncementSchema, message, 'the duty-owner channel')))
+    .subscribe((claimed) => {
+      const mine = claimed && claimed.server !== server ? held.get(claimed.chatId) : undefined;
+      if (!claimed || !mine) return;
+      if (mine.written) verify(claimed.chatId);
+      else mine.heardMeanwhile = true;
+    });
 
   // Redis answers (again): what this server holds is written again (a claim it could not write wins; one it had
   // written is written only if nobody took the account meanwhile), and shifts that ended meanwhile are marked ended.
+  // The announcements of the others' writes may be missed meanwhile (the subscribing connection comes back on its own
+  // schedule), so once they all had time to write again, every account still held is read back.
   link.connected$.subscribe(() => {
-    connectedAt = now();
+    const at = now();
+    connectedAt = at;
     for (const [chatId, { shift, written }] of [...held]) claim(chatId, shift, written ? 'again' : 'new');
     for (const [chatId, shift] of [...unreleased]) release(chatId, shift);
+    void sleep(OWNERS_REWRITTEN_WITHIN_MS).then(() => {
+      if (connectedAt !== at || !link.isUp) return;
+      for (const chatId of [...held.keys()]) verify(chatId);
+    });
   });
 
   const leftOpen = async (chatId: string, shift: string, afterGrace = false): Promise<LeftOpenOwner> => {
-    const [result, current] = await link.script<[string, string?]>(
-      LEFT_OPEN,
-      [keyOf(chatId)],
-      [live(shift), ended(shift), ENDED_SHIFT_TTL_S],
-    );
+    const [result, current] = await link
+      .script<[string, string?]>(LEFT_OPEN, [keyOf(chatId)], [live(shift), ended(shift), ENDED_SHIFT_TTL_S])
+      .catch((error) => {
+        if (wrongType(error, chatId)) return ['not ours'] as [string, string?];
+        throw error;
+      });
     if (result === 'ours') return { kind: 'ours' };
     const owner = result === 'other' ? ownerIn(current, chatId) : undefined;
     if (owner) return { kind: 'taken', server: owner.server };
@@ -176,12 +206,21 @@ export function startDutyOwners(options: DutyOwnersOptions): DutyOwners {
     return leftOpen(chatId, shift, true);
   };
 
+  // At start the kept calls go out as soon as the panel answers, often before Redis has: wait for Redis's first
+  // answer (or failure, at most its connect timeout), not for a reconnection.
+  const ownerElsewhere = async (chatId: string): Promise<string | undefined> => {
+    await firstValueFrom(link.up$, { defaultValue: false });
+    const owner = ownerIn(await link.call<string | null>('GET', keyOf(chatId)), chatId);
+    return owner && owner.server !== server ? owner.server : undefined;
+  };
+
   return {
     server,
+    ownerElsewhere,
     claim: (chatId, shift) => claim(chatId, shift, 'new'),
     release,
     leftOpen: (chatId, shift) => leftOpen(chatId, shift),
-    takenElsewhere$: merge(heard$, taken) as Observable<string>,
+    takenElsewhere$: taken.asObservable(),
     up$: link.up$,
   };
 }

@@ -1,4 +1,4 @@
-import { defer, finalize, from, map, type Observable, of, retry, Subject, type Subscription } from 'rxjs';
+import { concatMap, defer, finalize, from, map, type Observable, of, retry, Subject, type Subscription } from 'rxjs';
 import type { DutyAnswer } from '../../shared/contract/index.js';
 import type { Logger } from '../log/logger.js';
 import type { PanelClient } from '../panel/panel-client.js';
@@ -36,6 +36,11 @@ export interface OutboxOptions {
   sleep: (ms: number) => Promise<void>;
   random?: () => number;
   backoff?: { baseMs: number; maxMs: number };
+  /**
+   * In a community (BRIDGE_REDIS_URL): the other server that owns the account's duty, if one does. A call a crashed
+   * run kept is not sent for an account another server has taken since (its `on` replaced that run's at the panel).
+   */
+  ownerElsewhere?: (chatId: string) => Promise<string | undefined>;
 }
 
 const WITHDRAWN: DeliveryResult = { kind: 'withdrawn' };
@@ -58,6 +63,8 @@ interface Pending {
    * an attempt still waiting for its turn is simply taken back.
    */
   mayHaveReachedPanel: boolean;
+  /** A call a crashed run kept (resume): in a community, sent only if no other server took the account since. */
+  fromLastRun?: 'ask' | 'asked';
 }
 
 export interface OutboxStats {
@@ -116,27 +123,31 @@ export class Outbox {
     for (const record of records) {
       const { call } = record;
       if (call.action !== 'on') {
-        this.submit(record);
+        this.submit(record, true);
         continue;
       }
       const { chatId, departmentId } = call.body;
       if (!record.appliedInGame) {
-        this.submit({ ...record, call: { action: 'off', body: { chatId, departmentId } } });
+        this.submit({ ...record, call: { action: 'off', body: { chatId, departmentId } } }, true);
         continue;
       }
-      this.submit(record);
+      this.submit(record, true);
       // A run that ended without its stop (a crash) left no `off` behind the duty it had.
-      if (lastOf.get(chatId) === record.id) this.enqueue({ action: 'off', body: { chatId, departmentId } });
+      if (lastOf.get(chatId) === record.id) this.enqueue({ action: 'off', body: { chatId, departmentId } }, {}, true);
     }
     return records.length;
   }
 
   /** Persists the call and queues it behind the player's earlier calls. */
-  enqueue(call: DutyCall, { appliedInGame = false } = {}): { id: number; result: Promise<DeliveryResult> } {
+  enqueue(
+    call: DutyCall,
+    { appliedInGame = false } = {},
+    fromLastRun = false,
+  ): { id: number; result: Promise<DeliveryResult> } {
     const record: OutboxRecord = { id: this.nextId++, call, createdAt: this.options.now() };
     if (appliedInGame && call.action === 'on') record.appliedInGame = true;
     this.kept.add(record);
-    return { id: record.id, result: this.submit(record) };
+    return { id: record.id, result: this.submit(record, fromLastRun) };
   }
 
   /** The game applied this queued `on` after all (the panel went down while the player waited): keep it so. */
@@ -195,7 +206,7 @@ export class Outbox {
     this.subscription.unsubscribe();
   }
 
-  private submit(record: OutboxRecord): Promise<DeliveryResult> {
+  private submit(record: OutboxRecord, fromLastRun = false): Promise<DeliveryResult> {
     return new Promise((settle) => {
       const item: Pending = {
         record,
@@ -204,6 +215,7 @@ export class Outbox {
         abort: new AbortController(),
         mayHaveReachedPanel: false,
       };
+      if (fromLastRun && this.options.ownerElsewhere) item.fromLastRun = 'ask';
       this.pending.set(record.id, item);
       this.queue.next(item);
     });
@@ -246,6 +258,21 @@ export class Outbox {
   private attempt(item: Pending): Observable<DeliveryResult> {
     if (item.withdrawn) return of(this.finish(item, WITHDRAWN));
     const { call } = item.record;
+    const { ownerElsewhere } = this.options;
+    if (item.fromLastRun === 'ask' && ownerElsewhere) {
+      item.fromLastRun = 'asked';
+      const { chatId } = call.body;
+      // Redis gone: nothing more is known than on one server, and the account's lane is not held for it.
+      return from(ownerElsewhere(chatId).catch(() => undefined)).pipe(
+        concatMap((server) => {
+          if (server === undefined) return this.attempt(item);
+          this.options.logger.info(
+            `the ${call.action} a crashed run kept for chat account ${chatId} is not sent: server ${server} has taken the account since`,
+          );
+          return of(this.finish(item, WITHDRAWN));
+        }),
+      );
+    }
     const options = { signal: item.abort.signal, onSent: () => (item.mayHaveReachedPanel = true) };
     const sent =
       call.action === 'on'

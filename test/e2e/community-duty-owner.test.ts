@@ -5,20 +5,23 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Sim, SimPlayer } from '../../sim/index.js';
 import { ONE_DEPARTMENT } from '../mock-panel/support/demo-users.js';
 import { type RedisServer, redisAvailable, startRedisServer } from '../support/redis-server.js';
-import { changeDuty } from './support/bridge-exports.js';
+import { bridgeOf, changeDuty } from './support/bridge-exports.js';
 import { type SimCommunity, startSimCommunity } from './support/community.js';
 
 let community: SimCommunity | undefined;
 let redis: RedisServer | undefined;
+/** The community of the test that just ran: its failure hook runs after afterEach. */
+let ran: SimCommunity | undefined;
 beforeEach(({ onTestFailed }) => {
   // What each server said, to read a failure by.
   onTestFailed(() => {
-    for (const [index, sim] of (community?.sims ?? []).entries()) {
-      console.log(`server ${index}:\n${community?.consoleOf(sim)}`);
+    for (const [index, sim] of (ran?.sims ?? []).entries()) {
+      process.stderr.write(`server ${index}:\n${ran?.consoleOf(sim)}\n`);
     }
   });
 });
 afterEach(async () => {
+  ran = community;
   await community?.close();
   await redis?.stop();
   community = undefined;
@@ -227,5 +230,58 @@ describe.skipIf(!redisAvailable())('duty across the community (two servers, one 
         expect.stringMatching(/^INFO: Redis at .* \(BRIDGE_REDIS_URL\) answers again/),
       ]);
     }
+  }, 60_000);
+
+  it('a crashed server’s kept on, never accepted, does not end the duty the player took on another server since', async () => {
+    redis = await startRedisServer();
+    community = await startSimCommunity({ servers: 2, redisUrl: redis.url() });
+    const { panel } = community;
+    const [a, b] = community.sims as [Sim, Sim];
+    await Promise.all([inCommunity(a), inCommunity(b)]);
+    const onA = await joined(a);
+    // A's `on` never gets an answer: it is kept in A's outbox when A dies.
+    panel.controls.setOutage({ mode: 'reset', rate: 1 });
+    const options = bridgeOf(onA).GetDutyOptions() as { departments: Array<{ setActive(): boolean }> };
+    options.departments[0]?.setActive();
+    bridgeOf(onA).UpdatePlayerDuty(true);
+    await a.until(
+      () => panel.controls.requests().some((request) => request.path.endsWith('/duty/on')),
+      10_000,
+      'A’s on to reach the panel',
+    );
+    await a.kill();
+    panel.controls.clearFaults();
+    const onB = await joined(b);
+    await onDuty(b, onB);
+
+    await a.restart();
+    await sessionsSettle(
+      a,
+      () => linesOf(a, /has taken the account since/).length > 0 || sessions().some((s) => s.endedAt !== null),
+      'A’s kept calls',
+    );
+    expect(sessions()).toEqual([expect.objectContaining({ endedAt: null })]);
+    expect(linesOf(a, /has taken the account since/)).toEqual([
+      expect.stringMatching(
+        /^INFO: the off a crashed run kept for chat account \d+ is not sent: server [0-9a-f]+ has taken the account since/,
+      ),
+    ]);
+    await offDuty(b, onB);
+    await sessionsSettle(b, () => sessions().every((session) => session.endedAt !== null), 'the off');
+    expect(sessions()).toEqual([expect.objectContaining({ endedBy: 'off' })]);
+  }, 60_000);
+
+  it('a BRIDGE_REDIS_URL that does not read: the server runs alone, and its crash recovery ends what it left open as before', async () => {
+    community = await startSimCommunity({ servers: 1, redisUrl: 'http://127.0.0.1:6379' });
+    const [a] = community.sims as [Sim];
+    await onDuty(a, await joined(a));
+    await a.kill();
+    await a.restart();
+    await sessionsSettle(a, () => sessions().every((session) => session.endedAt !== null), 'the crash recovery');
+
+    expect(dutyCalls()).toEqual(['on', 'off']);
+    expect(linesOf(a, /ended without stopping/)).toEqual([
+      'INFO: the last run ended without stopping (a crash?) and left 1 duty(ies) open at the panel; they are ended now',
+    ]);
   }, 60_000);
 });

@@ -34,7 +34,7 @@
 ---| 'account_removed' # the panel no longer knows the player's chat account (deleted or banned there)
 ---| 'resource_stop' # the bridge stopped
 ---| 'admin' # an admin or a server export took them off duty
----| 'replaced' # the same chat account went on duty in another session (one duty per account)
+---| 'replaced' # the same chat account went on duty in another session, here or on another server of the community (one duty per account)
 
 ---Why a duty change was refused.
 ---@alias BridgeDutyErrorCode

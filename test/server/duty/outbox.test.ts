@@ -89,12 +89,14 @@ function outboxWith(
   panel: ConstructorParameters<typeof Outbox>[0]['panel'],
   store = createMemoryStore(),
   availability?: ReturnType<typeof fakeAvailability>,
+  ownerElsewhere?: (chatId: string) => Promise<string | undefined>,
 ) {
   const lines: string[] = [];
   const outbox = new Outbox({
     store,
     panel,
     ...(availability ? { availability } : {}),
+    ...(ownerElsewhere ? { ownerElsewhere } : {}),
     logger: createLogger({ print: (line) => lines.push(line), level: 'debug' }),
     now: () => Date.now(),
     sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
@@ -102,6 +104,14 @@ function outboxWith(
   });
   return { outbox, store, lines };
 }
+
+/** KVP holding the given kept records and sequence, as a previous run left it. */
+const keptStore = (records: OutboxRecord[], sequence: number) => {
+  const store = createMemoryStore();
+  for (const record of records) store.set(`outbox:${String(record.id).padStart(12, '0')}`, JSON.stringify(record));
+  store.set('outbox-sequence', String(sequence));
+  return store;
+};
 
 const recordsIn = (store: ReturnType<typeof createMemoryStore>): OutboxRecord[] =>
   [...store.entries].flatMap(([key, value]) => {
@@ -601,5 +611,49 @@ describe('resuming after a restart', () => {
 
     expect(calls()).toEqual([`off ${ALEX} 1`]);
     expect(recordsIn(store)).toEqual([]);
+  });
+});
+
+describe('resuming after a restart, in a community of servers', () => {
+  const keptByACrashedRun = () =>
+    keptStore(
+      [
+        { id: 1, call: { action: 'on', body: { chatId: ALEX, departmentId: 1, rankId: 2 } }, createdAt: 1 },
+        { id: 2, call: off(JAMIE), createdAt: 2 },
+      ],
+      2,
+    );
+
+  it('sends no kept call for an account another server has taken since, and says so in one line each', async () => {
+    const store = keptByACrashedRun();
+    const { panel, calls } = handAnsweredPanel();
+    const { outbox, lines } = outboxWith(panel, store, undefined, async (chatId) =>
+      chatId === ALEX ? '0123456789abcdef' : undefined,
+    );
+
+    outbox.resume();
+    await settle();
+
+    expect(calls()).toEqual([`off ${JAMIE} 1`]);
+    expect(recordsIn(store).map((record) => record.id)).toEqual([2]);
+    expect(lines.filter((line) => line.includes('has taken the account'))).toEqual([
+      `INFO: the off a crashed run kept for chat account ${ALEX} is not sent: server 0123456789abcdef has taken the account since`,
+    ]);
+  });
+
+  it('sends them as one server does when Redis does not answer, and asks nothing for calls of this run', async () => {
+    const asked: string[] = [];
+    const { panel, calls } = handAnsweredPanel();
+    const { outbox } = outboxWith(panel, keptByACrashedRun(), undefined, (chatId) => {
+      asked.push(chatId);
+      return Promise.reject(new Error('Redis is gone'));
+    });
+
+    outbox.resume();
+    outbox.enqueue(off(ALEX, 3));
+    await settle();
+
+    expect(calls()).toEqual([`off ${ALEX} 1`, `off ${JAMIE} 1`]);
+    expect(asked).toEqual([ALEX, JAMIE]);
   });
 });
