@@ -1,18 +1,24 @@
-// npm run bench [-- --json] [-- --players 100,500] [-- --no-real-time] [-- --only storm,outage,revalidation,micro,panel]
+// npm run bench [-- --json] [-- --players 100,500] [-- --no-real-time]
+//   [-- --only storm,outage,revalidation,thread-hold,micro,toggle-alloc,panel] [-- --online 2048]
 //
 // The bridge against a naive baseline in the FXServer simulator (sim/), both talking to the mock panel:
 // join storms at 100, 500 and 2048 players and a ten-minute outage with a restart, on virtual time, plus one
 // storm in real time over loopback HTTP for latency, and the background revalidation of 400 players on duty among
 // 2048; the mock panel's throughput beside a bare node:http server's. Prints the tables; `--json` adds one JSON
-// object as the last line with the same figures. `--only` runs the scenarios named; `micro` measures the bundles'
-// start-up, hot paths and heap. See docs/budget.md.
+// object as the last line with the same figures. `--only` runs the scenarios named; `thread-hold` meters how long the
+// bridge holds the server's thread in the largest storm, a restart after it and a crash recovery; `micro` measures the bundles'
+// start-up, hot paths and heap; `toggle-alloc` the bytes a duty toggle allocates (`--online` players online, 2048 by
+// default). See docs/budget.md.
 import { microTargets } from './micro-report.js';
-import { type BenchReport, formatReport } from './report.js';
+import { type BenchReport, formatReport, THREAD_HOLD_TARGETS } from './report.js';
+import type { CrashRecoveryResult } from './scenarios/crash-recovery.js';
 import type { StormResult } from './scenarios/join-storm.js';
 import { MICRO_CONFIG_LINES, type MicroResult, runMicro } from './scenarios/micro.js';
 import { type MockPanelThroughputResult, runMockPanelThroughput } from './scenarios/mock-panel-throughput.js';
+import { runToggleAllocation, type ToggleAllocationResult } from './scenarios/toggle-allocation.js';
 import {
   reportChildCosts,
+  runCrashRecovery,
   runJoinStorm,
   runOnDutyRevalidation,
   runOutageWithRestart,
@@ -25,7 +31,9 @@ const realTime = !args.includes('--no-real-time');
 const playersArg = args[args.indexOf('--players') + 1];
 const sizes = args.includes('--players') && playersArg ? playersArg.split(',').map(Number) : [100, 500, 2048];
 const onlyArg = args.includes('--only') ? args[args.indexOf('--only') + 1] : undefined;
-const runs = (scenario: 'storm' | 'outage' | 'revalidation' | 'micro' | 'panel') =>
+const onlineArg = args[args.indexOf('--online') + 1];
+const online = args.includes('--online') && onlineArg ? Number(onlineArg) : 2048;
+const runs = (scenario: 'storm' | 'outage' | 'revalidation' | 'thread-hold' | 'micro' | 'toggle-alloc' | 'panel') =>
   onlyArg === undefined || onlyArg.split(',').includes(scenario);
 
 const LIMIT_PER_MINUTE = 200;
@@ -34,6 +42,8 @@ const LATENCY_MS = 80;
 const MINUTE = 60_000;
 /** Storms from this many players on run after the real-time storm, never beside it (memory). */
 const LARGE = 1000;
+/** Crash recovery: duties left open by a server that died. */
+const OPEN_DUTIES = 400;
 /** Config.RefreshIntervalMs's default. */
 const REFRESH_INTERVAL_MS = 5 * MINUTE;
 
@@ -88,12 +98,16 @@ async function main(): Promise<BenchReport> {
     };
 
     const storm: StormResult[] = [];
+    // The thread-hold figures come from the bridge's largest storm (and a restart after it): no storm of its own.
+    const holdSize = Math.max(...sizes);
     const stormsOf = async (players: number, beforeNaive = () => {}) => {
       const floorMs = (players / LIMIT_PER_MINUTE) * MINUTE;
       for (const [implementation, resource] of [
         ['bridge', resources.bridge],
         ['naive', resources.naive],
       ] as const) {
+        const threadHold = implementation === 'bridge' && players === holdSize && runs('thread-hold');
+        if (!runs('storm') && !threadHold) continue;
         if (implementation === 'naive') beforeNaive();
         progress(`join storm, ${players} players, ${implementation}`);
         storm.push(
@@ -107,11 +121,12 @@ async function main(): Promise<BenchReport> {
             refreshIntervalMs: REFRESH_INTERVAL_MS,
             // The naive baseline may never load everyone: it gets twice the floor (at least 20 min) to try.
             capMs: Math.max(20 * MINUTE, 2 * floorMs),
+            threadHold,
           }),
         );
       }
     };
-    const stormSizes = runs('storm') ? sizes : [];
+    const stormSizes = runs('storm') ? sizes : runs('thread-hold') ? [holdSize] : [];
     const small = stormSizes.filter((players) => players < LARGE);
     for (const players of small) await stormsOf(players, players === small.at(-1) ? startLoopback : undefined);
     startLoopback();
@@ -150,10 +165,34 @@ async function main(): Promise<BenchReport> {
       );
     }
 
+    let crashRecovery: CrashRecoveryResult | undefined;
+    if (runs('thread-hold')) {
+      progress(`crash recovery, ${OPEN_DUTIES} duties left open by a server that died, bridge`);
+      crashRecovery = await runCrashRecovery({
+        resource: resources.bridge,
+        openDuties: OPEN_DUTIES,
+        latencyMs: LATENCY_MS,
+      });
+    }
+    const threadHold = [
+      ...storm.flatMap((result) => (result.threadHold ? [result.threadHold.storm, result.threadHold.restart] : [])),
+      ...(crashRecovery ? [crashRecovery.threadHold] : []),
+    ];
+
     let micro: MicroResult | undefined;
     if (runs('micro')) {
       progress('micro: start-up, hot paths and heap of the built bundles, bridge (about 15 s)');
       micro = await runMicro({ resource: resources.bridgeWith(MICRO_CONFIG_LINES) });
+    }
+
+    let toggleAllocation: ToggleAllocationResult | undefined;
+    if (runs('toggle-alloc')) {
+      progress(`toggle allocation: bytes allocated per duty toggle, ${online} online, bridge`);
+      toggleAllocation = await runToggleAllocation({
+        resource: resources.bridgeWith(MICRO_CONFIG_LINES),
+        online,
+        onDuty: Math.min(400, Math.floor(online / 5)),
+      });
     }
 
     const bridgeStorms = storm.filter((result) => result.implementation === 'bridge');
@@ -184,7 +223,10 @@ async function main(): Promise<BenchReport> {
       loopback,
       outage,
       revalidation,
+      threadHold,
+      ...(crashRecovery ? { crashRecovery } : {}),
       ...(micro ? { micro } : {}),
+      ...(toggleAllocation ? { toggleAllocation } : {}),
       mockPanel,
       targets: {
         '0 × 429 (every bridge run)': { value: `${all429}`, met: all429 === 0 },
@@ -195,6 +237,18 @@ async function main(): Promise<BenchReport> {
         [`duty-toggle p99 during the ${largest?.players ?? '-'}-player storm <= panel latency + one slot`]: {
           value: `${Math.round(largest?.toggleP99Ms ?? Number.NaN)} ms <= ${Math.round(largest?.idleToggleP99Ms ?? Number.NaN)} ms (toggle on the quiet server: panel latency as the game sees it) + ${SLOT_MS} ms`,
           met: largest?.toggleP99Ms !== undefined && largest.toggleP99Ms <= toggleBound,
+        },
+        [`longest bridge task <= ${THREAD_HOLD_TARGETS.longestTaskMs} ms (the largest storm, the restart after it, the crash recovery)`]:
+          {
+            value:
+              threadHold.map((hold) => `${hold.longestTaskMs.toFixed(2)} ms in ${hold.label}`).join('; ') || 'not run',
+            met:
+              threadHold.length > 0 &&
+              threadHold.every((hold) => hold.longestTaskMs <= THREAD_HOLD_TARGETS.longestTaskMs),
+          },
+        [`bridge time per server frame p99 <= ${THREAD_HOLD_TARGETS.frameP99Ms} ms (the same runs)`]: {
+          value: threadHold.map((hold) => `${hold.frameP99Ms.toFixed(2)} ms in ${hold.label}`).join('; ') || 'not run',
+          met: threadHold.length > 0 && threadHold.every((hold) => hold.frameP99Ms <= THREAD_HOLD_TARGETS.frameP99Ms),
         },
         '0 duty records lost in the outage with a restart': { value: `${lost}`, met: lost === 0 },
         'a removed department ends the duty within one interval plus the queue': {
@@ -232,6 +286,9 @@ async function main(): Promise<BenchReport> {
     if (micro) Object.assign(report.targets, microTargets(micro));
     // A target of a scenario left out with --only says nothing.
     const left: Record<string, boolean> = {
+      '0 × 429': !runs('storm') && !runs('outage') && !runs('revalidation'),
+      'longest bridge task': !runs('thread-hold'),
+      'bridge time per server frame': !runs('thread-hold'),
       'budget use': !runs('storm'),
       'duty-toggle p99': !runs('storm'),
       'requests per player session': !runs('storm'),

@@ -1,6 +1,7 @@
 import { BenchWorld } from '../support/bench-world.js';
 import { population } from '../support/population.js';
 import { percentile, seededRandom } from '../support/stats.js';
+import { meterThreadHold, type ThreadHoldResult } from '../support/thread-hold.js';
 
 export interface StormOptions {
   /** `bridge` or `naive`: only for the report. */
@@ -19,6 +20,11 @@ export interface StormOptions {
   refreshIntervalMs: number;
   /** The toggles on the quiet server after the storm, and the time between them (default 20, 2 s). */
   idleToggles?: { count: number; everyMs: number };
+  /**
+   * Meter how long the resource holds the server's thread during the storm, and afterwards (the storm's figures
+   * taken) during a restart of the resource with every player online (bench/support/thread-hold.ts).
+   */
+  threadHold?: boolean;
 }
 
 export interface StormResult {
@@ -53,6 +59,8 @@ export interface StormResult {
   refreshes: number;
   lostDutyRecords: number;
   requestsPerSession: number;
+  /** With `threadHold`: the storm, and the restart of the resource once the storm is over. */
+  threadHold?: { storm: ThreadHoldResult; restart: ThreadHoldResult };
 }
 
 const STEP_MS = 50;
@@ -83,6 +91,9 @@ export async function runJoinStorm(options: StormOptions): Promise<StormResult> 
   let backlogMs = 0;
   let sentWhileBacklogged = 0;
   const stormToggles = new Set<object>();
+  const stormMeter = options.threadHold
+    ? meterThreadHold(world.sim, `the ${options.players}-player join storm`)
+    : undefined;
 
   try {
     while (world.now - start < options.capMs) {
@@ -123,6 +134,7 @@ export async function runJoinStorm(options: StormOptions): Promise<StormResult> 
       if (allLoadedAt !== undefined && actions.length === 0 && settled) break;
       await world.sim.advance(STEP_MS);
     }
+    const stormHold = await stormMeter?.stop();
     // On the quiet server: toggles of players who have their profile, one at a time.
     const idle: object[] = [];
     const { count: idleCount, everyMs } = options.idleToggles ?? { count: 20, everyMs: 2_000 };
@@ -146,7 +158,7 @@ export async function runJoinStorm(options: StormOptions): Promise<StormResult> 
     const during = world.toggles.filter((toggle) => stormToggles.has(toggle) && toggle.answeredAt !== undefined);
     const latencies = during.map((toggle) => (toggle.answeredAt as number) - toggle.at);
     const requests = world.traffic.requests;
-    return {
+    const result: StormResult = {
       implementation: options.implementation,
       players: options.players,
       clock: options.clock,
@@ -171,7 +183,27 @@ export async function runJoinStorm(options: StormOptions): Promise<StormResult> 
       lostDutyRecords: world.lostDutyRecords(),
       requestsPerSession: requests / options.players,
     };
+    if (stormHold) result.threadHold = { storm: stormHold, restart: await restartWithEveryoneOnline(world) };
+    return result;
   } finally {
     await world.close();
   }
+}
+
+/** The resource restarts with every player online: each client asks for its profile again. */
+async function restartWithEveryoneOnline(world: BenchWorld): Promise<ThreadHoldResult> {
+  const online = world.sim.players.length;
+  const arrived = world.profileArrivals;
+  const meter = meterThreadHold(world.sim, `a restart of the resource with ${online} players online`);
+  let hold: ThreadHoldResult;
+  try {
+    if (!(await world.sim.restartResource('bridge'))) throw new Error('bench: the bridge did not start again');
+    await world.sim.until(() => world.profileArrivals - arrived >= online, 10 * 60_000, 'every profile again');
+    // What the restart set off after the last profile (a queued refresh, the kept state written) counts too.
+    await world.sim.advance(10_000);
+  } finally {
+    hold = await meter.stop();
+  }
+  if (hold.tasks === 0) throw new Error('bench: the restart ran nothing of the bridge');
+  return hold;
 }

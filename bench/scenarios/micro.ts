@@ -3,13 +3,11 @@
 import { cpSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createMockPanel } from '../../mock-panel/index.js';
 import type { DutyOutcome, ProfilePayload } from '../../shared/events.js';
-import { createSim, KvpStore, type Sim, type SimPlayer, switchCostUs } from '../../sim/index.js';
-import { TOKEN } from '../support/bench-world.js';
+import { KvpStore, type Sim, type SimPlayer, switchCostUs } from '../../sim/index.js';
 import { cpuMicros, cpuPerCall } from '../support/cpu-time.js';
 import { type Population, population } from '../support/population.js';
-import { createReplayedPanelFetch } from '../support/replayed-panel.js';
+import { cachedProfiles, fillServer, startReplayedSim } from '../support/replayed-sim.js';
 import {
   READY_EVENT,
   ResourceVariants,
@@ -63,7 +61,6 @@ export interface MicroResult {
   durationS: number;
 }
 
-const PANEL_URL = 'http://panel.bench';
 const ONLINE = 2048;
 const ON_DUTY = 400;
 const STARTS = { warmUp: 2, measured: 9 };
@@ -80,63 +77,6 @@ interface BridgeClient {
   UpdatePlayerDuty(status: boolean, callback: (outcome: DutyOutcome) => void): boolean;
 }
 
-/** The in-process panel every simulator here talks to, its answers replayed once given (see replayed-panel.ts). */
-async function startSim(users: Population, options: { kvpDir?: string } = {}) {
-  let now = () => 0;
-  const panel = createMockPanel({
-    token: TOKEN,
-    baseUrl: PANEL_URL,
-    data: users.data,
-    now: () => now(),
-    rateLimit: { limit: 1_000_000_000 },
-  });
-  let asHost = <T>(work: () => T): T => work();
-  // The replay stands in for the panel: its own synchronous work is the host's side of the meter.
-  const replayed = createReplayedPanelFetch(
-    panel,
-    () => now(),
-    (work) => asHost(work),
-  );
-  const originalFetch = globalThis.fetch;
-  // The simulated server's Node takes its global fetch from the host when a resource starts.
-  globalThis.fetch = replayed.fetch;
-  const sim = await createSim({
-    resources: [],
-    convars: { BRIDGE_API_BASE: PANEL_URL, BRIDGE_LEO_API_TOKEN: TOKEN },
-    clock: 'virtual',
-    recordEvents: false,
-    chat: false,
-    ...(options.kvpDir ? { kvpDir: options.kvpDir } : {}),
-  });
-  now = () => sim.now();
-  asHost = (work) => sim.hostWork.run('host', work);
-  let closed = false;
-  return {
-    sim,
-    replayed,
-    /** What the panel and its replay hold (request log, duty history, recorded answers) goes: none of it is the bridge's. */
-    forgetPanelRecords() {
-      panel.store.reset();
-      replayed.forget();
-    },
-    async close() {
-      if (closed) return;
-      closed = true;
-      await sim.stop();
-      replayed.close();
-      globalThis.fetch = originalFetch;
-    },
-  };
-}
-
-/** Profiles the bridge holds, from `bridge status` (its console interface). */
-function cachedProfiles(sim: Sim): number {
-  const mark = sim.console.length;
-  sim.command('bridge status');
-  const line = sim.console.slice(mark).find((entry) => entry.text.startsWith('cache'));
-  return Number(line?.text.match(/\d+/)?.[0] ?? 0);
-}
-
 async function joinWithProfile(sim: Sim, users: Population, index: number): Promise<SimPlayer> {
   const member = users.members[index];
   if (!member) throw new Error(`bench: no user ${index}`);
@@ -150,7 +90,7 @@ async function joinWithProfile(sim: Sim, users: Population, index: number): Prom
 }
 
 async function startToReady(variants: ResourceVariants, users: Population): Promise<MicroResult['startToReady']> {
-  const world = await startSim(users);
+  const world = await startReplayedSim(users);
   const samples: Array<{ wallUs: number; cpuUs: number }> = [];
   world.sim.on(READY_EVENT, ([wallUs, cpuUs]) => samples.push({ wallUs: Number(wallUs), cpuUs: Number(cpuUs) }));
   try {
@@ -184,7 +124,7 @@ async function startToReady(variants: ResourceVariants, users: Population): Prom
 
 /** The client export and connect/drop cycles: the whole resource, a client per player. */
 async function withClients(resource: string, users: Population) {
-  const world = await startSim(users);
+  const world = await startReplayedSim(users);
   const { sim } = world;
   try {
     sim.addResource(resource, 'bridge');
@@ -248,22 +188,13 @@ async function withClients(resource: string, users: Population) {
 async function atServerScale(variants: ResourceVariants, users: Population) {
   const kvpDir = mkdtempSync(join(tmpdir(), 'bridge-bench-micro-kvp-'));
   const heldKvpDir = `${kvpDir}-held`;
-  const world = await startSim(users, { kvpDir });
+  const world = await startReplayedSim(users, { kvpDir });
   const { sim } = world;
   try {
     sim.addResource(variants.copy(serverOnlyManifest), 'bridge');
     await sim.startResource('bridge');
     const server = () => sim.exports.bridge;
-    const players: SimPlayer[] = [];
-    for (let index = 0; index < ONLINE; index++) {
-      const member = users.members[index] as Population['members'][number];
-      players.push(await sim.join({ name: member.player.name, identifiers: member.player.identifiers }));
-    }
-    await sim.until(() => cachedProfiles(sim) >= ONLINE, 120_000, 'every profile');
-    const members = players.filter((_, index) => users.members[index]?.department !== undefined).slice(0, ON_DUTY);
-    const dutyCalls = members.map((player) => server().SetPlayerDuty(player.id, true) as Promise<DutyOutcome>);
-    const outcomes = await sim.resolve(Promise.all(dutyCalls), 60_000);
-    if (!outcomes.every((outcome) => outcome.ok)) throw new Error('bench: a player did not go on duty');
+    const { players, members } = await fillServer(sim, users, { online: ONLINE, onDuty: ON_DUTY });
     const onDuty = (server().GetOnDutyPlayers() as unknown[]).length;
     const [first] = members as [SimPlayer];
     const serverUs = cpuPerCall(() => server().IsPlayerOnDuty(first.id), { perBatch: 2000 });

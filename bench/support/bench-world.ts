@@ -42,6 +42,8 @@ interface DutyToggle {
 export class BenchWorld {
   readonly toggles: DutyToggle[] = [];
   readonly profileLoadedAt = new Map<number, number>();
+  /** Profiles the clients received (each player's every one, not only the first). */
+  profileArrivals = 0;
   /** Duty changes the game made, per chat id (from bridge:server:playerOnDuty / playerOffDuty). */
   readonly gameOns = new Map<string, number>();
   readonly gameOffs = new Map<string, number>();
@@ -120,7 +122,9 @@ export class BenchWorld {
     this.players.set(index, player);
     this.indexOfSrc.set(player.id, index);
     player.on('bridge:client:profile', (profile) => {
-      if ((profile as ProfilePayload).ok && !this.profileLoadedAt.has(index)) this.profileLoadedAt.set(index, this.now);
+      if (!(profile as ProfilePayload).ok) return;
+      this.profileArrivals += 1;
+      if (!this.profileLoadedAt.has(index)) this.profileLoadedAt.set(index, this.now);
     });
   }
 

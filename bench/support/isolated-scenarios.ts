@@ -4,6 +4,7 @@
 // time, but for the real-time storm, which mostly waits.
 import { fork } from 'node:child_process';
 import { setPriority } from 'node:os';
+import type { runCrashRecovery as crashRecovery } from '../scenarios/crash-recovery.js';
 import type { runJoinStorm as joinStorm } from '../scenarios/join-storm.js';
 import type { runOnDutyRevalidation as onDutyRevalidation } from '../scenarios/on-duty-revalidation.js';
 import type { runOutageWithRestart as outageWithRestart } from '../scenarios/outage-restart.js';
@@ -92,4 +93,9 @@ export const runOutageWithRestart = (options: Parameters<typeof outageWithRestar
 export const runOnDutyRevalidation = (options: Parameters<typeof onDutyRevalidation>[0]) =>
   inChild('runOnDutyRevalidation', options, `on-duty revalidation, ${options.players} players`) as ReturnType<
     typeof onDutyRevalidation
+  >;
+
+export const runCrashRecovery = (options: Parameters<typeof crashRecovery>[0]) =>
+  inChild('runCrashRecovery', options, `crash recovery, ${options.openDuties} open duties`) as ReturnType<
+    typeof crashRecovery
   >;
