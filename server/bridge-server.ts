@@ -1,4 +1,6 @@
 import { panelStatusOf } from './commands/panel-status.js';
+import { CommunityOnDutyCount } from './community/community-on-duty-count.js';
+import { startCommunityRun } from './community/community-run.js';
 import { joinCommunity } from './community/load-community.js';
 import { readBridgeSettings } from './config/bridge-settings.js';
 import { endDutiesLeftOpen } from './duty/crashed-run-recovery.js';
@@ -24,6 +26,7 @@ import { createPanelStack } from './panel/panel-stack.js';
 import { probeThenResume } from './panel/start-up.js';
 import { PlayerRegistry } from './players/player-registry.js';
 import { dutyPlayerOf } from './players/player-sessions.js';
+import { shareProfilesWithCommunity } from './profiles/community-profile-sharing.js';
 import { OnDutyRevalidation } from './profiles/on-duty-revalidation.js';
 import { connectProfiles } from './profiles/profile-delivery.js';
 import type { ProfileService } from './profiles/profile-service.js';
@@ -52,7 +55,10 @@ export function startBridgeServer(port: ServerPort, runtime: BridgeRuntime): Bri
   const budget = { limit: config.PanelRateLimit.Requests, windowMs: config.PanelRateLimit.WindowMs };
   // With BRIDGE_REDIS_URL, the servers naming the same Redis and panel are one community (server/community/).
   const community = settings.redisUrl
-    ? joinCommunity({ url: settings.redisUrl, apiBase, logger, now: runtime.now })
+    ? joinCommunity({
+        ...{ url: settings.redisUrl, apiBase, logger, now: runtime.now, sleep: runtime.sleep },
+        run: startCommunityRun(port.store),
+      })
     : undefined;
   // Every panel request goes through this stack's scheduler, within the panel's rate limit.
   const stack = createPanelStack({
@@ -62,6 +68,7 @@ export function startBridgeServer(port: ServerPort, runtime: BridgeRuntime): Bri
     fallbackLimit: budget,
     runtime,
     logger,
+    ...(community ? { shared: community.budget } : {}),
   });
   const players = new PlayerRegistry();
   const playersOnline = announceShortRefreshInterval(config.RefreshIntervalMs, budget, logger);
@@ -76,7 +83,17 @@ export function startBridgeServer(port: ServerPort, runtime: BridgeRuntime): Bri
     dutyState: (src) => dutyStates.get(src),
     logger,
     messages: config.Locale,
+    community: community?.profiles,
   });
+  const communityProfiles = community
+    ? shareProfilesWithCommunity(community.profiles, profiles.profiles, logger)
+    : undefined;
+  // GlobalState['bridge:communityOnDutyCount']: the community's sum with Redis, this server's own count without.
+  const communityCount = new CommunityOnDutyCount(
+    (key, value) => port.setGlobalState(key, value),
+    logger,
+    community?.counts,
+  );
 
   const outbox = new Outbox({
     store: port.store,
@@ -124,6 +141,7 @@ export function startBridgeServer(port: ServerPort, runtime: BridgeRuntime): Bri
   const game = startGameSide({
     ...{ port, runtime, logger, config, token, players, duty, profiles, playersOnline },
     panelStatus: panelStatusOf(stack, outbox, apiBase, config.DegradedMode),
+    communityCount: (slug) => communityCount.count(slug),
   });
   // Every duty change reaches each of these the same way, whatever caused it; an integration is one more here.
   // The principals and the counts come before the events: a listener of playerOnDuty already finds both.
@@ -132,7 +150,11 @@ export function startBridgeServer(port: ServerPort, runtime: BridgeRuntime): Bri
     pollOnDutyProfiles(polling, logger),
     ...(config.AcePermissions ? [grantDutyPrincipals(game.principals, logger)] : []),
     publishOnDutyCounts(
-      { onDutyPlayers: () => duty.onDutyPlayers(), setGlobalState: (key, value) => port.setGlobalState(key, value) },
+      {
+        onDutyPlayers: () => duty.onDutyPlayers(),
+        setGlobalState: (key, value) => port.setGlobalState(key, value),
+        counted: (own) => communityCount.own(own),
+      },
       logger,
     ),
     publishDutyStateBags(game.stateBags, logger),
@@ -160,6 +182,8 @@ export function startBridgeServer(port: ServerPort, runtime: BridgeRuntime): Bri
       duty.stop();
       outbox.stop();
       stack.stop();
+      communityProfiles?.unsubscribe();
+      communityCount.stop();
       community?.stop();
     },
     footprint: () => ({ ...game.footprint(), 'outbox.lanes': outbox.openLanes, onDutyRevalidation: polling.size }),

@@ -35,6 +35,8 @@ export interface GameSideWiring {
   playersOnline: (count: number) => void;
   /** The panel's part of `bridge status`; undefined when the bridge is not configured. */
   panelStatus: () => StatusSnapshot['panel'];
+  /** GetCommunityOnDutyCount's answer. */
+  communityCount: (slug: unknown) => number;
 }
 
 /** What the bridge keeps on the game's side, whatever is behind it. */
@@ -80,7 +82,10 @@ export function startGameSide(wiring: GameSideWiring): GameSide {
   const revalidationAsks = new RevalidationAsks(config.RefreshIntervalMs, runtime.now);
   const openSession = sessionOpener({ players, port, stateBags });
 
-  const serverExports = registerServerExports({ port, duty, players, profiles, messages: config.Locale });
+  const serverExports = registerServerExports({
+    ...{ port, duty, players, profiles, messages: config.Locale },
+    communityCount: wiring.communityCount,
+  });
   const clientEvents = subscribeClientEvents({
     ...wiring,
     refreshOther: serverExports.RefreshPlayer,

@@ -1,4 +1,5 @@
 import type { BridgeServer } from './bridge-server.js';
+import { CommunityOnDutyCount } from './community/community-on-duty-count.js';
 import type { BridgeSettings } from './config/bridge-settings.js';
 import { OFF_DUTY } from './duty/duty-state.js';
 import { publishOnDutyCounts } from './duty/effects/on-duty-count.js';
@@ -27,6 +28,8 @@ export function startInertBridge(
     logger,
     messages: config.Locale,
   });
+  // Without a panel there is no community either: its count is this server's own.
+  const communityCount = new CommunityOnDutyCount((key, value) => port.setGlobalState(key, value), logger);
   // Only the client push has work here: every profile is `not_configured`, and nobody is on duty to reconcile.
   const profileSubscribers = profiles.connect({ store: port.store, reconcile: () => {} });
   const game = startGameSide({
@@ -40,10 +43,15 @@ export function startInertBridge(
     profiles,
     playersOnline: () => {},
     panelStatus: () => undefined,
+    communityCount: (slug) => communityCount.count(slug),
   });
   // Nobody is ever on duty here, and scripts reading the counts find that said.
   const counts = publishOnDutyCounts(
-    { onDutyPlayers: () => duty.onDutyPlayers(), setGlobalState: (key, value) => port.setGlobalState(key, value) },
+    {
+      onDutyPlayers: () => duty.onDutyPlayers(),
+      setGlobalState: (key, value) => port.setGlobalState(key, value),
+      counted: (own) => communityCount.own(own),
+    },
     logger,
   )(duty.dutyChanges$);
   return {

@@ -166,6 +166,11 @@ export interface BridgeServerExports {
   RefreshPlayer(src: number): Promise<ProfilePayload>;
   /** Players on duty in the department with this slug, or in all departments without one. */
   GetOnDutyCount(slug?: string): number;
+  /**
+   * The same count over every server of the community (BRIDGE_REDIS_URL); this server's own count without Redis.
+   * `GlobalState['bridge:communityOnDutyCount']` holds the same.
+   */
+  GetCommunityOnDutyCount(slug?: string): number;
 }
 
 /** Key of the replicated duty state on `Player(src).state` (server) and `LocalPlayer.state` (client). */
@@ -181,6 +186,15 @@ export const ON_DUTY_COUNT_KEY = 'bridge:onDutyCount';
 
 /** Key of the on-duty counts, as a type. */
 export type OnDutyCountKey = typeof ON_DUTY_COUNT_KEY;
+
+/**
+ * Key of the community's on-duty counts in `GlobalState`: the same shape as `bridge:onDutyCount`, summed over every
+ * server naming the same Redis and panel (BRIDGE_REDIS_URL); without Redis, this server's own counts.
+ */
+export const COMMUNITY_ON_DUTY_COUNT_KEY = 'bridge:communityOnDutyCount';
+
+/** Key of the community's on-duty counts, as a type. */
+export type CommunityOnDutyCountKey = typeof COMMUNITY_ON_DUTY_COUNT_KEY;
 
 /**
  * `GlobalState['bridge:onDutyCount']`: players on duty per department slug (departments with nobody on duty are

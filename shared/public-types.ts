@@ -14,6 +14,7 @@ export type {
   BridgeClientExports,
   BridgeServerEvents,
   BridgeServerExports,
+  CommunityOnDutyCountKey,
   DepartmentSummary,
   DeptDataPayload,
   DutyErrorCode,

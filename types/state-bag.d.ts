@@ -6,4 +6,9 @@ interface StateBagInterface {
   'bridge:duty'?: import('./index').DutyStateBag;
   /** On `GlobalState`, set by the bridge (replicated): players on duty per department slug, and `total`. */
   'bridge:onDutyCount'?: import('./index').OnDutyCounts;
+  /**
+   * On `GlobalState`, set by the bridge (replicated): the same counts over every server of the community
+   * (BRIDGE_REDIS_URL); this server's own without Redis.
+   */
+  'bridge:communityOnDutyCount'?: import('./index').OnDutyCounts;
 }

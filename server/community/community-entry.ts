@@ -2,11 +2,15 @@
 // CommonJS module loaded by server/community/load-community.ts with FXServer's `require`; what it exports is
 // `CommunityModule`. Code that needs Redis belongs under server/community/ and is reached from here, so that
 // dist/server.js stays within its size budget and a server without Redis never parses any of it.
+
 import type { Community, CommunityOptions } from './community.js';
+import { startCommunityCounts } from './community-counts.js';
 import { communityPrefix } from './community-keys.js';
+import { startCommunityProfiles } from './community-profiles.js';
 import { sharedReader } from './read-shared.js';
 import { openRedisLink } from './redis-link.js';
 import { parseRedisUrl } from './redis-url.js';
+import { sharedBudget } from './shared-budget.js';
 import { unreachableLink } from './unreachable-link.js';
 
 export function startCommunity(options: CommunityOptions): Community {
@@ -16,10 +20,23 @@ export function startCommunity(options: CommunityOptions): Community {
   if (!parsed.ok) logger.error(`${parsed.error} Until then this server runs alone.`);
   const link = parsed.ok ? openRedisLink({ target: parsed.target, prefix, logger }) : unreachableLink(prefix);
   const readShared = sharedReader(logger);
+  // This run of this server, in what it writes and announces: a run after a crash is a new one.
+  const serverId = options.run.id;
+  const profiles = startCommunityProfiles({ link, readShared, serverId, logger });
+  const counts = startCommunityCounts({
+    ...{ link, readShared, serverId, logger },
+    previousRun: options.run.previous,
+    now: options.now,
+    sleep: options.sleep,
+  });
   return {
     link,
+    budget: sharedBudget({ link, readShared, now: options.now, logger }),
     readShared,
+    profiles,
+    counts,
     stop() {
+      counts.stop();
       link.close();
     },
   };

@@ -2,7 +2,10 @@
 // runs with Redis lives in dist/redis.js (server/community/community-entry.ts), loaded only when the convar is set,
 // so dist/server.js carries none of it (test/build/bundle-size.test.ts).
 import type { Observable } from 'rxjs';
+import type { OnDutyCounts } from '../../shared/events.js';
 import type { Logger } from '../log/logger.js';
+import type { ProfileEntry } from '../profiles/profile-cache.js';
+import type { SharedBudget } from './shared-budget-api.js';
 
 /** The connection to the community's Redis. */
 export interface CommunityLink {
@@ -29,6 +32,12 @@ export interface CommunityLink {
   call<T = unknown>(command: string, ...args: Array<string | number>): Promise<T>;
   /** Runs a Lua script atomically (EVALSHA, falling back to EVAL when Redis lost its script cache). */
   script<T = unknown>(lua: string, keys: readonly string[], args: ReadonlyArray<string | number>): Promise<T>;
+  /**
+   * The messages PUBLISHed on a channel of the community's Redis, on a connection of their own (a subscribing
+   * connection can run no other command). Nothing is heard while Redis is gone, and what was published meanwhile is
+   * lost: owners of shared state read it again on `connected$`.
+   */
+  messages$(channel: string): Observable<string>;
 }
 
 /** A community member's view of a value read from Redis: what another program wrote there is not trusted. */
@@ -38,9 +47,42 @@ export type ReadShared = <T>(
   what: string,
 ) => T | undefined;
 
+/** A profile another server of the community fetched, and how old it is by Redis's clock. */
+export interface SharedProfile {
+  entry: ProfileEntry;
+  ageMs: number;
+}
+
+/** Profiles fetched once for the community (server/community/community-profiles.ts). */
+export interface CommunityProfiles {
+  /** The community's copy of an account's profile while it is fresh; nothing when there is none, or Redis is gone. */
+  read(chatId: string): Promise<SharedProfile | undefined>;
+  /** This server got the profile from the panel: the community's copy becomes it, and the others hear of it. */
+  publish(entry: ProfileEntry, ttlMs: number): void;
+  /** A profile fresh here for `freshForMs` more, written unless the community holds one (Redis came back). */
+  offer(entry: ProfileEntry, ttlMs: number, freshForMs: number): void;
+  /** The chat ids whose profile another server got from the panel again. */
+  readonly renewed$: Observable<string>;
+  /** Redis answers (again): what this server holds is offered again. */
+  readonly connected$: Observable<void>;
+}
+
+/** The on-duty counts of every server of the community (server/community/community-counts.ts). */
+export interface CommunityCounts {
+  /** This server's own counts, each time they change: written for the others at once. */
+  publish(own: OnDutyCounts): void;
+  /** Every server's counts summed (this server's own as they are now): the current value first, then each change. */
+  readonly counts$: Observable<OnDutyCounts>;
+  stop(): void;
+}
+
 export interface Community {
   readonly link: CommunityLink;
+  /** One panel budget for every server of the community (issue 25 item 2). */
+  readonly budget: SharedBudget;
   readonly readShared: ReadShared;
+  readonly profiles: CommunityProfiles;
+  readonly counts: CommunityCounts;
   stop(): void;
 }
 
@@ -52,6 +94,10 @@ export interface CommunityOptions {
   logger: Logger;
   /** Monotonic clock (ms) of this server. */
   now: () => number;
+  /** Waits on this server's monotonic clock (its timers): what shared state repeats runs on it. */
+  sleep: (ms: number) => Promise<void>;
+  /** This run of this server, and the one before it (community-run.ts, kept in KVP). */
+  run: { id: string; previous: string | undefined };
 }
 
 /** What dist/redis.js exports. */

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { Redis } from 'ioredis';
-import { BehaviorSubject, distinctUntilChanged, filter, map, Subject } from 'rxjs';
+import { BehaviorSubject, distinctUntilChanged, filter, map, type Observable, Subject, share } from 'rxjs';
 import type { Logger } from '../log/logger.js';
 import type { CommunityLink } from './community.js';
 import { REDIS_URL_CONVAR } from './redis-convar.js';
@@ -74,6 +74,39 @@ export function openRedisLink({ target, prefix, logger }: RedisLinkOptions): Com
     }
     return sha;
   };
+  // Subscribing takes a connection of its own, opened with the first channel asked for. Its offline queue holds the
+  // SUBSCRIBE until it connects, however many attempts fail first (a queued subscription waits for nobody; with the
+  // main connection's zero retries ioredis would drop it at the first refused attempt, and never subscribe), and
+  // ioredis subscribes again after every reconnection. Its failures are the main connection's to tell.
+  let subscriber: Redis | undefined;
+  const heard = new Subject<readonly [string, string]>();
+  const channels = new Map<string, Observable<string>>();
+  const messages$ = (channel: string): Observable<string> => {
+    let messages = channels.get(channel);
+    if (messages) return messages;
+    if (!subscriber) {
+      subscriber = client.duplicate({
+        enableOfflineQueue: true,
+        maxRetriesPerRequest: null,
+        commandTimeout: undefined,
+        connectionName: 'bridge-sub',
+      });
+      subscriber.on('error', () => {});
+      subscriber.on('message', (from: string, message: string) => heard.next([from, message]));
+    }
+    const listening = subscriber;
+    messages = heard.pipe(
+      filter(([from]) => from === channel),
+      map(([, message]) => message),
+      share(),
+    );
+    listening.subscribe(channel).catch(() => {
+      // Closed before it connected: nothing to listen to any more.
+    });
+    channels.set(channel, messages);
+    return messages;
+  };
+
   const call = <T>(command: string, ...args: Array<string | number>): Promise<T> =>
     client.call(command, ...args) as Promise<T>;
 
@@ -100,9 +133,12 @@ export function openRedisLink({ target, prefix, logger }: RedisLinkOptions): Com
         return call<T>('EVAL', lua, keys.length, ...keys, ...args);
       }
     },
+    messages$,
     close() {
       state.complete();
       connected.complete();
+      heard.complete();
+      subscriber?.disconnect(false);
       client.disconnect(false);
     },
   };

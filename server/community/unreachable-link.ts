@@ -13,6 +13,7 @@ export function unreachableLink(prefix: string): CommunityLink & { close(): void
     connected$: NEVER,
     call: refuse,
     script: refuse,
+    messages$: () => NEVER,
     close() {},
   };
 }

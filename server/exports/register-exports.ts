@@ -13,10 +13,19 @@ export interface ExportsWiring {
   players: PlayerRegistry;
   profiles: Pick<ProfileDelivery, 'profiles' | 'refresh'>;
   messages: Messages;
+  /** GetCommunityOnDutyCount's answer. */
+  communityCount: (slug: unknown) => number;
 }
 
 /** Registers `exports.bridge:*` on the server; returns them for the admin command, which does the same things. */
-export function registerServerExports({ port, duty, players, profiles, messages }: ExportsWiring): BridgeServerExports {
+export function registerServerExports({
+  port,
+  duty,
+  players,
+  profiles,
+  messages,
+  communityCount,
+}: ExportsWiring): BridgeServerExports {
   const serverExports = createServerExports({
     dutyState: (src) => duty.state(src),
     onDutyPlayers: () => duty.onDutyPlayers(),
@@ -29,6 +38,7 @@ export function registerServerExports({ port, duty, players, profiles, messages 
       duty.request(on ? { kind: 'on', src, departmentId } : { kind: 'off', src, reason: 'admin' }),
     takeOffDuty: (src) => duty.request({ kind: 'off', src, reason: 'admin' }),
     refresh: async (src) => (await profiles.refresh(src)).payload,
+    communityCount,
   });
   for (const [name, fn] of Object.entries(serverExports)) port.registerExport(name, fn);
   return serverExports;

@@ -20,6 +20,8 @@ export interface ServerExportsDeps {
   setDuty(src: number, on: boolean, departmentId: number): Promise<DutyOutcome>;
   takeOffDuty(src: number): Promise<DutyOutcome>;
   refresh(src: number): Promise<ProfilePayload>;
+  /** GetCommunityOnDutyCount: the community's count (this server's own without Redis). */
+  communityCount(slug: unknown): number;
 }
 
 // Lua's GetPlayers() gives ids as strings and other resources pass whatever they hold: accept both forms.
@@ -110,6 +112,7 @@ export function createServerExports(deps: ServerExportsDeps): BridgeServerExport
       // A slug is a string; anything else names no department (as GetOnDutyPlayers with a bad id lists nobody).
       return typeof slug === 'string' ? (departmentCounts()[slug] ?? 0) : 0;
     },
+    GetCommunityOnDutyCount: (slug) => deps.communityCount(slug),
     RefreshPlayer: (src) => {
       const id = known(src);
       if (id === undefined) {

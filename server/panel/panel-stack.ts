@@ -1,3 +1,4 @@
+import type { SharedBudget } from '../community/shared-budget-api.js';
 import type { Logger } from '../log/logger.js';
 import type { BridgeRuntime } from '../server-port.js';
 import { CircuitBreaker } from './health/circuit-breaker.js';
@@ -16,6 +17,8 @@ export interface PanelStackOptions {
   fallbackLimit: RateLimitPolicy;
   runtime: BridgeRuntime;
   logger: Logger;
+  /** The community's budget, with BRIDGE_REDIS_URL. */
+  shared?: SharedBudget;
 }
 
 /** Everything between the bridge and the panel: transport, budget, circuit breaker and the scheduler over them. */
@@ -67,7 +70,14 @@ export function createPanelStack(options: PanelStackOptions): PanelStack {
         send: () => transport.getDepartments(PROBE_CHAT_ID),
       }) ?? Promise.resolve(),
   });
-  const scheduler = new RequestScheduler({ clock: runtime, budget, breaker, latency, logger });
+  const scheduler = new RequestScheduler({
+    clock: runtime,
+    budget,
+    ...(options.shared ? { shared: options.shared } : {}),
+    breaker,
+    latency,
+    logger,
+  });
   scheduled.scheduler = scheduler;
   return {
     client: createScheduledPanelClient(transport, scheduler),

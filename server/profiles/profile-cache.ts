@@ -1,6 +1,7 @@
 import { LRUCache } from 'lru-cache';
 import { Subject } from 'rxjs';
 import type { Department } from '../../shared/contract/index.js';
+import type { CommunityProfiles } from '../community/community.js';
 import type { PanelClient } from '../panel/panel-client.js';
 import type { PanelFailure, PanelResult } from '../panel/panel-result.js';
 import type { ProfileRequestClass } from '../panel/scheduling/request-classes.js';
@@ -26,6 +27,8 @@ export interface ProfileCacheOptions {
   max?: number;
   /** How long past its expiry a kept profile is still loaded at start, as the stale fallback. */
   keepStaleMs?: number;
+  /** With BRIDGE_REDIS_URL: the profiles the community's servers fetched, asked before the panel. */
+  community?: CommunityProfiles;
 }
 
 // A user who is not registered yet usually fixes that within minutes (/syncme), so that answer is kept briefly.
@@ -110,11 +113,41 @@ export class ProfileCache {
     if (fresh) return { ok: true, entry: fresh };
     const unreadable = force ? undefined : this.unreadable.get(chatId);
     if (unreadable) return { ok: false, failure: unreadable, stale: this.peek(chatId) };
+    if (!force && this.options.community) {
+      const shared = await this.takeShared(chatId);
+      if (shared) return { ok: true, entry: shared };
+      // Another lookup may have got it while this one waited for Redis (a slow Redis waits up to its timeout).
+      const arrived = this.cache.get(chatId);
+      if (arrived) return { ok: true, entry: arrived };
+    }
     const result = await this.panel.getDepartments(chatId, { priority, fresh: force });
     const entry = this.store(chatId, result);
     if (entry) return { ok: true, entry };
     const failure: PanelFailure = result.ok ? { kind: 'invalid_response', message: 'no profile' } : result.failure;
     return { ok: false, failure, stale: this.peek(chatId) };
+  }
+
+  /**
+   * The community's copy of a profile, taken as this server's own while some of its freshness is left: a profile
+   * another server fetched costs no request here. Its age comes from Redis's clock, and its freshness runs on this
+   * server's monotonic clock from there. Resolves to nothing when there is none (or Redis is gone).
+   */
+  async takeShared(chatId: string): Promise<ProfileEntry | undefined> {
+    const shared = await this.options.community?.read(chatId);
+    if (!shared) return undefined;
+    const ttl = this.ttlOf(shared.entry);
+    if (shared.ageMs >= ttl) return undefined;
+    this.unreadable.delete(chatId);
+    this.cache.set(chatId, shared.entry, { ttl, start: this.options.now() - shared.ageMs });
+    this.changes$.next({ kind: 'held', chatId, entry: shared.entry, ttlMs: ttl });
+    return shared.entry;
+  }
+
+  /** Offers a profile held fresh here to the community, unless it holds one already (Redis came back). */
+  offerToCommunity(chatId: string): void {
+    const entry = this.cache.get(chatId, { allowStale: false });
+    const freshForMs = this.freshForMs(chatId);
+    if (entry && freshForMs > 0) this.options.community?.offer(entry, this.ttlOf(entry), freshForMs);
   }
 
   /** The entry as cached, fresh or not, without fetching. */
@@ -136,6 +169,10 @@ export class ProfileCache {
     return this.cache.size;
   }
 
+  private ttlOf(entry: ProfileEntry): number {
+    return entry.kind === 'not_registered' ? Math.min(this.options.ttlMs, NOT_REGISTERED_TTL_MS) : this.options.ttlMs;
+  }
+
   private store(chatId: string, result: PanelResult<{ departments: Department[] }>) {
     const known = this.stored.get(result);
     if (known) return known;
@@ -154,6 +191,7 @@ export class ProfileCache {
     this.stored.set(result, entry);
     this.cache.set(chatId, entry, { ttl });
     this.changes$.next({ kind: 'held', chatId, entry, ttlMs: ttl });
+    this.options.community?.publish(entry, ttl);
     return entry;
   }
 }

@@ -1,6 +1,7 @@
 import type { Subscription } from 'rxjs';
 import { INTERNAL_EVENTS } from '../../shared/events.js';
 import type { Messages } from '../../shared/locale.js';
+import type { CommunityProfiles } from '../community/community.js';
 import type { DutyState } from '../duty/duty-state.js';
 import { snapshotOf } from '../duty/duty-state.js';
 import type { Logger } from '../log/logger.js';
@@ -91,10 +92,18 @@ export interface ConnectedProfilesOptions extends Omit<ProfileDeliveryOptions, '
   runtime: Pick<BridgeRuntime, 'now' | 'wallNow'>;
   /** `Config.RefreshIntervalMs`: how long a profile is fresh. */
   ttlMs: number;
+  /** With BRIDGE_REDIS_URL: profiles fetched once for the community. */
+  community?: CommunityProfiles;
 }
 
 /** Profiles from the panel, cached for `ttlMs` (and kept in KVP across restarts once connected). */
-export function connectProfiles({ panel, runtime, ttlMs, ...options }: ConnectedProfilesOptions): ProfileDelivery {
-  const cache = new ProfileCache(panel, { ttlMs, now: runtime.now, wallNow: runtime.wallNow });
+export function connectProfiles({
+  panel,
+  runtime,
+  ttlMs,
+  community,
+  ...options
+}: ConnectedProfilesOptions): ProfileDelivery {
+  const cache = new ProfileCache(panel, { ttlMs, now: runtime.now, wallNow: runtime.wallNow, community });
   return new ProfileDelivery({ ...options, cache });
 }

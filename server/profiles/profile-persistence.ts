@@ -5,8 +5,9 @@ import type { ProfileEntry } from './profile-cache.js';
 
 const KEY_PREFIX = 'profile:';
 
-// What a previous run wrote is checked like a panel answer: a changed format or a damaged value is dropped.
-const PersistedProfileSchema = z.object({
+// What a previous run wrote (or another server of the community, in Redis) is checked like a panel answer, with the
+// contract's department schema: a changed format or a damaged value is dropped.
+export const PersistedProfileSchema = z.object({
   ttlMs: z.number().check(z.int(), z.positive()),
   entry: z.discriminatedUnion('kind', [
     z.object({

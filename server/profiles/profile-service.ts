@@ -175,6 +175,22 @@ export class ProfileService {
     return this.cache?.freshForMs(chatId) ?? 0;
   }
 
+  /**
+   * Another server of the community got this account's profile from the panel again: held here, it is taken from
+   * the community's copy and served to its online players, their duty checked against it. Resolves once done.
+   */
+  renewedElsewhere(chatId: string): Promise<void> {
+    return this.policy?.adopt(chatId) ?? Promise.resolve();
+  }
+
+  /** Redis answers (again, perhaps restarted empty): the profiles fresh here for online players are offered again. */
+  offerToCommunity(): void {
+    if (!this.cache) return;
+    for (const session of this.players.all()) {
+      if (session.chat.ok) this.cache.offerToCommunity(session.chat.chatId);
+    }
+  }
+
   /** The panel answers again: every online player without a profile gets one, stale ones are refreshed. */
   recover(): void {
     this.policy?.recover();

@@ -58,6 +58,21 @@ export class RefreshPolicy {
     }
   }
 
+  /**
+   * Another server of the community got this account's profile from the panel again (/dutyrefresh, a role change,
+   * its on-duty polling): a server that holds it takes the community's copy, and its online players get it and have
+   * their duty checked against it, as after a refresh of its own. A server that does not hold it waits until it is
+   * needed.
+   */
+  adopt(chatId: string): Promise<void> {
+    const { cache, players } = this.options;
+    const online = players.all().some((session) => session.chat.ok && session.chat.chatId === chatId);
+    if (!online && !cache.peek(chatId)) return Promise.resolve();
+    return cache.takeShared(chatId).then((entry) => {
+      if (entry) this.tell(chatId, entry);
+    });
+  }
+
   /** Fetches a profile and tells its online players, unless a fetch of it is on its way already: that one is shared. */
   private fetchOnce(chatId: string, options: Parameters<ProfileCache['get']>[1]): Promise<void> {
     const running = this.refreshing.get(chatId);

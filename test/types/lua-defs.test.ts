@@ -173,6 +173,7 @@ describe('the LuaLS definitions in types/lua', () => {
       setDuty: () => Promise.reject(new Error('not called')),
       takeOffDuty: () => Promise.reject(new Error('not called')),
       refresh: () => Promise.reject(new Error('not called')),
+      communityCount: () => 0,
     });
     const [entry] = serverExports.GetOnDutyPlayers();
     const both = `${source('shared.lua')}\n${source('server.lua')}`;

@@ -67,6 +67,16 @@ function exports.bridge:RefreshPlayer(src) end
 ---@return integer
 function exports.bridge:GetOnDutyCount(slug) end
 
+---**server** The same count over every server of the community: all the servers naming the same Redis and panel
+---(`BRIDGE_REDIS_URL`). Without Redis, this server's own count (as GetOnDutyCount). Answers at once, without waiting
+---for Redis; `GlobalState['bridge:communityOnDutyCount']` (BridgeOnDutyCount) has the same figures.
+---```lua
+---if exports.bridge:GetCommunityOnDutyCount('lspd') < 3 then return end
+---```
+---@param slug? string A department slug (`lspd`); nil for every department.
+---@return integer
+function exports.bridge:GetCommunityOnDutyCount(slug) end
+
 ---Server events: local events on the server, fired for every duty change whichever resource asked for it.
 ---Listen with AddEventHandler (they do not come from clients: no RegisterNetEvent).
 ---@alias BridgeServerEvent

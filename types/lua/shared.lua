@@ -123,6 +123,15 @@
 ---```
 ---@alias BridgeOnDutyCountHandler fun(bagName: 'global', key: 'bridge:onDutyCount', value: BridgeOnDutyCount?, reserved: integer, replicated: boolean)
 
+---The replicated `GlobalState` value `bridge:communityOnDutyCount` (a BridgeOnDutyCount): the same counts summed over
+---every server of the community (`BRIDGE_REDIS_URL`); this server's own without Redis. A server that crashed stops
+---counting within 6 seconds.
+---```lua
+---local police = (GlobalState['bridge:communityOnDutyCount'] or {}).lspd or 0
+---AddStateBagChangeHandler('bridge:communityOnDutyCount', 'global', function(bagName, key, value) end)
+---```
+---@alias BridgeCommunityOnDutyCountHandler fun(bagName: 'global', key: 'bridge:communityOnDutyCount', value: BridgeOnDutyCount?, reserved: integer, replicated: boolean)
+
 ---@class BridgeDepartmentVehicle
 ---@field model string
 ---@field label string

@@ -10,6 +10,8 @@ export interface OnDutyCountDeps {
   onDutyPlayers(): ReadonlyArray<readonly [number, DutyState]>;
   /** A replicated GlobalState key. */
   setGlobalState(key: string, value: unknown): void;
+  /** Told each value set: the community's count adds it up with the other servers'. */
+  counted?(counts: OnDutyCounts): void;
 }
 
 /**
@@ -37,6 +39,7 @@ export const publishOnDutyCounts =
       }
       deps.setGlobalState(ON_DUTY_COUNT_KEY, counts);
       published = text;
+      deps.counted?.(counts);
     };
     const subscription = new Subscription();
     try {

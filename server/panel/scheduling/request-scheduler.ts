@@ -1,4 +1,5 @@
 import type { Subscription } from 'rxjs';
+import type { SharedBudget } from '../../community/shared-budget-api.js';
 import type { Logger } from '../../log/logger.js';
 import { type Clock, WakeTimer } from '../../time/wake-timer.js';
 import { type CircuitBreaker, reachabilityOf } from '../health/circuit-breaker.js';
@@ -35,6 +36,8 @@ export interface RequestSchedulerOptions {
   /** `now` (monotonic) for every wait; `wallNow` only to read the panel's timestamp headers when it sends no `Date`. */
   clock: Clock & { wallNow(): number };
   budget: RateBudget;
+  /** The community's budget (BRIDGE_REDIS_URL): while it is active it decides instead of `budget`. */
+  shared?: SharedBudget;
   breaker: CircuitBreaker;
   latency: LatencyStats;
   logger: Logger;
@@ -82,6 +85,8 @@ export class RequestScheduler {
   private readonly subscription: Subscription;
   private readonly cappedWaits: CappedWaits;
   private inFlight = 0;
+  /** A request of the community's budget is on its way to Redis: one at a time, the answer pumps again. */
+  private asking = false;
   private sent = 0;
   private rateLimited = 0;
   private stopped = false;
@@ -190,6 +195,10 @@ export class RequestScheduler {
       if (!this.options.budget.hasAnswered && this.inFlight > 0) return;
       const entry = this.next();
       if (!entry) return;
+      if (this.options.shared?.active) {
+        this.askCommunity(entry.requestClass);
+        return;
+      }
       const pace = paceOf(entry.requestClass);
       // Classes below are paced too, so when the head cannot go yet nothing behind it can either.
       const at = this.options.budget.nextSendAt(pace);
@@ -203,8 +212,34 @@ export class RequestScheduler {
     }
   }
 
-  private dispatch(entry: Entry, pace: SendPace): void {
+  /**
+   * Asks the community's budget for a request of the class at the head; granted, the head of the queues leaves at
+   * once (a higher class may have arrived meanwhile: it may use what a lower one was given). Never waits for Redis:
+   * a failed call leaves the decision to this server's own budget.
+   */
+  private askCommunity(requestClass: RequestClass): void {
+    const shared = this.options.shared;
+    if (this.asking || !shared) return;
+    this.asking = true;
+    void shared.acquire(requestClass, this.options.budget.snapshot()).then((grant) => {
+      this.asking = false;
+      if (this.stopped) return;
+      if (grant?.granted === false) {
+        this.timer.wakeAt(this.options.clock.now() + grant.retryInMs);
+        return;
+      }
+      const entry = grant ? this.next() : undefined;
+      if (entry && grant) {
+        this.queueOf(entry.requestClass).shift();
+        this.dispatch(entry, paceOf(entry.requestClass), grant.ticket);
+      }
+      this.pump();
+    });
+  }
+
+  private dispatch(entry: Entry, pace: SendPace, sharedTicket?: number): void {
     entry.state = 'sent';
+    // This server's budget counts every request too: it keeps learning, ready for when Redis goes.
     const ticket = this.options.budget.take(pace);
     this.inFlight += 1;
     this.sent += 1;
@@ -219,13 +254,18 @@ export class RequestScheduler {
       )
       .then((exchange) => {
         this.inFlight -= 1;
-        if (!this.stopped) this.learn(entry, ticket, exchange);
+        if (!this.stopped) this.learn(entry, ticket, exchange, sharedTicket);
         this.pump();
       });
   }
 
-  private learn(entry: Entry, ticket: number, { result, response }: PanelExchange<unknown>): void {
-    const { budget, breaker, latency, clock, logger } = this.options;
+  private learn(
+    entry: Entry,
+    ticket: number,
+    { result, response }: PanelExchange<unknown>,
+    sharedTicket: number | undefined,
+  ): void {
+    const { budget, shared, breaker, latency, clock, logger } = this.options;
     const now = clock.now();
     if (response.status !== undefined) latency.record(response.latencyMs, now);
     // No answer at all (network error, timeout) says nothing about the budget.
@@ -236,6 +276,8 @@ export class RequestScheduler {
     breaker.record(reachabilityOf(response), result.ok ? undefined : result.failure.message);
     if (response.status === 429) {
       budget.refused(ticket, observation ?? { form: 'none' });
+      // Every server of the community waits too.
+      shared?.refused(sharedTicket ?? -1, observation ?? { form: 'none' });
       this.rateLimited += 1;
       const { blockedUntil } = budget.snapshot();
       logger.warn(
@@ -247,6 +289,8 @@ export class RequestScheduler {
       return;
     }
     if (observation) budget.observe(ticket, observation);
+    // Every granted request is answered to the community's budget, headers or not: it is no longer in flight.
+    if (sharedTicket !== undefined) shared?.observe(sharedTicket, observation ?? { form: 'none' });
     entry.settle(
       !result.ok && headers ? { ok: false, failure: this.cappedWaits.failure(result.failure, headers) } : result,
     );

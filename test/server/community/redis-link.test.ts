@@ -94,6 +94,29 @@ describe.skipIf(!redisAvailable())('the Redis link', () => {
     expect(lines.join('\n')).not.toContain(PASSWORD);
   });
 
+  it('messages$: hears what is published, also when Redis only came up after the subscription was asked for', async () => {
+    const late = await startRedisServer();
+    try {
+      await late.kill();
+      const { link } = linkTo(late.url());
+      close = () => link.close();
+      const heard: string[] = [];
+      const subscription = link.messages$('bridge:test:news').subscribe((message) => heard.push(message));
+      await firstValueFrom(link.up$.pipe(filter((up) => !up)));
+      // The subscribing connection's first attempt was refused as the main one's was: the subscription must outlive it.
+      const up = firstValueFrom(link.connected$);
+      await late.restart();
+      await up;
+      for (let tries = 0; heard.length === 0 && tries < 50; tries++) {
+        await late.command('PUBLISH', 'bridge:test:news', `hello ${tries}`);
+      }
+      expect(heard[0]).toMatch(/^hello \d+$/);
+      subscription.unsubscribe();
+    } finally {
+      await late.stop();
+    }
+  });
+
   it('a slow Redis: a call fails after the short command timeout instead of holding the caller', async () => {
     const { link } = linkTo(redis.url());
     close = () => link.close();

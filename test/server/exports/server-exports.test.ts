@@ -28,6 +28,7 @@ function deps(overrides: Partial<ServerExportsDeps> = {}) {
       since: 5,
     })),
     takeOffDuty: vi.fn(async () => ({ ok: true as const, changed: true, ...OFF_DUTY })),
+    communityCount: (slug) => (slug === undefined ? 7 : 0),
     refresh: vi.fn(async (src) => profiles.get(src) as ProfilePayload),
   };
   return { ...base, ...overrides };

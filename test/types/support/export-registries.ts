@@ -14,6 +14,7 @@ export function serverExportRegistry(): Map<string, JsExport> {
     players: {} as never,
     profiles: {} as never,
     messages: {} as never,
+    communityCount: () => 0,
   });
   return registered;
 }

@@ -1,0 +1,172 @@
+// The community's panel budget as one atomic Redis script (EVALSHA): every server's every request takes from it.
+// Redis's own clock (TIME) is the community's clock: servers' monotonic clocks have unrelated origins, and a window
+// measured on Redis means the same moment to all of them. It follows server/panel/rate-limit/rate-budget.ts (the
+// budget of one server), with two differences a community needs:
+// - Requests in flight are counted by ticket (a sorted set), not by order: requests of several servers reach the
+//   panel in any order, so an answer's `remaining` may not count requests granted before it yet. What is left is at
+//   most that count less every request still in flight; within a window an answer can only lower the estimate (an
+//   answer that took long says less than a quick later one).
+// - Request classes keep their priority across servers:
+//   rank 0 (duty) may take every request left; rank 1 (a player waiting) leaves the duty reserve; rank 2+ (joins,
+//   refreshes) is paced over what is left of the window (a GCRA cell shared by every server) and leaves the
+//   interactive reserve, which anyone may use in the window's last slot, so a storm still uses the whole window.
+// KEYS[1]: the budget hash; KEYS[2]: the tickets in flight (sorted set, scored by when they were granted).
+// ARGV (times in ms, '' for what is not known):
+//   acquire rank limit windowMs learned(0|1) remaining resetInMs              -> {1, ticket} | {0, waitMs}
+//     (the caller's own budget: the start of the community's, and the panel's limit once the caller has learned it)
+//   observe ticket limit windowMs remaining resetInMs                        -> {1, remaining}
+//   refused ticket limit windowMs remaining resetInMs retryAfterMs longestMs -> {1, blockedForMs}
+export const SHARED_BUDGET_LUA = `
+local key, flying = KEYS[1], KEYS[2]
+local op = ARGV[1]
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local MARGIN, SAME_WINDOW, LOST_AFTER = 1000, 1500, 30000
+local function num(v) local n = tonumber(v) if n == nil or n < 0 then return nil end return n end
+local function positive(v) local n = num(v) if n == nil or n < 1 then return nil end return n end
+
+local s = {}
+local raw = redis.call('HGETALL', key)
+for i = 1, #raw, 2 do s[raw[i]] = tonumber(raw[i + 1]) end
+-- A ticket never answered (its server died with it in flight) stops counting after a while.
+redis.call('ZREMRANGEBYSCORE', flying, '-inf', now - LOST_AFTER)
+
+if op == 'acquire' then
+  local limit, windowMs, learned = positive(ARGV[3]), positive(ARGV[4]), ARGV[5] == '1'
+  if s.limit == nil then
+    -- No community budget yet (first server, or Redis restarted empty): start from what this server knows.
+    s.limit = math.floor(limit or 1); s.windowMs = windowMs or 60000; s.learned = learned and 1 or 0
+    s.remaining = math.min(s.limit, num(ARGV[6]) or s.limit)
+    local resetIn = positive(ARGV[7])
+    if resetIn then s.resetAt = now + resetIn; s.known = 1 end
+  elseif s.learned ~= 1 and learned and limit then
+    -- The community only guessed (config.lua); this server has read the panel's headers.
+    s.limit = math.floor(limit); s.windowMs = windowMs or s.windowMs; s.learned = 1
+    s.remaining = math.min(s.remaining or s.limit, s.limit, num(ARGV[6]) or s.limit)
+  end
+end
+if s.limit == nil then return {0, 1000} end
+s.taken = s.taken or 0
+s.applied = s.applied or 0
+s.remaining = s.remaining or s.limit
+local limit, windowMs = s.limit, s.windowMs
+local slot = windowMs / limit
+local inFlight = redis.call('ZCARD', flying)
+
+-- Past a block requests may leave again; past the reset a new window starts with the whole limit, less what is
+-- still on its way (it may be counted in the new window).
+if s.blocked and now >= s.blocked then s.blocked = nil end
+if s.resetAt and now >= s.resetAt and not s.blocked then
+  s.resetAt = nil; s.known = 0; s.arrival = nil
+  s.remaining = math.max(0, limit - inFlight)
+end
+
+local dutyReserve = 0
+if limit >= 20 then dutyReserve = 1 end
+local interactiveReserve = dutyReserve + math.max(1, math.ceil(limit / 10))
+if interactiveReserve >= limit then interactiveReserve = dutyReserve end
+
+local function save()
+  redis.call('DEL', key)
+  local flat = {}
+  for k, v in pairs(s) do flat[#flat + 1] = k; flat[#flat + 1] = tostring(v) end
+  redis.call('HSET', key, unpack(flat))
+  local keep = math.max(600000, 3 * windowMs)
+  redis.call('PEXPIRE', key, keep)
+  redis.call('PEXPIRE', flying, keep)
+end
+
+if op == 'acquire' then
+  local rank = tonumber(ARGV[2]) or 4
+  if s.blocked then return {0, s.blocked - now} end
+  if s.remaining < 1 then
+    if s.resetAt then return {0, math.max(1, math.ceil(s.resetAt - now))} end
+    return {0, math.ceil(slot)}
+  end
+  local reserve = 0
+  if rank == 1 then reserve = dutyReserve elseif rank >= 2 then reserve = interactiveReserve end
+  -- The window's last slot: whatever was kept back for duty calls and waiting players goes to anyone.
+  if s.resetAt and now >= s.resetAt - slot then reserve = 0 end
+  if s.remaining - reserve < 1 then
+    local release = (s.resetAt or (now + windowMs + MARGIN)) - slot
+    return {0, math.max(1, math.ceil(release - now))}
+  end
+  if rank >= 2 and s.arrival then
+    local burst = math.min(limit, math.max(5, math.ceil(limit / 10)))
+    local at = s.arrival - (burst - 1) * slot
+    if at > now then return {0, math.ceil(at - now)} end
+  end
+  if s.resetAt == nil then s.resetAt = now + windowMs + MARGIN; s.known = 0 end
+  if rank >= 2 then
+    local spread = math.max(1, s.remaining - interactiveReserve)
+    s.arrival = math.max(s.arrival or now, now) + math.max(0, s.resetAt - now) / spread
+  end
+  s.remaining = s.remaining - 1
+  s.taken = s.taken + 1
+  redis.call('ZADD', flying, now, s.taken)
+  save()
+  return {1, s.taken}
+end
+
+local ticket = tonumber(ARGV[2]) or 0
+redis.call('ZREM', flying, ticket)
+inFlight = redis.call('ZCARD', flying)
+local l, w = positive(ARGV[3]), positive(ARGV[4])
+if l then
+  l = math.floor(l)
+  if l < limit then s.remaining = math.min(s.remaining, l) end
+  s.limit = l; s.learned = 1
+end
+if w then s.windowMs = w end
+limit, windowMs = s.limit, s.windowMs
+slot = windowMs / limit
+local observed = num(ARGV[5])
+local resetIn = tonumber(ARGV[6])
+
+local function apply()
+  if observed == nil then return end
+  -- Requests still in flight may not be counted in this answer yet: assume the worse.
+  local left = math.max(0, math.min(limit, observed - inFlight))
+  local newest = ticket > s.applied
+  if newest then s.applied = ticket end
+  if resetIn == nil then
+    if s.resetAt == nil then s.resetAt = now + windowMs + MARGIN end
+    s.remaining = math.min(s.remaining, left)
+    return
+  end
+  if resetIn <= 0 then
+    -- The count belongs to a window the panel says is over: it says nothing about now.
+    return
+  end
+  local resetAt = now + resetIn
+  local same = s.known == 1 and s.resetAt ~= nil and math.abs(resetAt - s.resetAt) <= SAME_WINDOW
+  if same then
+    s.resetAt = math.min(s.resetAt, resetAt)
+    s.remaining = math.min(s.remaining, left)
+  elseif newest then
+    -- A window the community had not seen yet (or only guessed): its count replaces the guess.
+    s.resetAt = resetAt; s.known = 1
+    s.remaining = left
+  end
+end
+
+if op == 'observe' then
+  apply()
+  save()
+  return {1, s.remaining}
+end
+
+if op == 'refused' then
+  apply()
+  local retryAfter = num(ARGV[7])
+  local longest = num(ARGV[8]) or 60000
+  local wait = windowMs
+  if retryAfter then wait = retryAfter elseif s.resetAt and s.known == 1 then wait = s.resetAt - now end
+  wait = math.min(longest, math.max(slot, wait))
+  s.blocked = math.max(s.blocked or 0, now + wait)
+  s.remaining = 0; s.resetAt = s.blocked; s.known = 1; s.arrival = nil
+  save()
+  return {1, math.floor(s.blocked - now)}
+end
+return redis.error_reply('unknown op ' .. tostring(op))
+`;

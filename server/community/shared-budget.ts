@@ -1,0 +1,84 @@
+import * as z from '../../shared/zod-mini.js';
+import type { Logger } from '../log/logger.js';
+import type { BudgetSnapshot } from '../panel/rate-limit/rate-budget.js';
+import type { RateLimitObservation } from '../panel/rate-limit/read-rate-limit-headers.js';
+import { classRank, type RequestClass } from '../panel/scheduling/request-classes.js';
+import { LONGEST_WAIT_MS } from '../time/longest-wait.js';
+import type { CommunityLink, ReadShared } from './community.js';
+import { SHARED_BUDGET_LUA } from './shared-budget.lua.js';
+import type { BudgetGrant, SharedBudget } from './shared-budget-api.js';
+
+// One call that fails (a timeout after the server's thread was busy for a moment: the answer was there, the timer
+// fired first) is asked again shortly: deciding alone at once would spend what the other servers may be spending.
+// Failing again and again, Redis is too slow to help: the scheduler decides alone for a while, then tries again.
+const ASK_AGAIN_AFTER_MS = 100;
+const FAILURES_BEFORE_ALONE = 3;
+const ALONE_AFTER_FAILURE_MS = 5_000;
+
+const ScriptAnswer = z.tuple([z.union([z.literal(0), z.literal(1)]), z.number()]);
+
+export interface SharedBudgetOptions {
+  link: CommunityLink;
+  readShared: ReadShared;
+  now: () => number;
+  logger: Logger;
+}
+
+const arg = (value: number | undefined): string | number => (value === undefined ? '' : value);
+
+/** The community's budget in Redis (`<prefix>budget`), changed only by SHARED_BUDGET_LUA. */
+export function sharedBudget({ link, readShared, now, logger }: SharedBudgetOptions): SharedBudget {
+  const keys = [`${link.prefix}budget`, `${link.prefix}budget:in-flight`];
+  let aloneUntil = Number.NEGATIVE_INFINITY;
+  let failures = 0;
+  const run = async (args: Array<string | number>) => {
+    try {
+      const answer = readShared(ScriptAnswer, await link.script(SHARED_BUDGET_LUA, keys, args), keys[0] as string);
+      if (answer) {
+        failures = 0;
+        return answer;
+      }
+    } catch (error) {
+      logger.debug(`the community's budget did not answer (${String((error as Error)?.message ?? error)})`);
+    }
+    failures += 1;
+    if (failures >= FAILURES_BEFORE_ALONE) {
+      failures = 0;
+      aloneUntil = now() + ALONE_AFTER_FAILURE_MS;
+    }
+    return undefined;
+  };
+  const answerArgs = (ticket: number, observation: RateLimitObservation) => [
+    ticket,
+    arg(observation.limit),
+    arg(observation.windowMs),
+    arg(observation.remaining),
+    arg(observation.resetInMs),
+  ];
+  return {
+    get active() {
+      return link.isUp && now() >= aloneUntil;
+    },
+    async acquire(requestClass: RequestClass, local: BudgetSnapshot): Promise<BudgetGrant | undefined> {
+      const resetIn = local.resetAt !== undefined && local.resetKnown ? Math.max(0, local.resetAt - now()) : undefined;
+      const answer = await run([
+        'acquire',
+        classRank(requestClass),
+        local.limit,
+        local.windowMs,
+        local.limitSource === 'panel' ? 1 : 0,
+        local.remaining,
+        arg(resetIn),
+      ]);
+      if (!answer) return this.active ? { granted: false, retryInMs: ASK_AGAIN_AFTER_MS } : undefined;
+      const [granted, value] = answer;
+      return granted === 1 ? { granted: true, ticket: value } : { granted: false, retryInMs: value };
+    },
+    observe(ticket, observation) {
+      void run(['observe', ...answerArgs(ticket, observation)]);
+    },
+    refused(ticket, observation) {
+      void run(['refused', ...answerArgs(ticket, observation), arg(observation.retryAfterMs), LONGEST_WAIT_MS]);
+    },
+  };
+}

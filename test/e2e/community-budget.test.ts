@@ -1,0 +1,77 @@
+// One panel budget for a community of servers behind one IP (issue 25 item 2): two sims, 30 players joining each at
+// once, a panel that allows 20 requests per 10 s per IP. Alone, each bridge spends what it reads in
+// RateLimit-Remaining while the other spends the same requests; with one Redis they spend one budget.
+import { afterEach, describe, expect, it } from 'vitest';
+import { population } from '../../bench/support/population.js';
+import { type RedisServer, redisAvailable, startRedisServer } from '../support/redis-server.js';
+import { type Community, startCommunity } from './support/community.js';
+
+const RATE_LIMIT = { limit: 20, windowMs: 10_000 };
+const PLAYERS_PER_SERVER = 30;
+const SERVERS = 2;
+const people = population(SERVERS * PLAYERS_PER_SERVER);
+
+let community: Community | undefined;
+let redis: RedisServer | undefined;
+afterEach(async () => {
+  await community?.close();
+  await redis?.stop();
+  community = undefined;
+  redis = undefined;
+});
+
+/** Every player of every server joins at once; resolves when every client has its profile. */
+async function joinStorm(world: Community) {
+  const joined = await Promise.all(
+    people.members.map(async (member, index) => {
+      const sim = world.sims[index % SERVERS];
+      if (!sim) throw new Error('no server');
+      return { sim, player: await world.join(sim, member.chatId, member.player.name) };
+    }),
+  );
+  const [first] = world.sims;
+  await first?.until(
+    () => joined.every(({ sim, player }) => world.hasProfile(sim, player)),
+    120_000,
+    'every profile of the storm',
+  );
+  const statuses = world.statuses();
+  return { tooManyRequests: statuses.filter((status) => status === 429).length, ...world.budgetUse() };
+}
+
+const report = (label: string, result: Awaited<ReturnType<typeof joinStorm>>) =>
+  console.log(
+    `[community budget] ${label}: ${result.tooManyRequests} × 429, budget use ${(result.use * 100).toFixed(1)} % (accepted per window: ${result.windows.join(', ')})`,
+  );
+
+describe('two servers behind one IP, 30 joins each, a panel allowing 20 requests per 10 s', () => {
+  it('without Redis: every profile arrives; the 429s that remain are measured', { timeout: 180_000 }, async () => {
+    community = await startCommunity({ servers: SERVERS, rateLimit: RATE_LIMIT, data: people.data });
+    const result = await joinStorm(community);
+    report('without Redis', result);
+    for (const sim of community.sims) expect(sim.errors).toEqual([]);
+  });
+
+  it.skipIf(!redisAvailable())(
+    'with one Redis: one budget, 0 × 429 and at least 95 % of the budget used',
+    { timeout: 180_000 },
+    async () => {
+      redis = await startRedisServer();
+      community = await startCommunity({
+        servers: SERVERS,
+        rateLimit: RATE_LIMIT,
+        data: people.data,
+        redisUrl: redis.url(),
+      });
+      await Promise.all(
+        community.sims.map((sim) =>
+          sim.until(() => community?.consoleOf(sim).includes('one of a community') ?? false, 10_000, 'Redis'),
+        ),
+      );
+      const result = await joinStorm(community);
+      report('with Redis', result);
+      expect(result.tooManyRequests).toBe(0);
+      expect(result.use).toBeGreaterThanOrEqual(0.95);
+    },
+  );
+});

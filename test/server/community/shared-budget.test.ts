@@ -1,0 +1,141 @@
+// The community's budget (server/community/shared-budget.lua.ts) on a real redis-server, two servers' views of it.
+import { filter, firstValueFrom } from 'rxjs';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { CommunityLink } from '../../../server/community/community.js';
+import { communityPrefix } from '../../../server/community/community-keys.js';
+import { sharedReader } from '../../../server/community/read-shared.js';
+import { openRedisLink } from '../../../server/community/redis-link.js';
+import { parseRedisUrl } from '../../../server/community/redis-url.js';
+import { sharedBudget } from '../../../server/community/shared-budget.js';
+import type { SharedBudget } from '../../../server/community/shared-budget-api.js';
+import { createLogger } from '../../../server/log/logger.js';
+import type { BudgetSnapshot } from '../../../server/panel/rate-limit/rate-budget.js';
+import type { RequestClass } from '../../../server/panel/scheduling/request-classes.js';
+import { type RedisServer, redisAvailable, startRedisServer } from '../../support/redis-server.js';
+
+const LEARNED: BudgetSnapshot = {
+  limit: 20,
+  windowMs: 10_000,
+  limitSource: 'panel',
+  remaining: 20,
+  resetAt: undefined,
+  resetKnown: false,
+  blockedUntil: undefined,
+};
+
+describe.skipIf(!redisAvailable())("the community's budget", () => {
+  let redis: RedisServer;
+  let links: Array<CommunityLink & { close(): void }> = [];
+  let lines: string[] = [];
+  beforeAll(async () => {
+    redis = await startRedisServer();
+  });
+  afterAll(() => redis.stop());
+  beforeEach(async () => {
+    await redis.command('FLUSHALL');
+    lines = [];
+  });
+  afterEach(() => {
+    for (const link of links) link.close();
+    links = [];
+  });
+
+  /** One server of the community: its own connection, the same Redis and panel. */
+  async function server(): Promise<SharedBudget> {
+    const logger = createLogger({ print: (line) => lines.push(line) });
+    const parsed = parseRedisUrl(redis.url());
+    if (!parsed.ok) throw new Error(parsed.error);
+    const link = openRedisLink({ target: parsed.target, prefix: communityPrefix('http://panel.test'), logger });
+    links.push(link);
+    await firstValueFrom(link.connected$);
+    return sharedBudget({ link, readShared: sharedReader(logger), now: () => performance.now(), logger });
+  }
+
+  /** Acquires until the budget says wait: how many were granted, and the wait. */
+  async function drain(budget: SharedBudget, requestClass: RequestClass, local = LEARNED) {
+    const tickets: number[] = [];
+    for (;;) {
+      const grant = await budget.acquire(requestClass, local);
+      if (!grant) throw new Error('Redis failed');
+      if (!grant.granted) return { tickets, retryInMs: grant.retryInMs };
+      tickets.push(grant.ticket);
+    }
+  }
+
+  it('a duty call on A is not starved by players waiting on B: the last request of the window is kept for it', async () => {
+    const [a, b] = [await server(), await server()];
+    const storm = await drain(b, 'waiting');
+    expect(storm.tickets).toHaveLength(19);
+    expect(await a.acquire('duty', LEARNED)).toEqual({ granted: true, ticket: 20 });
+    const after = await a.acquire('duty', LEARNED);
+    expect(after).toMatchObject({ granted: false });
+    // The window is the community's guess (10 s and a margin): nothing before it ends.
+    expect((after as { retryInMs: number }).retryInMs).toBeGreaterThan(9_000);
+  });
+
+  it('a join storm on B leaves the interactive reserve: waiting players and duty calls on A still go', async () => {
+    const [a, b] = [await server(), await server()];
+    // Joins are paced too; with only 4 left in the window (the panel said so) the reserve decides.
+    const nearlySpent = { ...LEARNED, remaining: 4, resetAt: performance.now() + 8_000, resetKnown: true };
+    const storm = await drain(b, 'join', nearlySpent);
+    expect(storm.tickets).toHaveLength(1);
+    expect(await a.acquire('waiting', LEARNED)).toMatchObject({ granted: true });
+    expect(await a.acquire('waiting', LEARNED)).toMatchObject({ granted: true });
+    expect(await a.acquire('waiting', LEARNED)).toMatchObject({ granted: false });
+    expect(await a.acquire('duty', LEARNED)).toMatchObject({ granted: true });
+    expect(await a.acquire('duty', LEARNED)).toMatchObject({ granted: false });
+  });
+
+  it("a 429 seen by one server blocks every server until the panel's Retry-After", async () => {
+    const [a, b] = [await server(), await server()];
+    const grant = await a.acquire('join', LEARNED);
+    a.refused((grant as { ticket: number }).ticket, { form: 'draft-6', remaining: 0, retryAfterMs: 7_000 });
+    // refused is sent without waiting; the next call of the same connection runs after it.
+    await a.acquire('duty', LEARNED);
+    const blocked = await b.acquire('duty', LEARNED);
+    expect(blocked).toMatchObject({ granted: false });
+    expect((blocked as { retryInMs: number }).retryInMs).toBeGreaterThan(6_500);
+    expect((blocked as { retryInMs: number }).retryInMs).toBeLessThanOrEqual(7_000);
+  });
+
+  it("an answer's count, less every request still in flight (servers' requests reach the panel in any order)", async () => {
+    const a = await server();
+    const tickets: number[] = [];
+    for (let i = 0; i < 6; i++) tickets.push(((await a.acquire('duty', LEARNED)) as { ticket: number }).ticket);
+    // The panel counted ticket 6 first (14 left after it): tickets 1 to 5 may still be counted.
+    a.observe(6, { form: 'draft-6', limit: 20, windowMs: 10_000, remaining: 14, resetInMs: 9_000 });
+    const left = await drain(a, 'duty');
+    expect(left.tickets).toHaveLength(14 - 5);
+  });
+
+  it('Redis restarted empty: the budget starts again from what the server asking knows', async () => {
+    const a = await server();
+    await drain(a, 'duty');
+    await redis.restart();
+    await firstValueFrom(links[0]?.connected$ as never);
+    const known = { ...LEARNED, remaining: 3, resetAt: performance.now() + 5_000, resetKnown: true };
+    const left = await drain(a, 'duty', known);
+    expect(left.tickets).toHaveLength(3);
+    expect(left.retryInMs).toBeLessThanOrEqual(5_000);
+  });
+
+  it('a slow Redis: a timeout is asked again shortly; the third in a row and the server decides alone', async () => {
+    const a = await server();
+    await redis.command('CLIENT', 'PAUSE', '3000', 'ALL');
+    expect(await a.acquire('duty', LEARNED)).toEqual({ granted: false, retryInMs: 100 });
+    expect(await a.acquire('duty', LEARNED)).toEqual({ granted: false, retryInMs: 100 });
+    expect(await a.acquire('duty', LEARNED)).toBeUndefined();
+    expect(a.active).toBe(false);
+    await redis.command('CLIENT', 'UNPAUSE');
+  });
+
+  it('Redis gone: the budget never waits for it, and the server decides alone', async () => {
+    const a = await server();
+    const gone = firstValueFrom((links[0] as CommunityLink).up$.pipe(filter((up) => !up)));
+    await redis.kill();
+    await gone;
+    expect(a.active).toBe(false);
+    expect(await a.acquire('duty', LEARNED)).toBeUndefined();
+    await redis.restart();
+  });
+});
