@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { DutyOptionDepartment, DutyOptions } from '../client/bridge-client.js';
 import {
+  COMMUNITY_ON_DUTY_COUNT_KEY,
   DUTY_STATE_BAG_KEY,
   type DutyOutcome,
   type OffDutyPayload,
@@ -14,7 +15,7 @@ import {
 import { createSim, type Sim, type SimEvent, type SimPlayer } from '../sim/index.js';
 import { bridgeResource } from './bridge-resource.js';
 import { type DutyCommandAnswer, DutyCommandRunner } from './duty-command-runner.js';
-import { COMMUNITY_ON_DUTY_COUNT_KEY, chatLinesOf, onDutyCountOf } from './server-view.js';
+import { chatLinesOf, onDutyCountOf } from './server-view.js';
 
 const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
 const SHOWN = 100;

@@ -1,9 +1,6 @@
 import { ON_DUTY_COUNT_KEY } from '../shared/events.js';
 import type { Sim, SimPlayer } from '../sim/index.js';
 
-/** Until the community's counts land in shared/events.ts (issue 25, item 5). */
-export const COMMUNITY_ON_DUTY_COUNT_KEY = 'bridge:communityOnDutyCount';
-
 /**
  * `GlobalState['bridge:onDutyCount']` (`{ [slug]: n, total: n }`, the live counts the bridge publishes for other
  * resources), or the same shape under another key (the community's counts), as the server holds it, or null while

@@ -311,6 +311,13 @@ describe.skipIf(!redisAvailable())('the playground with two servers and one Redi
       [0, { total: 0 }],
       [1, { safr: 1, total: 1 }],
     ]);
+    // The community's counts reach the other server through Redis.
+    await expect
+      .poll(async () => (await state()).servers.map((s) => s.communityOnDutyCount))
+      .toEqual([
+        { safr: 1, total: 1 },
+        { safr: 1, total: 1 },
+      ]);
     const events = (await state()).events.filter((event) => event.name === 'bridge:server:playerOnDuty');
     expect(events.map((event) => event.server)).toEqual([2]);
 
