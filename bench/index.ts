@@ -198,7 +198,7 @@ async function main(): Promise<BenchReport> {
       const players = cluster.servers * cluster.playersPerServer;
       const floorMs = (players / LIMIT_PER_MINUTE) * MINUTE;
       progress(
-        `cluster: ${cluster.servers} servers × ${cluster.playersPerServer} players behind one IP, without Redis, with one, and with it killed for ${REDIS_DOWN_MS / 1000} s, side by side in real time (the floor alone is ${(floorMs / 1000).toFixed(0)} s)`,
+        `cluster: ${cluster.servers} servers × ${cluster.playersPerServer} players behind one IP, without Redis, with one, and with it killed for ${REDIS_DOWN_MS / 1000} s, side by side in real time (one request per player is ${(floorMs / 1000).toFixed(0)} s of the panel's budget)`,
       );
       // Side by side: each run is its own process with its own panel and Redis, and mostly waits on the budget.
       clusterRuns.push(

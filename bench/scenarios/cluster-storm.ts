@@ -45,7 +45,12 @@ export interface ClusterResult {
    */
   budgetUse: number | undefined;
   fullWindows: number;
-  /** All players / limit per minute: the time the budget alone forces for one request per player. */
+  /**
+   * The time the budget alone forces for one request per player: the panel's fixed windows, from the one its first
+   * request opened (the servers' start-up probes, before the storm), let `limit` requests through each; the last
+   * profile can come no sooner than the window that holds the players' last request opens, nor before the last
+   * player joined.
+   */
   floorS: number;
   profilesLoaded: number;
   /** From the first join until 50 % / 99 % / all of the players had their profile. */
@@ -71,11 +76,17 @@ interface Member {
 }
 
 const STEP_MS = 50;
+/** The panel's window: `limitPerMinute` requests a minute. */
+const WINDOW_MS = 60_000;
 
 export async function runClusterStorm(options: ClusterOptions): Promise<ClusterResult> {
   const total = options.servers * options.playersPerServer;
   const users = population(total);
-  const panel = createMockPanel({ token: TOKEN, data: users.data, rateLimit: { limit: options.limitPerMinute } });
+  const panel = createMockPanel({
+    token: TOKEN,
+    data: users.data,
+    rateLimit: { limit: options.limitPerMinute, windowMs: WINDOW_MS },
+  });
   // Every hit of the per-IP limiter: the panel's own windows, each counted as it counts them.
   const windows = new Map<number, { opened: number; hits: number }>();
   const limiter = panel.store.rateLimiter;
@@ -137,7 +148,12 @@ async function storm(
   const { sims, redis, users, panel, windows, total } = world;
   const clock = sims[0] as Sim;
   const random = seededRandom(total);
-  const floorS = (total / options.limitPerMinute) * 60;
+  // The panel's windows so far: the start-up probes', opened before the storm.
+  const startEpoch = Date.now();
+  const firstWindow = windows.size > 0 ? Math.min(...windows.keys()) - WINDOW_MS : startEpoch;
+  const before = [...windows.values()].reduce((sum, window) => sum + window.hits, 0);
+  const lastWindowOpens = firstWindow + (Math.ceil((total + before) / options.limitPerMinute) - 1) * WINDOW_MS;
+  const floorS = Math.max(options.arrivalSpanMs, lastWindowOpens - startEpoch) / 1000;
   const members: Member[] = users.members.map((member, index) => ({
     chatId: member.chatId,
     index,
