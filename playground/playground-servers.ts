@@ -88,6 +88,18 @@ export class PlaygroundServers {
     };
   }
 
+  /**
+   * What a tester does to see the community without its Redis: `kill` is kill -9 (the bridges lose it mid-run),
+   * `start` starts it again on the same port, empty, as a Redis without persistence comes back.
+   */
+  async redisControl(action: 'kill' | 'start'): Promise<{ running: boolean }> {
+    const { redis } = this;
+    if (!redis) throw new PlaygroundError('no_redis', 'the servers run without Redis (npm start -- --servers 2)');
+    if (action === 'kill') await redis.kill();
+    else if (!redis.running) await redis.restart();
+    return { running: redis.running };
+  }
+
   async close(): Promise<void> {
     await Promise.all(this.servers.map((playground) => playground.close()));
     await this.redis?.stop();

@@ -107,7 +107,7 @@ export interface PlaygroundState {
 /** Refusals of a playground action: the dashboard shows the message. */
 export class PlaygroundError extends Error {
   constructor(
-    readonly code: 'player_not_found' | 'department_not_found' | 'server_not_found' | 'no_answer',
+    readonly code: 'player_not_found' | 'department_not_found' | 'server_not_found' | 'no_redis' | 'no_answer',
     message: string,
   ) {
     super(message);

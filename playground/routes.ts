@@ -29,6 +29,7 @@ const STATUS: Record<PlaygroundError['code'], number> = {
   player_not_found: 404,
   department_not_found: 404,
   server_not_found: 404,
+  no_redis: 409,
   no_answer: 504,
 };
 
@@ -59,8 +60,7 @@ export function playgroundHandlers(current: () => PlaygroundServers | undefined,
         body = await request.json().catch(() => undefined);
       }
       try {
-        // Not a number: no player has that id, and the lookup says so.
-        // Not a number either: no server has that number.
+        // Not a number: no server (or player) has that number, and the lookup says so.
         const playground = servers.server(params.server === undefined ? 1 : Number(params.server));
         const answer = await run({ servers, playground, body, id: Number(params.id) });
         return HttpResponse.json({ ok: true, ...answer });
@@ -86,6 +86,13 @@ export function playgroundHandlers(current: () => PlaygroundServers | undefined,
         const { chatId, name, server = 1 } = JoinBodySchema.parse(body);
         return { player: await servers.server(server).join(chatId, name) };
       }),
+    ),
+    // The community's Redis, as a tester kills it (-9) and starts it again (empty).
+    ...(['kill', 'start'] as const).map((action) =>
+      http.post(
+        at(`/redis/${action}`),
+        route(async ({ servers }) => ({ redis: await servers.redisControl(action) })),
+      ),
     ),
     // A player's routes, of the first server and of server :server.
     ...['', '/servers/:server'].flatMap((of) => [

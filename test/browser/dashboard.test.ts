@@ -363,6 +363,21 @@ describe.skipIf(!hasChromium || !redisAvailable())('the dashboard of two servers
     expect(pageErrors, pageErrors.join('\n')).toEqual([]);
   });
 
+  it('kills the Redis from the page and starts it again', async () => {
+    await page.locator('#kill-redis').click();
+    await expect
+      .poll(() => page.locator('#playground-status').textContent(), { timeout: UI_WAIT_MS })
+      .toBe('Redis killed (-9): each server now serves its own players alone.');
+    await expect
+      .poll(() => page.locator('#community-redis').textContent(), { timeout: UI_WAIT_MS })
+      .toContain('(not running)');
+    await page.locator('#console').getByText('(BRIDGE_REDIS_URL) is gone').first().waitFor();
+    await page.locator('#start-redis').click();
+    await page.locator('#console').getByText('(BRIDGE_REDIS_URL) answers again').first().waitFor();
+    expect(await page.locator('#kill-redis').isVisible()).toBe(true);
+    expect(pageErrors, pageErrors.join('\n')).toEqual([]);
+  });
+
   it('joins a player on the server picked', async () => {
     await page.locator('#join-user').selectOption(RILEY.chatId);
     await page.locator('#join-server').selectOption('2');

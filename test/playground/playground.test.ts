@@ -334,6 +334,32 @@ describe.skipIf(!redisAvailable())('the playground with two servers and one Redi
     });
   });
 
+  it('kills the Redis (-9) and starts it again, empty: the bridges say so once each way and keep serving', async () => {
+    const consoleOf = (server: number) =>
+      running.servers
+        .server(server)
+        .state()
+        .console.map((line) => line.text)
+        .join('\n');
+    expect(await (await api.post('redis/kill')).json()).toEqual({ ok: true, redis: { running: false } });
+    expect((await state()).redis?.running).toBe(false);
+    for (const server of [1, 2]) {
+      await expect.poll(() => consoleOf(server)).toMatch(/WARN: Redis at redis:\/\/\S+ \(BRIDGE_REDIS_URL\) is gone/);
+    }
+    // Without Redis each server still serves its own players.
+    const on = await api.post('players/1/duty', { json: { on: true } });
+    expect(await on.json()).toMatchObject({ ok: true, outcome: { ok: true, onDuty: true } });
+
+    expect(await (await api.post('redis/start')).json()).toEqual({ ok: true, redis: { running: true } });
+    for (const server of [1, 2]) {
+      await expect.poll(() => consoleOf(server), { timeout: 15_000 }).toContain('(BRIDGE_REDIS_URL) answers again');
+      expect(consoleOf(server).match(/\(BRIDGE_REDIS_URL\) is gone/g)).toHaveLength(1);
+      expect(consoleOf(server).match(/\(BRIDGE_REDIS_URL\) answers again/g)).toHaveLength(1);
+    }
+    expect(await (await api.post('players/1/duty', { json: { on: false } })).json()).toMatchObject({ ok: true });
+    expect(running.panel.controls.sessions(ALEX)).toMatchObject([{ endedBy: 'off' }]);
+  }, 30_000);
+
   it('refuses a server it does not run', async () => {
     for (const response of [
       await api.post('servers/3/players/1/duty', { json: { on: true } }),
@@ -364,6 +390,9 @@ describe('the playground with two servers and no Redis (npm start -- --servers 2
       ]);
       const consoleText = state.console.map((line) => line.text).join('\n');
       expect(consoleText).not.toContain('community');
+      const kill = await playgroundApi(running).post('redis/kill');
+      expect(kill.status).toBe(409);
+      expect(await kill.json()).toMatchObject({ ok: false, error: 'no_redis' });
     } finally {
       await running.close();
     }

@@ -563,6 +563,8 @@ function renderCommunity(data, several) {
       ? `One community on the Redis at ${data.redis.url}${data.redis.running ? '' : ' (not running)'}: one panel budget, profiles fetched once, on-duty counts summed.`
       : 'No Redis (--no-redis): each server believes it is alone, and all of them spend the panel’s limit for this IP.',
   );
+  $('#kill-redis').hidden = !data.redis?.running;
+  $('#start-redis').hidden = !data.redis || data.redis.running;
   syncChildren(
     $('#community-servers'),
     data.servers,
@@ -889,6 +891,20 @@ function describeOutcome(name, outcome, on) {
   if (!outcome?.ok) return { text: `${name}: ${outcome?.message ?? outcome?.error ?? 'refused'}`, tone: 'warn' };
   if (outcome.message) return `${name}: ${outcome.message}`;
   return outcome.changed === false ? `${name} was already ${wanted}.` : `${name} is now ${wanted}.`;
+}
+
+// The community without its Redis: kill -9, then start it again empty, and watch the servers' consoles.
+for (const [selector, action, done] of [
+  ['#kill-redis', 'kill', 'Redis killed (-9): each server now serves its own players alone.'],
+  ['#start-redis', 'start', 'Redis started again, empty: the servers find it and share again.'],
+]) {
+  const button = $(selector);
+  button.addEventListener('click', () =>
+    runAction([button], [playgroundStatus], async () => {
+      await api('POST', `/__playground/redis/${action}`);
+      return done;
+    }),
+  );
 }
 
 const joinForm = $('#join-form');
