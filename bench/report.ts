@@ -77,7 +77,7 @@ function clusterLines(report: BenchReport): string[] {
   const { header, rows } = clusterRows(report.cluster);
   return [
     '',
-    `Cluster: ${first.servers} servers × ${first.players / first.servers} players behind one IP join within one minute each, against one mock panel (${report.settings.limitPerMinute} requests/min for that IP) over loopback HTTP, in real time; each run in its own process, the three side by side. The bridge tasks are any of the ${first.servers} bridges' (bench/support/thread-hold.ts); the event-loop delay is the whole process's (every server, client and the panel).`,
+    `Cluster: ${first.servers} servers × ${first.players / first.servers} players behind one IP join within one minute each, against one mock panel (${report.settings.limitPerMinute} requests/min for that IP) over loopback HTTP, in real time; each run in its own process, the three side by side. The bridge tasks are every bridge's of the run, each server's natives left out (bench/support/thread-hold.ts); the event-loop delay is the whole process's (every server, client and the panel).`,
     '',
     ...table(header, rows),
   ];

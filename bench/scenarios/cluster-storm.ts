@@ -187,7 +187,7 @@ async function storm(
   };
 
   const meter = meterThreadHold(
-    clock,
+    sims,
     `${options.servers} × ${options.playersPerServer} players, Redis ${options.redis}`,
   );
   const start = performance.now();
