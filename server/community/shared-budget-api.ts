@@ -15,6 +15,11 @@ export interface SharedBudget {
   /** Redis answers and the last call did not fail: the community's budget decides. */
   readonly active: boolean;
   /**
+   * How many servers asked the community's budget in the last minute (this one included), as last seen: while Redis
+   * is gone each server takes only its share of what the panel says is left.
+   */
+  readonly servers: number;
+  /**
    * Takes one request of this class from the community's budget; undefined when Redis failed again and again
    * (decide locally). `local` is this server's own budget: where the community's starts when Redis has none (the
    * first server, or Redis restarted empty), and the panel's limit once this server has read it.

@@ -9,15 +9,17 @@
 // - Request classes keep their priority across servers:
 //   rank 0 (duty) may take every request left; rank 1 (a player waiting) leaves the duty reserve; rank 2+ (joins,
 //   refreshes) is paced over what is left of the window (a GCRA cell shared by every server) and leaves the
-//   interactive reserve, which anyone may use in the window's last slot, so a storm still uses the whole window.
-// KEYS[1]: the budget hash; KEYS[2]: the tickets in flight (sorted set, scored by when they were granted).
+//   interactive reserve, which anyone may use in the window's last slot (at least its last second), so a storm
+//   still uses the whole window.
+// KEYS[1]: the budget hash; KEYS[2]: the tickets in flight (sorted set, scored by when they were granted); KEYS[3]:
+// the servers that asked in the last minute (sorted set), whose number each server keeps for when Redis goes.
 // ARGV (times in ms, '' for what is not known):
-//   acquire rank limit windowMs learned(0|1) remaining resetInMs              -> {1, ticket} | {0, waitMs}
+//   acquire rank limit windowMs learned(0|1) remaining resetInMs server  -> {1, ticket, servers} | {0, waitMs, servers}
 //     (the caller's own budget: the start of the community's, and the panel's limit once the caller has learned it)
 //   observe ticket limit windowMs remaining resetInMs                        -> {1, remaining}
 //   refused ticket limit windowMs remaining resetInMs retryAfterMs longestMs -> {1, blockedForMs}
 export const SHARED_BUDGET_LUA = `
-local key, flying = KEYS[1], KEYS[2]
+local key, flying, servers = KEYS[1], KEYS[2], KEYS[3]
 local op = ARGV[1]
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
@@ -31,7 +33,12 @@ for i = 1, #raw, 2 do s[raw[i]] = tonumber(raw[i + 1]) end
 -- A ticket never answered (its server died with it in flight) stops counting after a while.
 redis.call('ZREMRANGEBYSCORE', flying, '-inf', now - LOST_AFTER)
 
+local members = 1
 if op == 'acquire' then
+  redis.call('ZADD', servers, now, ARGV[8])
+  redis.call('ZREMRANGEBYSCORE', servers, '-inf', now - 60000)
+  redis.call('PEXPIRE', servers, 120000)
+  members = redis.call('ZCARD', servers)
   local limit, windowMs, learned = positive(ARGV[3]), positive(ARGV[4]), ARGV[5] == '1'
   if s.limit == nil then
     -- No community budget yet (first server, or Redis restarted empty): start from what this server knows.
@@ -78,23 +85,26 @@ end
 
 if op == 'acquire' then
   local rank = tonumber(ARGV[2]) or 4
-  if s.blocked then return {0, s.blocked - now} end
+  if s.blocked then return {0, s.blocked - now, members} end
   if s.remaining < 1 then
-    if s.resetAt then return {0, math.max(1, math.ceil(s.resetAt - now))} end
-    return {0, math.ceil(slot)}
+    if s.resetAt then return {0, math.max(1, math.ceil(s.resetAt - now)), members} end
+    return {0, math.ceil(slot), members}
   end
   local reserve = 0
   if rank == 1 then reserve = dutyReserve elseif rank >= 2 then reserve = interactiveReserve end
-  -- The window's last slot: whatever was kept back for duty calls and waiting players goes to anyone.
-  if s.resetAt and now >= s.resetAt - slot then reserve = 0 end
+  -- The window's last slot: whatever was kept back for duty calls and waiting players goes to anyone. At least the
+  -- last second: the panel's reset comes in whole seconds, rounded up, so its window may end up to a second before
+  -- the community's estimate, and a reserve released later would only be spent in the next window.
+  local lastSlot = math.max(slot, 1000)
+  if s.resetAt and now >= s.resetAt - lastSlot then reserve = 0 end
   if s.remaining - reserve < 1 then
-    local release = (s.resetAt or (now + windowMs + MARGIN)) - slot
-    return {0, math.max(1, math.ceil(release - now))}
+    local release = (s.resetAt or (now + windowMs + MARGIN)) - lastSlot
+    return {0, math.max(1, math.ceil(release - now)), members}
   end
   if rank >= 2 and s.arrival then
     local burst = math.min(limit, math.max(5, math.ceil(limit / 10)))
     local at = s.arrival - (burst - 1) * slot
-    if at > now then return {0, math.ceil(at - now)} end
+    if at > now then return {0, math.ceil(at - now), members} end
   end
   if s.resetAt == nil then s.resetAt = now + windowMs + MARGIN; s.known = 0 end
   if rank >= 2 then
@@ -105,7 +115,7 @@ if op == 'acquire' then
   s.taken = s.taken + 1
   redis.call('ZADD', flying, now, s.taken)
   save()
-  return {1, s.taken}
+  return {1, s.taken, members}
 end
 
 local ticket = tonumber(ARGV[2]) or 0

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import * as z from '../../shared/zod-mini.js';
 import type { Logger } from '../log/logger.js';
 import type { BudgetSnapshot } from '../panel/rate-limit/rate-budget.js';
@@ -15,7 +16,7 @@ const ASK_AGAIN_AFTER_MS = 100;
 const FAILURES_BEFORE_ALONE = 3;
 const ALONE_AFTER_FAILURE_MS = 5_000;
 
-const ScriptAnswer = z.tuple([z.union([z.literal(0), z.literal(1)]), z.number()]);
+const ScriptAnswer = z.tuple([z.union([z.literal(0), z.literal(1)]), z.number()], z.number());
 
 export interface SharedBudgetOptions {
   link: CommunityLink;
@@ -28,7 +29,10 @@ const arg = (value: number | undefined): string | number => (value === undefined
 
 /** The community's budget in Redis (`<prefix>budget`), changed only by SHARED_BUDGET_LUA. */
 export function sharedBudget({ link, readShared, now, logger }: SharedBudgetOptions): SharedBudget {
-  const keys = [`${link.prefix}budget`, `${link.prefix}budget:in-flight`];
+  const keys = [`${link.prefix}budget`, `${link.prefix}budget:in-flight`, `${link.prefix}budget:servers`];
+  // Who asks, for the count of servers sharing the budget (a stable server identity is issue 25 item 3's).
+  const self = randomUUID();
+  let servers = 1;
   let aloneUntil = Number.NEGATIVE_INFINITY;
   let failures = 0;
   const run = async (args: Array<string | number>) => {
@@ -59,6 +63,9 @@ export function sharedBudget({ link, readShared, now, logger }: SharedBudgetOpti
     get active() {
       return link.isUp && now() >= aloneUntil;
     },
+    get servers() {
+      return servers;
+    },
     async acquire(requestClass: RequestClass, local: BudgetSnapshot): Promise<BudgetGrant | undefined> {
       const resetIn = local.resetAt !== undefined && local.resetKnown ? Math.max(0, local.resetAt - now()) : undefined;
       const answer = await run([
@@ -69,9 +76,11 @@ export function sharedBudget({ link, readShared, now, logger }: SharedBudgetOpti
         local.limitSource === 'panel' ? 1 : 0,
         local.remaining,
         arg(resetIn),
+        self,
       ]);
       if (!answer) return this.active ? { granted: false, retryInMs: ASK_AGAIN_AFTER_MS } : undefined;
-      const [granted, value] = answer;
+      const [granted, value, members] = answer;
+      if (members !== undefined && members >= 1) servers = members;
       return granted === 1 ? { granted: true, ticket: value } : { granted: false, retryInMs: value };
     },
     observe(ticket, observation) {

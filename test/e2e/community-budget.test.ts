@@ -8,7 +8,8 @@ import { type Community, startCommunity } from './support/community.js';
 
 const RATE_LIMIT = { limit: 20, windowMs: 10_000 };
 const PLAYERS_PER_SERVER = 30;
-const SERVERS = 2;
+// COMMUNITY_SERVERS=3 measures three servers (the figures in README's "Several servers").
+const SERVERS = Number(process.env.COMMUNITY_SERVERS ?? 2);
 const people = population(SERVERS * PLAYERS_PER_SERVER);
 
 let community: Community | undefined;
@@ -20,8 +21,11 @@ afterEach(async () => {
   redis = undefined;
 });
 
-/** Every player of every server joins at once; resolves when every client has its profile. */
-async function joinStorm(world: Community) {
+/**
+ * Every player of every server joins at once; resolves when every client has its profile. `during` runs once this
+ * many profiles have arrived (Redis killed mid-storm, say).
+ */
+async function joinStorm(world: Community, during: Array<[number, () => Promise<void>]> = []) {
   const joined = await Promise.all(
     people.members.map(async (member, index) => {
       const sim = world.sims[index % SERVERS];
@@ -30,6 +34,11 @@ async function joinStorm(world: Community) {
     }),
   );
   const [first] = world.sims;
+  const arrived = () => joined.filter(({ sim, player }) => world.hasProfile(sim, player)).length;
+  for (const [profiles, act] of during) {
+    await first?.until(() => arrived() >= profiles, 120_000, `${profiles} profiles`);
+    await act();
+  }
   await first?.until(
     () => joined.every(({ sim, player }) => world.hasProfile(sim, player)),
     120_000,
@@ -72,6 +81,43 @@ describe('two servers behind one IP, 30 joins each, a panel allowing 20 requests
       report('with Redis', result);
       expect(result.tooManyRequests).toBe(0);
       expect(result.use).toBeGreaterThanOrEqual(0.95);
+    },
+  );
+
+  it.skipIf(!redisAvailable())(
+    'Redis killed with -9 mid-storm and restarted empty: every profile arrives, one WARN and one INFO per server',
+    { timeout: 180_000 },
+    async () => {
+      redis = await startRedisServer();
+      const shared = redis;
+      community = await startCommunity({
+        servers: SERVERS,
+        rateLimit: RATE_LIMIT,
+        data: people.data,
+        redisUrl: redis.url(),
+      });
+      const world = community;
+      await Promise.all(
+        world.sims.map((sim) => sim.until(() => world.consoleOf(sim).includes('one of a community'), 10_000, 'Redis')),
+      );
+      const result = await joinStorm(world, [
+        [15, () => shared.kill()],
+        [35, () => shared.restart()],
+      ]);
+      report('Redis killed mid-storm', result);
+      for (const sim of world.sims) {
+        await sim.until(() => world.consoleOf(sim).includes('answers again'), 10_000, 'Redis back');
+        const redisLines = world
+          .consoleOf(sim)
+          .split('\n')
+          .filter((line) => line.includes('BRIDGE_REDIS_URL'));
+        expect(redisLines).toEqual([
+          expect.stringMatching(/^INFO: this server is one of a community/),
+          expect.stringMatching(/^WARN: Redis at .* \(BRIDGE_REDIS_URL\) is gone/),
+          expect.stringMatching(/^INFO: Redis at .* \(BRIDGE_REDIS_URL\) answers again/),
+        ]);
+        expect(sim.errors).toEqual([]);
+      }
     },
   );
 });

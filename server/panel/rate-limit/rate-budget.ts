@@ -61,11 +61,21 @@ export class RateBudget {
   private lastApplied = 0;
   private answered = false;
   private readonly marginMs: number;
+  /** The part of what is left that paced requests may use: 1 alone, 1/n while n servers share it without Redis. */
+  private share = 1;
 
   constructor(private readonly options: RateBudgetOptions) {
     this.policy = { ...options.fallback };
     this.remaining = options.fallback.limit;
     this.marginMs = options.marginMs ?? 1_000;
+  }
+
+  /**
+   * Several servers spend this budget and cannot agree through Redis (it is gone): paced requests use only this part
+   * of what the panel says is left, so together they spend it over the window; duty calls may still use anything.
+   */
+  setShare(share: number): void {
+    this.share = Math.min(1, Math.max(0.01, share));
   }
 
   /** Whether the panel has answered yet: until it has, nothing says config.lua's limit is the panel's. */
@@ -92,7 +102,7 @@ export class RateBudget {
     if (this.remaining < 1) return this.resetAt ?? now;
     if (pace === 'immediate') return now;
     // The window's last request is kept for a duty call that may come in its final slot.
-    if (this.remaining - this.dutyReserve < 1) return this.resetAt ?? now;
+    if (this.pacedRemaining - this.dutyReserve < 1) return this.resetAt ?? now;
     if (this.arrivalAt === undefined) return now;
     // The burst allowance is counted in nominal slots, not in the current interval: intervals widen as the window
     // runs out, and an allowance that widened with them would release the rest of the window at once.
@@ -127,7 +137,12 @@ export class RateBudget {
   /** The even spacing of what paced requests may use until the reset. */
   private intervalAt(now: number): number {
     const resetAt = this.resetAt ?? now + this.policy.windowMs + this.marginMs;
-    return Math.max(0, resetAt - now) / Math.max(1, this.remaining - this.dutyReserve);
+    return Math.max(0, resetAt - now) / Math.max(1, this.pacedRemaining - this.dutyReserve);
+  }
+
+  /** What paced requests may count on: this server's share of what is left. */
+  private get pacedRemaining(): number {
+    return this.share === 1 ? this.remaining : Math.floor(this.remaining * this.share);
   }
 
   /** What the answer to the request with this ticket said about the budget. */

@@ -195,10 +195,13 @@ export class RequestScheduler {
       if (!this.options.budget.hasAnswered && this.inFlight > 0) return;
       const entry = this.next();
       if (!entry) return;
-      if (this.options.shared?.active) {
+      const shared = this.options.shared;
+      if (shared?.active) {
         this.askCommunity(entry.requestClass);
         return;
       }
+      // A community without its Redis: this server's share of what the panel says is left.
+      if (shared) this.options.budget.setShare(1 / shared.servers);
       const pace = paceOf(entry.requestClass);
       // Classes below are paced too, so when the head cannot go yet nothing behind it can either.
       const at = this.options.budget.nextSendAt(pace);

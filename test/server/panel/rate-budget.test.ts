@@ -39,6 +39,31 @@ const draft6 = (remaining: number, resetSeconds: number, limit = 200): RateLimit
 });
 
 describe('the rate budget', () => {
+  it("a community's server without its Redis paces only its share of what the panel says is left; duty calls are not held", () => {
+    const firstHalfMinute = (share: number) => {
+      const { budget, at } = budgetAt();
+      budget.setShare(share);
+      at(0);
+      budget.observe(budget.take('paced'), draft6(100, 60));
+      let sent = 1;
+      for (let time = 0; time < 30_000; time += 10) {
+        at(time);
+        while (budget.nextSendAt('paced') <= time) {
+          budget.take('paced');
+          sent += 1;
+        }
+      }
+      return { sent, duty: budget.nextSendAt('immediate') - 29_990 };
+    };
+    const alone = firstHalfMinute(1);
+    const half = firstHalfMinute(0.5);
+    expect(alone.sent).toBeGreaterThanOrEqual(50);
+    // The burst a quiet server may send is the same; what follows is spread over half as much.
+    expect(half.sent).toBeLessThan(alone.sent * 0.65);
+    expect(half.sent).toBeGreaterThan(alone.sent * 0.4);
+    expect(half.duty).toBe(0);
+  });
+
   it('without headers, assumes config.lua’s limit: duty calls may use all of it at once, then nothing until the reset', () => {
     const { budget, drain, at } = budgetAt();
     expect(drain('immediate')).toBe(200);
