@@ -11,7 +11,7 @@ import type { CommunityLink } from './community.js';
 const SET_ASIDE = `
 local type = redis.call('TYPE', KEYS[1]).ok
 if type == 'none' or type == ARGV[1] then return false end
-redis.call('RENAME', KEYS[1], KEYS[1] .. ':set-aside')
+redis.call('RENAME', KEYS[1], KEYS[2])
 return type`;
 
 export function setAsideWrongType(
@@ -24,7 +24,8 @@ export function setAsideWrongType(
   if (!message.includes('WRONGTYPE')) return;
   for (const [key, expected] of Object.entries(keys)) {
     void link
-      .script<string | null>(SET_ASIDE, [key], [expected])
+      // Both keys named to the script, as Redis asks of every key a script touches.
+      .script<string | null>(SET_ASIDE, [key, `${key}:set-aside`], [expected])
       .then((type) => {
         if (!type) return;
         logger.warn(

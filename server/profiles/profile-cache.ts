@@ -137,10 +137,18 @@ export class ProfileCache {
     if (!shared) return undefined;
     const ttl = this.ttlOf(shared.entry);
     if (shared.ageMs >= ttl) return undefined;
+    // When it was fetched, on this server's wall clock (the fetching server's may disagree): what this server's
+    // clients see and what its KVP copy is aged by at the next start.
+    const entry = { ...shared.entry, fetchedAt: this.options.wallNow() - shared.ageMs };
     this.unreadable.delete(chatId);
-    this.cache.set(chatId, shared.entry, { ttl, start: this.options.now() - shared.ageMs });
-    this.changes$.next({ kind: 'held', chatId, entry: shared.entry, ttlMs: ttl });
-    return shared.entry;
+    this.cache.set(chatId, entry, { ttl, start: this.options.now() - shared.ageMs });
+    this.changes$.next({ kind: 'held', chatId, entry, ttlMs: ttl });
+    return entry;
+  }
+
+  /** With BRIDGE_REDIS_URL: the community's copies are asked before the panel. */
+  get sharesWithCommunity(): boolean {
+    return this.options.community !== undefined;
   }
 
   /** Offers a profile held fresh here to the community, unless it holds one already (Redis came back). */

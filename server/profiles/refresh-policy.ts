@@ -32,7 +32,10 @@ export class RefreshPolicy {
       void this.options.cache.get(chatId, { priority: requestClass });
       return;
     }
-    void this.refresh(chatId, requestClass ?? (isMember(stale) ? 'member-refresh' : 'other-refresh'));
+    const priority = requestClass ?? (isMember(stale) ? 'member-refresh' : 'other-refresh');
+    // A copy another server of the community got while this one's went stale will do (one it missed while it was
+    // down, say); none, and the panel is asked.
+    void this.fetchOnce(chatId, { force: true, priority }, { communityFirst: true });
   }
 
   /**
@@ -74,11 +77,21 @@ export class RefreshPolicy {
   }
 
   /** Fetches a profile and tells its online players, unless a fetch of it is on its way already: that one is shared. */
-  private fetchOnce(chatId: string, options: Parameters<ProfileCache['get']>[1]): Promise<void> {
+  private fetchOnce(
+    chatId: string,
+    options: Parameters<ProfileCache['get']>[1],
+    { communityFirst = false } = {},
+  ): Promise<void> {
     const running = this.refreshing.get(chatId);
     if (running) return running;
-    const fetched = this.options.cache
-      .get(chatId, options)
+    const { cache } = this.options;
+    const looked =
+      communityFirst && cache.sharesWithCommunity
+        ? cache
+            .takeShared(chatId)
+            .then(async (shared) => (shared ? { ok: true as const, entry: shared } : await cache.get(chatId, options)))
+        : cache.get(chatId, options);
+    const fetched = looked
       .then((lookup) => {
         if (lookup.ok) this.tell(chatId, lookup.entry);
       })

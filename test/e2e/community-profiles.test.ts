@@ -74,6 +74,40 @@ describe.skipIf(!redisAvailable())('profiles fetched once for the community', ()
     for (const sim of [a, b]) expect(sim.errors).toEqual([]);
   });
 
+  it('a player back on a server that holds their profile stale takes the fresher copy another server got: no request', async () => {
+    redis = await startRedisServer();
+    // A short refresh interval, so that a profile goes stale within the test (on the servers' own clocks).
+    const world = await startCommunity({
+      servers: 2,
+      redisUrl: redis.url(),
+      config: 'Config.RefreshIntervalMs = 1500',
+    });
+    community = world;
+    const [a, b] = world.sims as [Sim, Sim];
+    for (const sim of [a, b]) {
+      await sim.until(() => world.consoleOf(sim).includes('one of a community on Redis'), 10_000, 'Redis');
+    }
+    (await joinedWithProfile(world, b, ALEX, 'Alex Mercer')).drop();
+    // B is down (its profiles kept in KVP) while its copy and the community's expire, and A gets the profile again.
+    await b.kill();
+    await a.advance(1_600);
+    (await joinedWithProfile(world, a, ALEX, 'Alex Mercer')).drop();
+    expect(departmentsAsked(world, ALEX)).toBe(2);
+    await b.restart();
+    await b.until(
+      () => (world.consoleOf(b).match(/one of a community on Redis/g) ?? []).length === 2,
+      10_000,
+      'B back in the community',
+    );
+
+    // Back on B, which loaded its stale copy from KVP: the one A got a moment ago is fresh, and taken.
+    const back = await world.join(b, ALEX, 'Alex Mercer');
+    await b.until(() => profilesOf(b, back).length >= 2, 10_000, 'the stale profile, then the fresh one');
+    await b.settle();
+    expect(departmentsAsked(world, ALEX)).toBe(2);
+    for (const sim of [a, b]) expect(sim.errors).toEqual([]);
+  });
+
   it('/dutyrefresh on A after a role change reaches B: its copy, its player, and the duty it no longer allows', async () => {
     const [world, [a, b]] = await communityOf(2);
     if (!a || !b) throw new Error('two servers');
@@ -141,6 +175,23 @@ describe.skipIf(!redisAvailable())('profiles fetched once for the community', ()
     ] as const) {
       await joinedWithProfile(world, b, chat, name);
     }
+    expect([ALEX, JAMIE, CASEY].map((chat) => departmentsAsked(world, chat))).toEqual([1, 1, 1]);
+
+    // Announcements that do not read: one line on each server that hears them, and nothing taken.
+    await redis?.command('PUBLISH', `${prefix}profiles`, 'garbage');
+    await redis?.command('PUBLISH', `${prefix}profiles`, JSON.stringify({ chatId: 42 }));
+    await c.until(
+      () => world.consoleOf(c).includes(`Redis holds something under ${prefix}profiles that is not JSON`),
+      5_000,
+      'the unreadable announcement',
+    );
+    await c.settle();
+    const announced = world
+      .consoleOf(c)
+      .split('\n')
+      .filter((line) => line.includes(`${prefix}profiles `));
+    // One line per place it was found: the second unreadable announcement is not told again.
+    expect(announced).toHaveLength(1);
     expect([ALEX, JAMIE, CASEY].map((chat) => departmentsAsked(world, chat))).toEqual([1, 1, 1]);
     for (const sim of [a, b, c]) expect(sim.errors).toEqual([]);
   });

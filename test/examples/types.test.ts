@@ -54,6 +54,11 @@ console.log(firstOnDuty, departments, exports.bridge.GetPlayerDuty(1).department
 const lspdCount: number = exports.bridge.GetOnDutyCount('lspd');
 const allCount: number = exports.bridge.GetOnDutyCount();
 console.log(lspdCount + allCount, GlobalState['bridge:onDutyCount']?.total);
+const communityLspd: number = exports.bridge.GetCommunityOnDutyCount('lspd');
+const communityAll: number | undefined = GlobalState['bridge:communityOnDutyCount']?.total;
+console.log(communityLspd, communityAll);
+// @ts-expect-error GetCommunityOnDutyCount takes a department's slug, not its id
+exports.bridge.GetCommunityOnDutyCount(1);
 
 // @ts-expect-error the server's IsPlayerOnDuty needs the player
 exports.bridge.IsPlayerOnDuty();

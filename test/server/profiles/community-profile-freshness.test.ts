@@ -35,8 +35,9 @@ function cacheWith(shared: SharedProfile | undefined) {
   return { cache, asked, published, held };
 }
 
+// Server A's wall clock is an hour ahead of this one's.
 const fromA = (ageMs: number): SharedProfile => ({
-  entry: { kind: 'found', chatId: ALEX, departments: [LSPD], fetchedAt: Date.now() - ageMs },
+  entry: { kind: 'found', chatId: ALEX, departments: [LSPD], fetchedAt: Date.now() + 3_600_000 - ageMs },
   ageMs,
 });
 
@@ -52,7 +53,10 @@ describe("the community's copy of a profile in this server's cache", () => {
     expect(lookup).toMatchObject({ ok: true, entry: { chatId: ALEX } });
     expect(asked).toEqual([]);
     expect(published).toEqual([]); // not the panel's answer to this server: nothing to announce
-    expect(held).toMatchObject([{ kind: 'held', chatId: ALEX, ttlMs: TTL }]);
+    // Its fetch time on this server's wall clock, so the KVP copy ages right at the next start.
+    expect(held).toMatchObject([
+      { kind: 'held', chatId: ALEX, ttlMs: TTL, entry: { fetchedAt: Date.now() - 100_000 } },
+    ]);
     expect(cache.freshForMs(ALEX)).toBe(200_000);
 
     // The wall clock jumps a day ahead: freshness does not care.
