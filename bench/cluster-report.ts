@@ -6,6 +6,10 @@ import type { ClusterResult } from './scenarios/cluster-storm.js';
 const seconds = (value: number | undefined) => (value === undefined ? '-' : `${value.toFixed(1)} s`);
 const percent = (value: number | undefined) => (value === undefined ? '-' : `${(value * 100).toFixed(1)}%`);
 const ms = (value: number) => `${value.toFixed(1)} ms`;
+const counted = (counts: Record<string, number>) =>
+  Object.entries(counts)
+    .map(([what, n]) => `${n} ${what}`)
+    .join(', ');
 
 export const CLUSTER_RUN_NAMES: Record<ClusterResult['redis'], string> = {
   none: 'no Redis (each bridge alone)',
@@ -22,7 +26,7 @@ export function clusterRows(results: readonly ClusterResult[]): { header: string
       'budget use (full windows)',
       'profiles p50 / p99 / all',
       'floor',
-      'duty changes',
+      'duty changes (toggles refused)',
       'duty calls lost',
       'bridge task p99 / longest',
       'event-loop delay p99 / max',
@@ -33,10 +37,14 @@ export function clusterRows(results: readonly ClusterResult[]): { header: string
       String(result.tooManyRequests),
       `${percent(result.budgetUse)} (${result.fullWindows})`,
       result.allProfilesAfterS === undefined
-        ? `${result.profilesLoaded} of ${result.players} by the cap`
+        ? `${result.profilesLoaded} of ${result.players} by the cap (missing: ${counted(result.profilesMissing)})`
         : `${seconds(result.profileP50S)} / ${seconds(result.profileP99S)} / ${seconds(result.allProfilesAfterS)}`,
       seconds(result.floorS),
-      `${result.dutyChanges}${result.togglesUnanswered > 0 ? ` (${result.togglesUnanswered} unanswered)` : ''}`,
+      [
+        String(result.dutyChanges),
+        ...(Object.keys(result.togglesRefused).length > 0 ? [`refused: ${counted(result.togglesRefused)}`] : []),
+        ...(result.togglesUnanswered > 0 ? [`${result.togglesUnanswered} unanswered`] : []),
+      ].join('; '),
       String(result.lostDutyRecords),
       `${ms(result.threadHold.taskP99Ms)} / ${ms(result.threadHold.longestTaskMs)}`,
       `${ms(result.threadHold.processLoopDelay.p99Ms)} / ${ms(result.threadHold.processLoopDelay.maxMs)}`,

@@ -60,6 +60,10 @@ export interface ClusterResult {
   /** Duty changes the games made, and those the panel's session book does not show. */
   dutyChanges: number;
   togglesUnanswered: number;
+  /** Duty toggles the bridge answered with a refusal, by error code (a refused toggle changes nothing). */
+  togglesRefused: Record<string, number>;
+  /** Players without a profile at the end, by what their client last got (`no answer`, or the error code). */
+  profilesMissing: Record<string, number>;
   lostDutyRecords: number;
   /** The `killed` run: when Redis was killed and started again (seconds after the first join). */
   redisDown?: { fromS: number; toS: number };
@@ -73,6 +77,8 @@ interface Member {
   server: number;
   player?: SimPlayer;
   loadedAt?: number;
+  /** The error of the last profile the client got that was not ok. */
+  profileError?: string;
 }
 
 const STEP_MS = 50;
@@ -170,7 +176,7 @@ async function storm(
     sim.on('bridge:server:playerOnDuty', count(gameOns));
     sim.on('bridge:server:playerOffDuty', count(gameOffs));
   });
-  const toggles: Array<{ answered: boolean }> = [];
+  const toggles: Array<{ answered: boolean; refused?: string }> = [];
   const toggle = (member: Member, on: boolean) => {
     const bridge = member.player?.connected ? (member.player.exports.bridge as ClientExports) : undefined;
     if (!bridge) return false;
@@ -179,10 +185,11 @@ async function storm(
       if (!menu.ok || !menu.departments[0]) return false;
       menu.departments[0].setActive();
     }
-    const record = { answered: false };
+    const record: (typeof toggles)[number] = { answered: false };
     toggles.push(record);
-    return bridge.UpdatePlayerDuty(on, () => {
+    return bridge.UpdatePlayerDuty(on, (outcome) => {
       record.answered = true;
+      if (!outcome.ok) record.refused = outcome.error;
     });
   };
 
@@ -215,7 +222,9 @@ async function storm(
             member.player = player;
             bySrc[server]?.set(player.id, member);
             player.on('bridge:client:profile', (profile) => {
-              if ((profile as ProfilePayload).ok && member.loadedAt === undefined) member.loadedAt = now();
+              const payload = profile as ProfilePayload;
+              if (!payload.ok) member.profileError = payload.error;
+              else if (member.loadedAt === undefined) member.loadedAt = now();
             });
           }),
         );
@@ -293,11 +302,21 @@ async function storm(
     allProfilesAfterS: allLoadedAt === undefined ? undefined : allLoadedAt / 1000,
     dutyChanges,
     togglesUnanswered: toggles.filter((record) => !record.answered).length,
+    togglesRefused: tally(toggles.flatMap((record) => (record.refused ? [record.refused] : []))),
+    profilesMissing: tally(
+      members.filter((member) => member.loadedAt === undefined).map((member) => member.profileError ?? 'no answer'),
+    ),
     lostDutyRecords: lost,
     ...(redisDown ? { redisDown } : {}),
     threadHold: hold,
   };
 }
+
+const tally = (values: readonly string[]) => {
+  const counts: Record<string, number> = {};
+  for (const value of values) counts[value] = (counts[value] ?? 0) + 1;
+  return counts;
+};
 
 /** The bridge's client exports as a duty menu calls them. */
 interface ClientExports {
