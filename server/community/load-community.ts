@@ -38,5 +38,12 @@ export function joinCommunity(options: CommunityOptions): Community | undefined 
     );
     return undefined;
   }
-  return loaded.startCommunity(options);
+  try {
+    return loaded.startCommunity(options);
+  } catch (error) {
+    options.logger.error(
+      `${REDIS_URL_CONVAR}: the community could not start (${String((error as { message?: unknown } | undefined)?.message ?? error)}). This server runs alone.`,
+    );
+    return undefined;
+  }
 }

@@ -32,7 +32,7 @@ export function openRedisLink({ target, prefix, logger }: RedisLinkOptions): Com
     connectTimeout: CONNECT_TIMEOUT_MS,
     retryStrategy: (times) => Math.min(times * 250, LONGEST_RECONNECT_DELAY_MS),
     connectionName: 'bridge',
-    // A refused AUTH is not worth a reconnect storm: the retry strategy's backoff applies.
+    // An error answer belongs to its command (the caller goes on locally), never a reason to drop the connection.
     reconnectOnError: () => false,
   });
   const state = new BehaviorSubject<'connecting' | 'up' | 'down'>('connecting');

@@ -9,17 +9,22 @@
 // - Request classes keep their priority across servers:
 //   rank 0 (duty) may take every request left; rank 1 (a player waiting) leaves the duty reserve; rank 2+ (joins,
 //   refreshes) is paced over what is left of the window (a GCRA cell shared by every server) and leaves the
-//   interactive reserve, which anyone may use in the window's last slot (at least its last second), so a storm
+//   interactive reserve, which anyone may use in the window's last slot (at least its last two seconds), so a storm
 //   still uses the whole window.
 // KEYS[1]: the budget hash; KEYS[2]: the tickets in flight (sorted set, scored by when they were granted); KEYS[3]:
-// the servers that asked in the last minute (sorted set), whose number each server keeps for when Redis goes.
+// the servers that asked in the last minute (sorted set), whose number each server keeps for when Redis goes;
+// KEYS[4]: the tickets of grants by the asker's request id, so a grant whose answer was lost (the call timed out
+// after Redis ran it) is given back.
+// - release: a server whose acquire timed out gives back what it may have been granted, once.
 // ARGV (times in ms, '' for what is not known):
-//   acquire rank limit windowMs learned(0|1) remaining resetInMs server  -> {1, ticket, servers} | {0, waitMs, servers}
+//   acquire rank limit windowMs learned(0|1) remaining resetInMs server requestId
+//                                                                  -> {1, ticket, servers} | {0, waitMs, servers}
+//   release requestId                                                        -> {1, 1 if given back else 0}
 //     (the caller's own budget: the start of the community's, and the panel's limit once the caller has learned it)
-//   observe ticket limit windowMs remaining resetInMs                        -> {1, remaining}
-//   refused ticket limit windowMs remaining resetInMs retryAfterMs longestMs -> {1, blockedForMs}
+//   observe ticket limit windowMs remaining resetInMs '' '' requestId                 -> {1, remaining}
+//   refused ticket limit windowMs remaining resetInMs retryAfterMs longestMs requestId -> {1, blockedForMs}
 export const SHARED_BUDGET_LUA = `
-local key, flying, servers = KEYS[1], KEYS[2], KEYS[3]
+local key, flying, servers, grants = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
 local op = ARGV[1]
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
@@ -81,6 +86,7 @@ local function save()
   local keep = math.max(600000, 3 * windowMs)
   redis.call('PEXPIRE', key, keep)
   redis.call('PEXPIRE', flying, keep)
+  redis.call('PEXPIRE', grants, LOST_AFTER)
 end
 
 if op == 'acquire' then
@@ -93,9 +99,10 @@ if op == 'acquire' then
   local reserve = 0
   if rank == 1 then reserve = dutyReserve elseif rank >= 2 then reserve = interactiveReserve end
   -- The window's last slot: whatever was kept back for duty calls and waiting players goes to anyone. At least the
-  -- last second: the panel's reset comes in whole seconds, rounded up, so its window may end up to a second before
-  -- the community's estimate, and a reserve released later would only be spent in the next window.
-  local lastSlot = math.max(slot, 1000)
+  -- last two seconds: the panel's reset comes in whole seconds, rounded up, and an answer is read a little after it
+  -- arrived (later still on a busy server), so the panel's window may end more than a second before the community's
+  -- estimate, and a reserve released later would only be spent in the next window.
+  local lastSlot = math.max(slot, 2000)
   if s.resetAt and now >= s.resetAt - lastSlot then reserve = 0 end
   if s.remaining - reserve < 1 then
     local release = (s.resetAt or (now + windowMs + MARGIN)) - lastSlot
@@ -114,12 +121,23 @@ if op == 'acquire' then
   s.remaining = s.remaining - 1
   s.taken = s.taken + 1
   redis.call('ZADD', flying, now, s.taken)
+  redis.call('HSET', grants, ARGV[9], s.taken)
   save()
   return {1, s.taken, members}
 end
 
+if op == 'release' then
+  local granted = tonumber(redis.call('HGET', grants, ARGV[2]))
+  redis.call('HDEL', grants, ARGV[2])
+  if granted == nil or redis.call('ZREM', flying, granted) == 0 then return {1, 0} end
+  s.remaining = math.min(limit - redis.call('ZCARD', flying), s.remaining + 1)
+  save()
+  return {1, 1}
+end
+
 local ticket = tonumber(ARGV[2]) or 0
 redis.call('ZREM', flying, ticket)
+if ARGV[9] then redis.call('HDEL', grants, ARGV[9]) end
 inFlight = redis.call('ZCARD', flying)
 local l, w = positive(ARGV[3]), positive(ARGV[4])
 if l then

@@ -29,13 +29,16 @@ const arg = (value: number | undefined): string | number => (value === undefined
 
 /** The community's budget in Redis (`<prefix>budget`), changed only by SHARED_BUDGET_LUA. */
 export function sharedBudget({ link, readShared, now, logger }: SharedBudgetOptions): SharedBudget {
-  const keys = [`${link.prefix}budget`, `${link.prefix}budget:in-flight`, `${link.prefix}budget:servers`];
+  const keys = ['budget', 'budget:in-flight', 'budget:servers', 'budget:grants'].map((name) => `${link.prefix}${name}`);
+  // The request id of each ticket granted and not yet answered.
+  const requests = new Map<number, string>();
+  let asked = 0;
   // Who asks, for the count of servers sharing the budget (a stable server identity is issue 25 item 3's).
   const self = randomUUID();
   let servers = 1;
   let aloneUntil = Number.NEGATIVE_INFINITY;
   let failures = 0;
-  const run = async (args: Array<string | number>) => {
+  const run = async (args: Array<string | number>, onTimeout?: () => void) => {
     try {
       const answer = readShared(ScriptAnswer, await link.script(SHARED_BUDGET_LUA, keys, args), keys[0] as string);
       if (answer) {
@@ -43,6 +46,7 @@ export function sharedBudget({ link, readShared, now, logger }: SharedBudgetOpti
         return answer;
       }
     } catch (error) {
+      onTimeout?.();
       logger.debug(`the community's budget did not answer (${String((error as Error)?.message ?? error)})`);
     }
     failures += 1;
@@ -51,6 +55,11 @@ export function sharedBudget({ link, readShared, now, logger }: SharedBudgetOpti
       aloneUntil = now() + ALONE_AFTER_FAILURE_MS;
     }
     return undefined;
+  };
+  const requestOf = (ticket: number) => {
+    const id = requests.get(ticket) ?? '';
+    requests.delete(ticket);
+    return id;
   };
   const answerArgs = (ticket: number, observation: RateLimitObservation) => [
     ticket,
@@ -68,26 +77,36 @@ export function sharedBudget({ link, readShared, now, logger }: SharedBudgetOpti
     },
     async acquire(requestClass: RequestClass, local: BudgetSnapshot): Promise<BudgetGrant | undefined> {
       const resetIn = local.resetAt !== undefined && local.resetKnown ? Math.max(0, local.resetAt - now()) : undefined;
-      const answer = await run([
-        'acquire',
-        classRank(requestClass),
-        local.limit,
-        local.windowMs,
-        local.limitSource === 'panel' ? 1 : 0,
-        local.remaining,
-        arg(resetIn),
-        self,
-      ]);
+      asked += 1;
+      const requestId = `${self}:${asked}`;
+      // A call that failed may still have run in Redis (a timeout): whatever it was granted is given back.
+      const giveBack = () => void link.script(SHARED_BUDGET_LUA, keys, ['release', requestId]).catch(() => {});
+      const answer = await run(
+        [
+          'acquire',
+          classRank(requestClass),
+          local.limit,
+          local.windowMs,
+          local.limitSource === 'panel' ? 1 : 0,
+          local.remaining,
+          arg(resetIn),
+          self,
+          requestId,
+        ],
+        giveBack,
+      );
       if (!answer) return this.active ? { granted: false, retryInMs: ASK_AGAIN_AFTER_MS } : undefined;
       const [granted, value, members] = answer;
       if (members !== undefined && members >= 1) servers = members;
+      if (granted === 1) requests.set(value, requestId);
       return granted === 1 ? { granted: true, ticket: value } : { granted: false, retryInMs: value };
     },
     observe(ticket, observation) {
-      void run(['observe', ...answerArgs(ticket, observation)]);
+      void run(['observe', ...answerArgs(ticket, observation), '', '', requestOf(ticket)]);
     },
     refused(ticket, observation) {
-      void run(['refused', ...answerArgs(ticket, observation), arg(observation.retryAfterMs), LONGEST_WAIT_MS]);
+      const retryAfter = arg(observation.retryAfterMs);
+      void run(['refused', ...answerArgs(ticket, observation), retryAfter, LONGEST_WAIT_MS, requestOf(ticket)]);
     },
   };
 }

@@ -4,7 +4,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { population } from '../../bench/support/population.js';
 import { type RedisServer, redisAvailable, startRedisServer } from '../support/redis-server.js';
-import { type Community, startCommunity } from './support/community.js';
+import { type SimCommunity, startSimCommunity } from './support/community.js';
 
 const RATE_LIMIT = { limit: 20, windowMs: 10_000 };
 const PLAYERS_PER_SERVER = 30;
@@ -12,7 +12,7 @@ const PLAYERS_PER_SERVER = 30;
 const SERVERS = Number(process.env.COMMUNITY_SERVERS ?? 2);
 const people = population(SERVERS * PLAYERS_PER_SERVER);
 
-let community: Community | undefined;
+let community: SimCommunity | undefined;
 let redis: RedisServer | undefined;
 afterEach(async () => {
   await community?.close();
@@ -25,7 +25,7 @@ afterEach(async () => {
  * Every player of every server joins at once; resolves when every client has its profile. `during` runs once this
  * many profiles have arrived (Redis killed mid-storm, say).
  */
-async function joinStorm(world: Community, during: Array<[number, () => Promise<void>]> = []) {
+async function joinStorm(world: SimCommunity, during: Array<[number, () => Promise<void>]> = []) {
   const joined = await Promise.all(
     people.members.map(async (member, index) => {
       const sim = world.sims[index % SERVERS];
@@ -55,7 +55,7 @@ const report = (label: string, result: Awaited<ReturnType<typeof joinStorm>>) =>
 
 describe('two servers behind one IP, 30 joins each, a panel allowing 20 requests per 10 s', () => {
   it('without Redis: every profile arrives; the 429s that remain are measured', { timeout: 180_000 }, async () => {
-    community = await startCommunity({ servers: SERVERS, rateLimit: RATE_LIMIT, data: people.data });
+    community = await startSimCommunity({ servers: SERVERS, rateLimit: RATE_LIMIT, data: people.data });
     const result = await joinStorm(community);
     report('without Redis', result);
     for (const sim of community.sims) expect(sim.errors).toEqual([]);
@@ -66,7 +66,7 @@ describe('two servers behind one IP, 30 joins each, a panel allowing 20 requests
     { timeout: 180_000 },
     async () => {
       redis = await startRedisServer();
-      community = await startCommunity({
+      community = await startSimCommunity({
         servers: SERVERS,
         rateLimit: RATE_LIMIT,
         data: people.data,
@@ -90,7 +90,7 @@ describe('two servers behind one IP, 30 joins each, a panel allowing 20 requests
     async () => {
       redis = await startRedisServer();
       const shared = redis;
-      community = await startCommunity({
+      community = await startSimCommunity({
         servers: SERVERS,
         rateLimit: RATE_LIMIT,
         data: people.data,

@@ -3,10 +3,10 @@
 // Redis can stop a server from serving its own players.
 import { afterEach, describe, expect, it } from 'vitest';
 import { type RedisServer, redisAvailable, startRedisServer } from '../support/redis-server.js';
-import { type Community, startCommunity } from './support/community.js';
+import { type SimCommunity, startSimCommunity } from './support/community.js';
 
 const PASSWORD = 'Hx4tQ9mVr2KpZ7';
-let community: Community | undefined;
+let community: SimCommunity | undefined;
 let redis: RedisServer | undefined;
 afterEach(async () => {
   await community?.close();
@@ -15,7 +15,7 @@ afterEach(async () => {
   redis = undefined;
 });
 
-async function profileArrives(world: Community): Promise<void> {
+async function profileArrives(world: SimCommunity): Promise<void> {
   const [sim] = world.sims;
   if (!sim) throw new Error('no server');
   const player = await world.join(sim, '284619375016482817', 'Alex Mercer');
@@ -24,7 +24,7 @@ async function profileArrives(world: Community): Promise<void> {
 
 describe('without BRIDGE_REDIS_URL', () => {
   it('dist/redis.js is never loaded: an install without it starts and serves its players, saying nothing of Redis', async () => {
-    community = await startCommunity({ servers: 1, without: ['redis.js', 'redis.js.map'] });
+    community = await startSimCommunity({ servers: 1, without: ['redis.js', 'redis.js.map'] });
     await profileArrives(community);
     const [sim] = community.sims;
     expect(sim?.errors).toEqual([]);
@@ -35,7 +35,7 @@ describe('without BRIDGE_REDIS_URL', () => {
 describe.skipIf(!redisAvailable())('with BRIDGE_REDIS_URL', () => {
   it('dist/server.js loads dist/redis.js the way FXServer resolves require, and joins the community', async () => {
     redis = await startRedisServer({ password: PASSWORD });
-    community = await startCommunity({ servers: 1, redisUrl: redis.url() });
+    community = await startSimCommunity({ servers: 1, redisUrl: redis.url() });
     const [sim] = community.sims;
     await sim?.until(() => community?.consoleOf(sim).includes('one of a community on Redis') ?? false, 10_000, 'Redis');
     await profileArrives(community);
@@ -47,7 +47,7 @@ describe.skipIf(!redisAvailable())('with BRIDGE_REDIS_URL', () => {
 
   it('with dist/redis.js missing from the install: one ERROR naming BRIDGE_REDIS_URL, and the server serves alone', async () => {
     redis = await startRedisServer();
-    community = await startCommunity({ servers: 1, redisUrl: redis.url(), without: ['redis.js', 'redis.js.map'] });
+    community = await startSimCommunity({ servers: 1, redisUrl: redis.url(), without: ['redis.js', 'redis.js.map'] });
     await profileArrives(community);
     const errors = community
       .consoleOf(community.sims[0] as never)
@@ -61,7 +61,7 @@ describe.skipIf(!redisAvailable())('with BRIDGE_REDIS_URL', () => {
   });
 
   it('unreachable at start, or a URL that does not read: one line naming BRIDGE_REDIS_URL, the password masked, players served', async () => {
-    community = await startCommunity({
+    community = await startSimCommunity({
       servers: 2,
       convarsOf: (index) => ({
         BRIDGE_REDIS_URL: index === 0 ? `redis://:${PASSWORD}@127.0.0.1:1/0` : `http://:${PASSWORD}@127.0.0.1:6379`,

@@ -38,7 +38,7 @@ export function bridgeFolder(options: { config?: string; without?: string[] } = 
   return { dir, remove: () => rmSync(root, { recursive: true, force: true }) };
 }
 
-export interface CommunityOptions {
+export interface SimCommunityOptions {
   /** How many servers (sims) share the panel. */
   servers: number;
   /** BRIDGE_REDIS_URL of every server; none: each bridge believes it is alone, as before issue 25. */
@@ -55,7 +55,7 @@ export interface CommunityOptions {
   convarsOf?: (index: number) => Record<string, string>;
 }
 
-export interface Community {
+export interface SimCommunity {
   panel: MockPanel;
   server: MockPanelServer;
   sims: Sim[];
@@ -75,7 +75,7 @@ export interface Community {
   close(): Promise<void>;
 }
 
-export async function startCommunity(options: CommunityOptions): Promise<Community> {
+export async function startSimCommunity(options: SimCommunityOptions): Promise<SimCommunity> {
   const panel = createMockPanel({ token: TOKEN, rateLimit: options.rateLimit, data: options.data });
   const server = await startMockPanelServer({ panel, port: 0 });
   const folders: Array<{ remove: () => void }> = [];

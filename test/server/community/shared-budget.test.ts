@@ -129,6 +129,20 @@ describe.skipIf(!redisAvailable())("the community's budget", () => {
     await redis.command('CLIENT', 'UNPAUSE');
   });
 
+  it('a grant whose answer was lost to a timeout is given back: the window is not spent on requests never sent', async () => {
+    const a = await server();
+    // Redis knows the script already (EVALSHA), as it does after the first request of any server.
+    const first = (await a.acquire('duty', LEARNED)) as { ticket: number };
+    a.observe(first.ticket, { form: 'none' });
+    await redis.command('CLIENT', 'PAUSE', '800', 'ALL');
+    // Redis runs the acquire after the pause; the server stopped waiting for it at 500 ms.
+    expect(await a.acquire('duty', LEARNED)).toEqual({ granted: false, retryInMs: 100 });
+    // The test's own connection waits out the pause.
+    await redis.command('PING');
+    const { tickets } = await drain(a, 'duty');
+    expect(tickets).toHaveLength(19);
+  });
+
   it('Redis gone: the budget never waits for it, and the server decides alone', async () => {
     const a = await server();
     const gone = firstValueFrom((links[0] as CommunityLink).up$.pipe(filter((up) => !up)));
