@@ -10,9 +10,9 @@ import type { Sim, SimPlayer } from '../../sim/index.js';
 import { MEMBER_WITHOUT_RANK_ROLE, ONE_DEPARTMENT, TWO_DEPARTMENTS } from '../mock-panel/support/demo-users.js';
 import { type RedisServer, redisAvailable, startRedisServer } from '../support/redis-server.js';
 import { changeDuty } from './support/bridge-exports.js';
-import { type Community, startCommunity } from './support/community.js';
+import { type SimCommunity, startSimCommunity } from './support/community.js';
 
-let community: Community | undefined;
+let community: SimCommunity | undefined;
 let redis: RedisServer | undefined;
 afterEach(async () => {
   await community?.close();
@@ -34,16 +34,16 @@ const untilCounts = (sim: Sim, counts: Record<string, number>, withinMs = 5_000)
     `the community count ${JSON.stringify(counts)} (has ${JSON.stringify(communityCountOf(sim))})`,
   );
 
-async function onDuty(world: Community, sim: Sim, chat: string, name: string, index = 0): Promise<SimPlayer> {
+async function onDuty(world: SimCommunity, sim: Sim, chat: string, name: string, index = 0): Promise<SimPlayer> {
   const player = await world.join(sim, chat, name);
   await sim.until(() => world.hasProfile(sim, player), 10_000, 'the profile');
   expect((await changeDuty(sim, player, true, index)).ok).toBe(true);
   return player;
 }
 
-async function communityOf(servers: number): Promise<[Community, Sim[]]> {
+async function communityOf(servers: number): Promise<[SimCommunity, Sim[]]> {
   redis = await startRedisServer();
-  const world = await startCommunity({ servers, redisUrl: redis.url() });
+  const world = await startSimCommunity({ servers, redisUrl: redis.url() });
   community = world;
   for (const sim of world.sims) {
     await sim.until(() => world.consoleOf(sim).includes('one of a community on Redis'), 10_000, 'Redis');
@@ -53,7 +53,7 @@ async function communityOf(servers: number): Promise<[Community, Sim[]]> {
 
 describe('without BRIDGE_REDIS_URL', () => {
   it("the community count is this server's own count", async () => {
-    community = await startCommunity({ servers: 1 });
+    community = await startSimCommunity({ servers: 1 });
     const [sim] = community.sims as [Sim];
     await untilCounts(sim, { total: 0 });
     await onDuty(community, sim, TWO_DEPARTMENTS, 'Alex Mercer');

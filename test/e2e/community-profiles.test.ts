@@ -8,10 +8,10 @@ import type { Sim, SimPlayer } from '../../sim/index.js';
 import { LSPD_ROLES, TWO_DEPARTMENTS } from '../mock-panel/support/demo-users.js';
 import { type RedisServer, redisAvailable, startRedisServer } from '../support/redis-server.js';
 import { changeDuty } from './support/bridge-exports.js';
-import { type Community, startCommunity } from './support/community.js';
+import { type SimCommunity, startSimCommunity } from './support/community.js';
 
 const ALEX = TWO_DEPARTMENTS;
-let community: Community | undefined;
+let community: SimCommunity | undefined;
 let redis: RedisServer | undefined;
 afterEach(async () => {
   await community?.close();
@@ -21,7 +21,7 @@ afterEach(async () => {
 });
 
 /** The departments requests the panel received for one account (the start-up probes are another account). */
-const departmentsAsked = (world: Community, chatId: string) =>
+const departmentsAsked = (world: SimCommunity, chatId: string) =>
   world.panel.controls
     .requests()
     .filter((request) => request.method === 'GET' && request.path.includes(chatId) && !request.startupCheck).length;
@@ -34,9 +34,9 @@ const profilesOf = (sim: Sim, player: SimPlayer) =>
 const slugsOf = (profile: { departments?: Array<{ slug: string }> } | undefined) =>
   (profile?.departments ?? []).map((department) => department.slug);
 
-async function communityOf(servers: number): Promise<[Community, Sim[]]> {
+async function communityOf(servers: number): Promise<[SimCommunity, Sim[]]> {
   redis = await startRedisServer();
-  const world = await startCommunity({ servers, redisUrl: redis.url() });
+  const world = await startSimCommunity({ servers, redisUrl: redis.url() });
   community = world;
   for (const sim of world.sims) {
     await sim.until(() => world.consoleOf(sim).includes('one of a community on Redis'), 10_000, 'Redis');
@@ -44,7 +44,7 @@ async function communityOf(servers: number): Promise<[Community, Sim[]]> {
   return [world, world.sims];
 }
 
-async function joinedWithProfile(world: Community, sim: Sim, chat: string, name: string): Promise<SimPlayer> {
+async function joinedWithProfile(world: SimCommunity, sim: Sim, chat: string, name: string): Promise<SimPlayer> {
   const player = await world.join(sim, chat, name);
   await sim.until(() => world.hasProfile(sim, player), 10_000, 'the profile');
   await sim.settle();
@@ -77,7 +77,7 @@ describe.skipIf(!redisAvailable())('profiles fetched once for the community', ()
   it('a player back on a server that holds their profile stale takes the fresher copy another server got: no request', async () => {
     redis = await startRedisServer();
     // A short refresh interval, so that a profile goes stale within the test (on the servers' own clocks).
-    const world = await startCommunity({
+    const world = await startSimCommunity({
       servers: 2,
       redisUrl: redis.url(),
       config: 'Config.RefreshIntervalMs = 1500',
