@@ -5,12 +5,17 @@
 // join storms at 100, 500 and 2048 players and a ten-minute outage with a restart, on virtual time, plus one
 // storm in real time over loopback HTTP for latency, and the background revalidation of 400 players on duty among
 // 2048; the mock panel's throughput beside a bare node:http server's. Prints the tables; `--json` adds one JSON
-// object as the last line with the same figures. `--only` runs the scenarios named; `thread-hold` meters how long
-// the bridge holds the server's thread in its largest storm, a restart after it and a crash recovery; `micro`
-// measures the bundles' start-up, hot paths and heap; `toggle-alloc` the bytes a duty toggle allocates (`--online`
-// players online, 2048 by default). See docs/budget.md.
+// object as the last line with the same figures. `--only` runs the scenarios named; `thread-hold` meters how long the
+// bridge holds the server's thread in the largest storm, a restart after it and a crash recovery; `micro` measures the bundles'
+// start-up, hot paths and heap; `toggle-alloc` the bytes a duty toggle allocates (`--online` players online, 2048 by
+// default). `cluster` (only when named: it needs redis-server and runs in real time, about a quarter of an hour at
+// full size) is a community's join storm: `--cluster 3x700` servers × players each behind one IP, one mock panel,
+// without Redis, with one, and with it killed for 30 s mid-storm, the three runs side by side. See docs/budget.md.
+
+import { clusterTargets } from './cluster-report.js';
 import { microTargets } from './micro-report.js';
 import { type BenchReport, formatReport, THREAD_HOLD_TARGETS } from './report.js';
+import type { ClusterResult } from './scenarios/cluster-storm.js';
 import type { CrashRecoveryResult } from './scenarios/crash-recovery.js';
 import type { StormResult } from './scenarios/join-storm.js';
 import { MICRO_CONFIG_LINES, type MicroResult, runMicro } from './scenarios/micro.js';
@@ -18,6 +23,7 @@ import { type MockPanelThroughputResult, runMockPanelThroughput } from './scenar
 import { runToggleAllocation, type ToggleAllocationResult } from './scenarios/toggle-allocation.js';
 import {
   reportChildCosts,
+  runClusterStorm,
   runCrashRecovery,
   runJoinStorm,
   runOnDutyRevalidation,
@@ -35,6 +41,14 @@ const onlineArg = args[args.indexOf('--online') + 1];
 const online = args.includes('--online') && onlineArg ? Number(onlineArg) : 2048;
 const runs = (scenario: 'storm' | 'outage' | 'revalidation' | 'thread-hold' | 'micro' | 'toggle-alloc' | 'panel') =>
   onlyArg === undefined || onlyArg.split(',').includes(scenario);
+const runsCluster = onlyArg?.split(',').includes('cluster') ?? false;
+const clusterArg = /^(\d+)x(\d+)$/.exec(
+  args.includes('--cluster') ? (args[args.indexOf('--cluster') + 1] ?? '') : '3x700',
+);
+if (!clusterArg) throw new Error('bench: --cluster takes <servers>x<players per server>, like 3x700');
+const cluster = { servers: Number(clusterArg[1]), playersPerServer: Number(clusterArg[2]) };
+/** How long the cluster's Redis stays dead in its third run. */
+const REDIS_DOWN_MS = 30_000;
 
 const LIMIT_PER_MINUTE = 200;
 const SLOT_MS = 60_000 / LIMIT_PER_MINUTE;
@@ -179,6 +193,31 @@ async function main(): Promise<BenchReport> {
       ...(crashRecovery ? [crashRecovery.threadHold] : []),
     ];
 
+    const clusterRuns: ClusterResult[] = [];
+    if (runsCluster) {
+      const players = cluster.servers * cluster.playersPerServer;
+      const floorMs = (players / LIMIT_PER_MINUTE) * MINUTE;
+      progress(
+        `cluster: ${cluster.servers} servers × ${cluster.playersPerServer} players behind one IP, without Redis, with one, and with it killed for ${REDIS_DOWN_MS / 1000} s, side by side in real time (one request per player is ${(floorMs / 1000).toFixed(0)} s of the panel's budget)`,
+      );
+      // Side by side: each run is its own process with its own panel and Redis, and mostly waits on the budget.
+      clusterRuns.push(
+        ...(await Promise.all(
+          (['none', 'up', 'killed'] as const).map((redis) =>
+            runClusterStorm({
+              redis,
+              resource: resources.bridge,
+              ...cluster,
+              limitPerMinute: LIMIT_PER_MINUTE,
+              arrivalSpanMs: MINUTE,
+              redisDownMs: REDIS_DOWN_MS,
+              capMs: Math.max(3 * MINUTE, 1.5 * floorMs),
+            }),
+          ),
+        )),
+      );
+    }
+
     let micro: MicroResult | undefined;
     if (runs('micro')) {
       progress('micro: start-up, hot paths and heap of the built bundles, bridge (about 15 s)');
@@ -227,6 +266,7 @@ async function main(): Promise<BenchReport> {
       ...(crashRecovery ? { crashRecovery } : {}),
       ...(micro ? { micro } : {}),
       ...(toggleAllocation ? { toggleAllocation } : {}),
+      cluster: clusterRuns,
       mockPanel,
       targets: {
         '0 × 429 (every bridge run)': { value: `${all429}`, met: all429 === 0 },
@@ -284,6 +324,7 @@ async function main(): Promise<BenchReport> {
       durationS: (performance.now() - started) / 1000,
     };
     if (micro) Object.assign(report.targets, microTargets(micro));
+    if (runsCluster) Object.assign(report.targets, clusterTargets(clusterRuns));
     // A target of a scenario left out with --only says nothing.
     const left: Record<string, boolean> = {
       '0 × 429': !runs('storm') && !runs('outage') && !runs('revalidation'),

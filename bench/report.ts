@@ -1,4 +1,6 @@
+import { clusterRows } from './cluster-report.js';
 import { HEAP_REFERENCES, MICRO_TARGETS } from './micro-report.js';
+import type { ClusterResult } from './scenarios/cluster-storm.js';
 import type { CrashRecoveryResult } from './scenarios/crash-recovery.js';
 import type { StormResult } from './scenarios/join-storm.js';
 import type { MicroResult } from './scenarios/micro.js';
@@ -29,6 +31,8 @@ export interface BenchReport {
   micro?: MicroResult;
   /** `--only toggle-alloc`: bytes of JS heap a duty toggle allocates. */
   toggleAllocation?: ToggleAllocationResult;
+  /** `--only cluster`: several servers behind one IP, without Redis, with one, with it killed mid-storm. */
+  cluster: ClusterResult[];
   /** Absent when `--only` left it out. */
   mockPanel?: MockPanelThroughputResult | undefined;
   targets: Record<string, { value: string; met: boolean }>;
@@ -64,6 +68,18 @@ function stormRow(result: StormResult): string[] {
     `${ms(result.idleToggleP50Ms)} / ${ms(result.idleToggleP99Ms)}`,
     String(result.lostDutyRecords),
     `${result.requestsPerSession.toFixed(2)} (${(1 + result.dutyChanges / result.players).toFixed(2)})`,
+  ];
+}
+
+function clusterLines(report: BenchReport): string[] {
+  const first = report.cluster[0];
+  if (!first) return [];
+  const { header, rows } = clusterRows(report.cluster);
+  return [
+    '',
+    `Cluster: ${first.servers} servers × ${first.players / first.servers} players behind one IP join within one minute each, against one mock panel (${report.settings.limitPerMinute} requests/min for that IP) over loopback HTTP, in real time; each run in its own process, the three side by side. The bridge tasks are every bridge's of the run, each server's natives left out (bench/support/thread-hold.ts); the event-loop delay is the whole process's (every server, client and the panel).`,
+    '',
+    ...table(header, rows),
   ];
 }
 
@@ -322,6 +338,7 @@ export function formatReport(report: BenchReport): string[] {
         ]
       : []),
     ...threadHoldLines(report),
+    ...clusterLines(report),
     ...(report.micro ? microLines(report.micro) : []),
     ...(report.toggleAllocation ? toggleAllocationLines(report.toggleAllocation) : []),
     ...mockPanelTable(report.mockPanel),

@@ -2,15 +2,30 @@ import { type CliOptions, type CliParse, parseCliOptions, USAGE } from '../mock-
 import { REFRESH_INTERVAL_RANGE_MS } from '../shared/config/refresh-interval.js';
 
 const FLAG = '--refresh-interval';
+const SERVERS = '--servers';
+const NO_REDIS = '--no-redis';
+/** A community of this many simulated servers at most: each is a whole FXServer in this process. */
+export const MAX_SERVERS = 4;
 
 export const PLAYGROUND_USAGE = USAGE.replace('npm run mock-panel', 'npm start').replace(
   '  --help',
   `  ${FLAG} <t>  the bridge's Config.RefreshIntervalMs: 15s, 2m, 1h or milliseconds (15000);
                         from 1s to 24h (default: config.lua's, 5 minutes)
+  ${SERVERS} <n>         simulated servers behind one IP, from 1 to ${MAX_SERVERS} (default 1); from 2 on they are one
+                        community through a Redis the playground starts (redis-server must be installed)
+  ${NO_REDIS}            with ${SERVERS}: no Redis, each bridge believes it is alone (as before the community)
   --help`,
 );
 
-export type PlaygroundCliParse = CliParse<CliOptions & { refreshIntervalMs?: number }>;
+export interface PlaygroundCliOptions extends CliOptions {
+  refreshIntervalMs?: number;
+  /** How many simulated servers share the panel (1: the playground as it always was). */
+  servers: number;
+  /** With 2 servers or more: whether they share a Redis the playground starts. */
+  redis: boolean;
+}
+
+export type PlaygroundCliParse = CliParse<PlaygroundCliOptions>;
 
 const UNIT_MS: Record<string, number> = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000 };
 
@@ -24,25 +39,50 @@ export function parseDuration(text: string): number | undefined {
 /** The mock panel's flags plus the playground's own; a bad value is a usage error, as for the panel's flags. */
 export function parsePlaygroundOptions(argv: readonly string[]): PlaygroundCliParse {
   const rest: string[] = [];
-  let interval: string | undefined;
+  const own: Record<string, string | undefined> = {};
+  let noRedis = false;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] as string;
-    if (arg === FLAG) {
-      interval = argv[i + 1]?.startsWith('--') ? undefined : argv[i + 1];
-      if (interval === undefined) return { kind: 'usage-error', message: `${FLAG} needs a value, like 15s` };
+    const flag = [FLAG, SERVERS].find((name) => arg === name || arg.startsWith(`${name}=`));
+    if (arg === NO_REDIS) noRedis = true;
+    else if (flag === undefined) rest.push(arg);
+    else if (arg.startsWith(`${flag}=`)) own[flag] = arg.slice(flag.length + 1);
+    else {
+      const value = argv[i + 1]?.startsWith('--') ? undefined : argv[i + 1];
+      if (value === undefined) {
+        return { kind: 'usage-error', message: `${flag} needs a value, like ${flag === FLAG ? '15s' : '2'}` };
+      }
+      own[flag] = value;
       i++;
-    } else if (arg.startsWith(`${FLAG}=`)) interval = arg.slice(FLAG.length + 1);
-    else rest.push(arg);
+    }
   }
   const parsed = parseCliOptions(rest);
-  if (parsed.kind !== 'run' || interval === undefined) return parsed;
-  const ms = parseDuration(interval);
-  const { min, max } = REFRESH_INTERVAL_RANGE_MS;
-  if (ms === undefined || ms < min || ms > max) {
-    return {
-      kind: 'usage-error',
-      message: `${FLAG} must be a duration from 1s to 24h, like 15s, 2m or 15000 (milliseconds); got '${interval}'`,
-    };
+  if (parsed.kind !== 'run') return parsed;
+  const options: PlaygroundCliOptions = { ...parsed.options, servers: 1, redis: !noRedis };
+  const interval = own[FLAG];
+  if (interval !== undefined) {
+    const ms = parseDuration(interval);
+    const { min, max } = REFRESH_INTERVAL_RANGE_MS;
+    if (ms === undefined || ms < min || ms > max) {
+      return {
+        kind: 'usage-error',
+        message: `${FLAG} must be a duration from 1s to 24h, like 15s, 2m or 15000 (milliseconds); got '${interval}'`,
+      };
+    }
+    options.refreshIntervalMs = ms;
   }
-  return { kind: 'run', options: { ...parsed.options, refreshIntervalMs: ms } };
+  const servers = own[SERVERS];
+  if (servers !== undefined) {
+    if (!/^[0-9]+$/.test(servers) || Number(servers) < 1 || Number(servers) > MAX_SERVERS) {
+      return {
+        kind: 'usage-error',
+        message: `${SERVERS} must be a whole number from 1 to ${MAX_SERVERS}; got '${servers}'`,
+      };
+    }
+    options.servers = Number(servers);
+  }
+  if (noRedis && options.servers < 2) {
+    return { kind: 'usage-error', message: `${NO_REDIS} goes with ${SERVERS} 2 or more: one server needs no Redis` };
+  }
+  return { kind: 'run', options };
 }

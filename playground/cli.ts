@@ -3,7 +3,7 @@ import { PLAYGROUND_USAGE, parsePlaygroundOptions } from './cli-options.js';
 import { DEMO_PLAYERS, startPlaygroundWithPanel } from './start-playground.js';
 
 // npm start: the built bridge in a simulated FXServer, the mock panel, and the dashboard to drive both.
-// Takes the mock panel's options (npm start -- --port 4000) and --refresh-interval; see PLAYGROUND_USAGE.
+// Takes the mock panel's options (npm start -- --port 4000), --refresh-interval and --servers; see PLAYGROUND_USAGE.
 
 runPanelCli({
   name: 'playground',
@@ -15,8 +15,22 @@ runPanelCli({
       port: options.port,
       host: options.host,
       refreshIntervalMs: options.refreshIntervalMs,
+      servers: options.servers,
+      redis: options.redis,
     });
-    console.log(`bridge playground: the bridge runs in a simulated server against the mock panel at ${running.url}`);
+    const { redis } = running.servers.state();
+    if (options.servers === 1) {
+      console.log(`bridge playground: the bridge runs in a simulated server against the mock panel at ${running.url}`);
+    } else {
+      console.log(
+        `bridge playground: ${options.servers} simulated servers behind one IP against the mock panel at ${running.url}`,
+      );
+      console.log(
+        redis
+          ? `  One community: every bridge names the Redis at ${redis.url} (BRIDGE_REDIS_URL), started for this run`
+          : '  No Redis (--no-redis): each bridge believes it is alone, and they share the panel’s limit for that IP',
+      );
+    }
     console.log(`  Dashboard: ${running.url}/`);
     console.log(
       tokenGiven
@@ -28,7 +42,11 @@ runPanelCli({
         `  The bridge refreshes a profile after ${options.refreshIntervalMs / 1000} s (Config.RefreshIntervalMs)`,
       );
     }
-    console.log(`  ${DEMO_PLAYERS.length} demo players have joined; Ctrl+C stops everything.`);
+    console.log(
+      options.servers === 1
+        ? `  ${DEMO_PLAYERS.length} demo players have joined; Ctrl+C stops everything.`
+        : `  ${DEMO_PLAYERS.length} demo players have joined, taking turns between the servers; Ctrl+C stops everything.`,
+    );
     return running;
   },
 });

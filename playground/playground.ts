@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { DutyOptionDepartment, DutyOptions } from '../client/bridge-client.js';
 import {
+  COMMUNITY_ON_DUTY_COUNT_KEY,
   DUTY_STATE_BAG_KEY,
   type DutyEndReason,
   type DutyOutcome,
@@ -34,6 +35,10 @@ export interface PlaygroundUser {
 export interface PlaygroundOptions {
   /** The mock panel the bridge talks to. */
   apiBase: string;
+  /** Which server of the community this is (1 when alone), shown with its players, events and console lines. */
+  server?: number;
+  /** BRIDGE_REDIS_URL: the community's Redis; none, the bridge is alone as before issue 25. */
+  redisUrl?: string;
   token: string;
   /** Who can join from the dashboard. */
   users: readonly PlaygroundUser[];
@@ -51,6 +56,8 @@ export interface PlaygroundOptions {
 }
 
 export interface PlaygroundPlayer {
+  /** The server the player is on (1 when alone); `id` is their server id there. */
+  server: number;
   id: number;
   name: string;
   chatId: string | null;
@@ -81,14 +88,26 @@ export interface PlaygroundState {
   dutyCommand: string;
   /** `GlobalState['bridge:onDutyCount']` as the server holds it; null while it is not published. */
   onDutyCount: Record<string, number> | null;
-  events: Array<{ at: number; side: 'server' | 'client'; player: number | null; name: string; args: string }>;
-  console: Array<{ at: number; text: string }>;
+  /**
+   * `GlobalState['bridge:communityOnDutyCount']` as the server holds it: every server's duty with Redis, this
+   * server's own without; null while it is not published.
+   */
+  communityOnDutyCount: Record<string, number> | null;
+  events: Array<{
+    server: number;
+    at: number;
+    side: 'server' | 'client';
+    player: number | null;
+    name: string;
+    args: string;
+  }>;
+  console: Array<{ server: number; at: number; text: string }>;
 }
 
 /** Refusals of a playground action: the dashboard shows the message. */
 export class PlaygroundError extends Error {
   constructor(
-    readonly code: 'player_not_found' | 'department_not_found' | 'no_answer',
+    readonly code: 'player_not_found' | 'department_not_found' | 'server_not_found' | 'no_redis' | 'no_answer',
     message: string,
   ) {
     super(message);
@@ -133,11 +152,15 @@ export class Playground {
       ...(refreshIntervalMs === undefined ? [] : [`Config.RefreshIntervalMs = ${refreshIntervalMs}`]),
       ...config,
     ];
-    const bridgeDir = bridgeResource(REPO_ROOT, workDir, configLines);
+    const bridgeDir = bridgeResource(REPO_ROOT, workDir, configLines, { copyDist: options.redisUrl !== undefined });
     // The bridge's own duty command stands in for a duty menu resource (the Lua example registers /duty as well).
     const sim = await createSim({
       resources: [{ dir: bridgeDir, name: 'bridge' }, ...(options.resources ?? [])],
-      convars: { BRIDGE_API_BASE: options.apiBase, BRIDGE_LEO_API_TOKEN: options.token },
+      convars: {
+        BRIDGE_API_BASE: options.apiBase,
+        BRIDGE_LEO_API_TOKEN: options.token,
+        ...(options.redisUrl ? { BRIDGE_REDIS_URL: options.redisUrl } : {}),
+      },
       // What server.cfg must allow for Config.AcePermissions: the bridge runs add_principal and remove_principal.
       aces: [
         'add_ace resource.bridge command.add_principal allow',
@@ -158,9 +181,15 @@ export class Playground {
       players: this.sim.players.map((player) => this.describe(player)),
       dutyCommand: `/${DUTY_COMMAND}`,
       onDutyCount: onDutyCountOf(this.sim),
+      communityOnDutyCount: onDutyCountOf(this.sim, COMMUNITY_ON_DUTY_COUNT_KEY),
       events: this.events.slice(-SHOWN).reverse(),
       console: this.consoleLines.slice(-SHOWN).reverse(),
     };
+  }
+
+  /** Which server of the community this is (1 when alone). */
+  get server(): number {
+    return this.options.server ?? 1;
   }
 
   /** Joins a player with that chat account and waits for the bridge to send their profile. */
@@ -267,6 +296,7 @@ export class Playground {
     const current = departments.find((department) => department.id === duty?.departmentId);
     const chat = player.identifiers.find((identifier) => identifier.startsWith('chat:'));
     return {
+      server: this.server,
       id: player.id,
       name: player.name,
       chatId: chat?.slice('chat:'.length) ?? null,
@@ -309,7 +339,8 @@ export class Playground {
   private collect(): void {
     const { sim } = this;
     for (const event of sim.events.slice(this.eventsSeen)) this.take(event);
-    for (const line of sim.console.slice(this.consoleSeen)) this.consoleLines.push({ at: sim.now(), text: line.line });
+    for (const line of sim.console.slice(this.consoleSeen))
+      this.consoleLines.push({ server: this.server, at: sim.now(), text: line.line });
     this.eventsSeen = sim.events.length;
     this.consoleSeen = sim.console.length;
     if (this.eventsSeen > TRIM_ABOVE || this.consoleSeen > TRIM_ABOVE) {
@@ -332,6 +363,7 @@ export class Playground {
     }
     if (!isPublicEvent(event.name)) return;
     this.events.push({
+      server: this.server,
       at: event.time,
       side: event.side,
       player: event.player,

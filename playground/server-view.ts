@@ -3,10 +3,11 @@ import type { Sim, SimPlayer } from '../sim/index.js';
 
 /**
  * `GlobalState['bridge:onDutyCount']` (`{ [slug]: n, total: n }`, the live counts the bridge publishes for other
- * resources) as the server holds it, or null while nothing (or nothing of that shape) is published.
+ * resources), or the same shape under another key (the community's counts), as the server holds it, or null while
+ * nothing (or nothing of that shape) is published.
  */
-export function onDutyCountOf(sim: Sim): Record<string, number> | null {
-  const value = sim.stateBag('global')[ON_DUTY_COUNT_KEY];
+export function onDutyCountOf(sim: Sim, key = ON_DUTY_COUNT_KEY): Record<string, number> | null {
+  const value = sim.stateBag('global')[key];
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return null;
   const counts = Object.entries(value).filter((entry): entry is [string, number] => typeof entry[1] === 'number');
   return counts.length > 0 ? Object.fromEntries(counts) : null;

@@ -1,5 +1,12 @@
 import { createMockPanel, type MockPanel, type MockPanelOptions, startMockPanelServer } from '../mock-panel/index.js';
-import { Playground, type PlaygroundOptions } from './playground.js';
+import {
+  findRedisServer,
+  REDIS_SERVER_INSTALL,
+  type RedisServer,
+  startRedisServer,
+} from '../sim/community/redis-server.js';
+import type { Playground, PlaygroundOptions } from './playground.js';
+import { PlaygroundServers } from './playground-servers.js';
 import { playgroundHandlers } from './routes.js';
 
 /** Joined at start, so the dashboard has someone to put on duty: two departments, one, and none. */
@@ -11,13 +18,27 @@ export interface RunningPlayground {
   /** The mock panel's address; the dashboard is at `${url}/`. */
   url: string;
   panel: MockPanel;
+  /** The first server's playground (the only one without `servers`). */
   playground: Playground;
+  /** Every server, and the Redis they share when they do. */
+  servers: PlaygroundServers;
   close(): Promise<void>;
 }
 
+/** redis-server is missing where the playground was asked to start one: what to install, or how to do without. */
+export class RedisServerMissing extends Error {
+  constructor(servers: number) {
+    super(
+      `--servers ${servers} makes the servers one community through a Redis the playground starts, and redis-server is not installed here. Install it (Debian and Ubuntu: sudo ${REDIS_SERVER_INSTALL}; it need not run, the playground starts its own on a free port), or run the servers without Redis, each bridge alone: npm start -- --servers ${servers} --no-redis`,
+    );
+  }
+}
+
 /**
- * The mock panel on a socket with the dashboard and the playground's routes, and the bridge in a simulated server
- * pointed at it, with the demo players joined.
+ * The mock panel on a socket with the dashboard and the playground's routes, and the bridge in one simulated server
+ * (or `servers` of them, behind the same IP) pointed at it, with the demo players joined (taking turns between the
+ * servers). With two servers or more and `redis` not false, a redis-server on a free loopback port makes them one
+ * community (BRIDGE_REDIS_URL); it is stopped with them.
  */
 export async function startPlaygroundWithPanel(
   options: MockPanelOptions & {
@@ -30,6 +51,10 @@ export async function startPlaygroundWithPanel(
     bridgeConfig?: readonly string[];
     /** More resources for the simulated server (tests). */
     resources?: PlaygroundOptions['resources'];
+    /** How many simulated servers (npm start -- --servers 2); 1 by default. */
+    servers?: number;
+    /** With two servers or more: whether they share a Redis (npm start -- --no-redis: false); true by default. */
+    redis?: boolean;
   },
 ): Promise<RunningPlayground> {
   const {
@@ -39,39 +64,51 @@ export async function startPlaygroundWithPanel(
     refreshIntervalMs,
     bridgeConfig,
     resources,
+    servers: count = 1,
+    redis: withRedis = true,
     ...panelOptions
   } = options;
+  // Before anything listens: a missing redis-server is the tester's to fix, and nothing need be stopped.
+  if (count > 1 && withRedis && !findRedisServer()) throw new RedisServerMissing(count);
   const panel = createMockPanel(panelOptions);
-  let playground: Playground | undefined;
+  let servers: PlaygroundServers | undefined;
   const server = await startMockPanelServer({
     panel,
     port,
     host,
-    handlers: playgroundHandlers(() => playground, options.token),
+    handlers: playgroundHandlers(() => servers, options.token),
   });
+  let redis: RedisServer | undefined;
   try {
+    if (count > 1 && withRedis) redis = await startRedisServer();
     const users = [...panel.store.users.all().map(({ chatId, name }) => ({ chatId, name })), UNREGISTERED];
-    playground = await Playground.start({
-      apiBase: server.url,
-      token: options.token,
-      users,
-      refreshIntervalMs,
-      config: bridgeConfig,
-      resources,
-      // The panel's off call does not say why; the playground sees the game side and tells the dashboard.
-      onOffDuty: (chatId, departmentId, reason) => panel.store.duty.noteEndReason(chatId, departmentId, reason),
-    });
-    for (const chatId of demoPlayers) await playground.join(chatId);
+    servers = await PlaygroundServers.start(
+      count,
+      {
+        apiBase: server.url,
+        token: options.token,
+        users,
+        refreshIntervalMs,
+        config: bridgeConfig,
+        resources,
+        // The panel's off call does not say why; the playground sees the game side and tells the dashboard.
+        onOffDuty: (chatId, departmentId, reason) => panel.store.duty.noteEndReason(chatId, departmentId, reason),
+      },
+      redis,
+    );
+    for (const [index, chatId] of demoPlayers.entries()) await servers.server((index % count) + 1).join(chatId);
   } catch (error) {
-    await playground?.close();
+    if (servers) await servers.close();
+    else await redis?.stop();
     await server.close();
     throw error;
   }
-  const started = playground;
+  const started = servers;
   return {
     url: server.url,
     panel,
-    playground: started,
+    playground: started.server(1),
+    servers: started,
     close: async () => {
       await started.close();
       await server.close();

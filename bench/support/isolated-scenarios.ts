@@ -4,6 +4,7 @@
 // time, but for the real-time storm, which mostly waits.
 import { fork } from 'node:child_process';
 import { setPriority } from 'node:os';
+import type { runClusterStorm as clusterStorm } from '../scenarios/cluster-storm.js';
 import type { runCrashRecovery as crashRecovery } from '../scenarios/crash-recovery.js';
 import type { runJoinStorm as joinStorm } from '../scenarios/join-storm.js';
 import type { runOnDutyRevalidation as onDutyRevalidation } from '../scenarios/on-duty-revalidation.js';
@@ -99,3 +100,11 @@ export const runCrashRecovery = (options: Parameters<typeof crashRecovery>[0]) =
   inChild('runCrashRecovery', options, `crash recovery, ${options.openDuties} open duties`) as ReturnType<
     typeof crashRecovery
   >;
+
+export const runClusterStorm = (options: Parameters<typeof clusterStorm>[0]) =>
+  inChild(
+    'runClusterStorm',
+    options,
+    `cluster storm, ${options.servers} × ${options.playersPerServer} players, Redis ${options.redis}`,
+    true,
+  ) as ReturnType<typeof clusterStorm>;

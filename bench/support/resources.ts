@@ -37,6 +37,8 @@ export async function prepareResources(): Promise<BenchResources> {
     writeFileSync(join(dir, 'config.lua'), `${readFileSync(join(REPO_ROOT, 'config.lua'), 'utf8')}\n${extraConfig}\n`);
     cpSync(join(REPO_ROOT, 'dist', 'client.js'), join(dir, 'dist', 'client.js'));
     cpSync(serverBundle ?? join(REPO_ROOT, 'dist', 'server.js'), join(dir, 'dist', 'server.js'));
+    // The community's module, loaded only when BRIDGE_REDIS_URL is set (the cluster storm sets it).
+    if (!serverBundle) cpSync(join(REPO_ROOT, 'dist', 'redis.js'), join(dir, 'dist', 'redis.js'));
     return dir;
   };
   const naiveBundle = await buildNaiveBundle(root);

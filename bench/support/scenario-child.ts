@@ -1,12 +1,19 @@
 // One scenario run in a process of its own (see isolated-scenarios.ts): gets the scenario's name and options over
 // IPC, runs it, sends back the result with what the process cost, and exits (simulated clients and keep-alive
 // sockets may still hold the event loop).
+import { runClusterStorm } from '../scenarios/cluster-storm.js';
 import { runCrashRecovery } from '../scenarios/crash-recovery.js';
 import { runJoinStorm } from '../scenarios/join-storm.js';
 import { runOnDutyRevalidation } from '../scenarios/on-duty-revalidation.js';
 import { runOutageWithRestart } from '../scenarios/outage-restart.js';
 
-export const scenarios = { runJoinStorm, runOutageWithRestart, runOnDutyRevalidation, runCrashRecovery };
+export const scenarios = {
+  runJoinStorm,
+  runOutageWithRestart,
+  runOnDutyRevalidation,
+  runCrashRecovery,
+  runClusterStorm,
+};
 
 export type ScenarioName = keyof typeof scenarios;
 

@@ -117,9 +117,12 @@ const CONTINUATION = 'a continuation of its code (a promise)';
  * Starts metering `resource`'s server runtime in `sim` (the simulator's host-work meter is started for it too, so
  * the packing of its own events counts as its work). `stop()` ends it and returns the figures.
  */
-export function meterThreadHold(sim: Sim, label: string, resource = 'bridge') {
+export function meterThreadHold(simOrSims: Sim | readonly Sim[], label: string, resource = 'bridge') {
+  // Several servers in one process (the cluster storm): each server's bridge is metered, each server's natives are
+  // told apart by its own host-work meter, and frames follow the first server's clock (they share real time).
+  const sims = Array.isArray(simOrSims) ? simOrSims : [simOrSims as Sim];
+  const sim = sims[0] as Sim;
   const where = placement(resource);
-  const hostWork = sim.hostWork;
   const startedCpu = cpuMicros();
   const startedGame = sim.now();
   const stack: boolean[] = [];
@@ -226,18 +229,21 @@ export function meterThreadHold(sim: Sim, label: string, resource = 'bridge') {
     inBridge = next;
   };
 
-  hostWork.start(resource);
-  const run = hostWork.run;
-  hostWork.run = function meteredRun<T>(side: 'host' | 'script', fn: () => T): T {
-    // 'script' is the focused runtime's own code (its entry pushes below); 'host' is the simulator's work.
-    if (side === 'script') return run.call(hostWork, side, fn) as T;
-    push(false);
-    try {
-      return run.call(hostWork, side, fn) as T;
-    } finally {
-      pop();
-    }
-  };
+  const hostRuns = sims.map(({ hostWork }) => {
+    hostWork.start(resource);
+    const run = hostWork.run;
+    hostWork.run = function meteredRun<T>(side: 'host' | 'script', fn: () => T): T {
+      // 'script' is the focused runtime's own code (its entry pushes below); 'host' is the simulator's work.
+      if (side === 'script') return run.call(hostWork, side, fn) as T;
+      push(false);
+      try {
+        return run.call(hostWork, side, fn) as T;
+      } finally {
+        pop();
+      }
+    };
+    return { hostWork, run };
+  });
   Host.prototype.enter = function meteredEnter<T>(this: Host, runtime: Runtime, fn: () => T): T {
     push(where.isBridgeRuntime(this, runtime));
     try {
@@ -289,8 +295,10 @@ export function meterThreadHold(sim: Sim, label: string, resource = 'bridge') {
         if (descriptor) Object.defineProperty(JsRuntime.prototype, entry, descriptor);
         else delete (JsRuntime.prototype as unknown as Record<string, unknown>)[entry];
       }
-      hostWork.run = run;
-      hostWork.stop();
+      for (const { hostWork, run } of hostRuns) {
+        hostWork.run = run;
+        hostWork.stop();
+      }
       const processCpuS = (cpuMicros() - startedCpu) / 1e6;
       const gameS = (sim.now() - startedGame) / 1000;
       const pauses = await collections.stop();

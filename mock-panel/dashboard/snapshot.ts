@@ -53,6 +53,8 @@ export const DashboardSnapshotSchema = z.object({
     limit: z.int(),
     windowMs: z.int(),
     windows: z.array(z.object({ key: z.string(), used: z.int(), remaining: z.int(), resetTimeMs: z.number() })),
+    requests: z.int().meta({ description: 'Every /api/leo request since the start or the last reset.' }),
+    tooManyRequests: z.int().meta({ description: 'How many of them were answered 429.' }),
   }),
   faults: FaultSettingsSchema,
 });
@@ -112,6 +114,7 @@ export function dashboardSnapshot(store: PanelStore): DashboardSnapshot {
       windows: store.rateLimiter
         .openWindows()
         .map(({ key, used, remaining, resetTimeMs }) => ({ key, used, remaining, resetTimeMs })),
+      ...store.requests.counts(),
     },
     faults: store.faults.settings(),
   };

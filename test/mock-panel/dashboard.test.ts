@@ -67,4 +67,10 @@ describe.each(TRANSPORTS)('the dashboard ($name)', (transport) => {
     expect(view.rateLimit).toMatchObject({ limit: 10, windowMs: 60_000, windows: [{ used: 3, remaining: 7 }] });
     expect(view.faults).toMatchObject({ latencyMs: 0, errors: null });
   });
+  it('counts every request and every 429 since the start, and starts again at a reset', async () => {
+    for (let i = 0; i < 13; i++) await running.client.get(`/api/leo/user/${TWO_DEPARTMENTS}/departments`);
+    expect((await snapshot()).rateLimit).toMatchObject({ requests: 13, tooManyRequests: 3 });
+    await running.panel.controls.reset();
+    expect((await snapshot()).rateLimit).toMatchObject({ requests: 0, tooManyRequests: 0 });
+  });
 });

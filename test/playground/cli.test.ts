@@ -1,7 +1,20 @@
+import { connect } from 'node:net';
 import ky from 'ky';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parsePlaygroundOptions } from '../../playground/cli-options.js';
 import { killCliProcesses, startCli } from '../mock-panel/support/cli-process.js';
+import { redisAvailable } from '../support/redis-server.js';
+
+/** Whether something listens on this loopback port. */
+const listening = (port: number) =>
+  new Promise<boolean>((resolve) => {
+    const socket = connect(port, '127.0.0.1');
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
 
 afterEach(killCliProcesses);
 
@@ -60,6 +73,91 @@ describe('npm start (the playground)', () => {
       "--refresh-interval must be a duration from 1s to 24h, like 15s, 2m or 15000 (milliseconds); got '500ms'",
     );
     expect(cli.stderr()).toContain('--refresh-interval <t>');
+  });
+});
+
+describe('npm start -- --servers 2 (a community of two servers)', () => {
+  it.skipIf(!redisAvailable())(
+    'starts a redis-server for both servers on a free port, shows both on the page, and stops it on SIGINT',
+    async () => {
+      const cli = startCli('playground/cli.ts', ['--port', '0', '--servers', '2']);
+      await cli.lineMatching(/2 simulated servers behind one IP against the mock panel at http:\/\/127\.0\.0\.1:\d+$/);
+      const [, port] = await cli.lineMatching(
+        /One community: every bridge names the Redis at redis:\/\/127\.0\.0\.1:(\d+)\/0 \(BRIDGE_REDIS_URL\)/,
+      );
+      const [, url] = await cli.lineMatching(/Dashboard: (http:\/\/127\.0\.0\.1:\d+)\/$/);
+      const [, token] = await cli.lineMatching(/Token \(type it into the page\): (\S+)$/);
+      await cli.lineMatching(/3 demo players have joined, taking turns between the servers/);
+      const state = await ky
+        .get(`${url}/__playground/state`, { headers: { authorization: `Bearer ${token}` } })
+        .json<{ players: Array<{ server: number; name: string }>; servers: unknown[]; redis: { url: string } }>();
+      expect(state.players.map((player) => [player.server, player.name])).toEqual([
+        [1, 'Alex Mercer'],
+        [1, 'Riley Chen'],
+        [2, 'Jamie Rivera'],
+      ]);
+      expect(state.servers).toHaveLength(2);
+      expect(state.redis.url).toBe(`redis://127.0.0.1:${port}/0`);
+      expect(await listening(Number(port))).toBe(true);
+
+      cli.child.kill('SIGINT');
+      expect(await cli.exited).toBe(0);
+      expect(cli.stdout).toContain('playground stopped');
+      expect(await listening(Number(port))).toBe(false);
+    },
+    90_000,
+  );
+
+  it('without redis-server, exits 1 saying how to install it or how to run without it, and starts nothing', async () => {
+    const cli = startCli('playground/cli.ts', ['--port', '0', '--servers', '2'], {
+      REDIS_SERVER: '/nonexistent/redis-server',
+    });
+    expect(await cli.exited).toBe(1);
+    expect(cli.stderr()).toContain('redis-server is not installed here');
+    expect(cli.stderr()).toContain('sudo apt-get install redis-server');
+    expect(cli.stderr()).toContain('npm start -- --servers 2 --no-redis');
+    expect(cli.stdout.join('\n')).not.toContain('Dashboard');
+  });
+
+  it('with --no-redis, runs both servers alone and says so', async () => {
+    const cli = startCli('playground/cli.ts', ['--port', '0', '--servers', '2', '--no-redis'], {
+      REDIS_SERVER: '/nonexistent/redis-server',
+    });
+    await cli.lineMatching(/No Redis \(--no-redis\): each bridge believes it is alone/);
+    cli.child.kill('SIGTERM');
+    expect(await cli.exited).toBe(0);
+  }, 60_000);
+});
+
+describe('the playground’s --servers and --no-redis', () => {
+  it.each([
+    [['--servers', '2'], 2, true],
+    [['--servers=4', '--no-redis'], 4, false],
+    [['--servers', '1'], 1, true],
+    [[], 1, true],
+  ])('reads %j as %i servers, Redis %s', (argv, servers, redis) => {
+    expect(parsePlaygroundOptions(['--port', '0', ...argv])).toMatchObject({
+      kind: 'run',
+      options: { port: 0, servers, redis },
+    });
+  });
+
+  it.each([['0'], ['5'], ['two'], ['1.5']])('refuses --servers %s with a usage error', (value) => {
+    expect(parsePlaygroundOptions(['--servers', value])).toEqual({
+      kind: 'usage-error',
+      message: `--servers must be a whole number from 1 to 4; got '${value}'`,
+    });
+  });
+
+  it('refuses --servers without a value, and --no-redis for one server', () => {
+    expect(parsePlaygroundOptions(['--servers', '--port', '0'])).toEqual({
+      kind: 'usage-error',
+      message: '--servers needs a value, like 2',
+    });
+    expect(parsePlaygroundOptions(['--no-redis'])).toEqual({
+      kind: 'usage-error',
+      message: '--no-redis goes with --servers 2 or more: one server needs no Redis',
+    });
   });
 });
 

@@ -3,6 +3,7 @@
 import ky, { type KyInstance } from 'ky';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningPlayground, startPlaygroundWithPanel } from '../../playground/start-playground.js';
+import { redisAvailable } from '../support/redis-server.js';
 
 const TOKEN = 'playground-test-token-31c8a2';
 const ALEX = '284619375016482817';
@@ -325,4 +326,143 @@ describe('the duty command, the principals and the on-duty counts on the page', 
     await expect.poll(() => state().players[0]?.principals).toEqual([]);
     expect(state().onDutyCount).toEqual({ safr: 1, total: 1 });
   });
+});
+
+describe.skipIf(!redisAvailable())('the playground with two servers and one Redis (npm start -- --servers 2)', () => {
+  const JAMIE = '1039284756102938475';
+  let running: RunningPlayground;
+  let api: KyInstance;
+  beforeAll(async () => {
+    running = await startPlaygroundWithPanel({ token: TOKEN, port: 0, demoPlayers: [ALEX, JAMIE], servers: 2 });
+    api = playgroundApi(running);
+  }, 60_000);
+  afterAll(() => running?.close());
+
+  type State = ReturnType<RunningPlayground['servers']['state']>;
+  const state = async () => (await api.get('state').json()) as State;
+
+  it('runs both servers against the one panel, the demo players taking turns, each bridge on the Redis it started', async () => {
+    const { players, servers, redis } = await state();
+    expect(players.map((p) => [p.server, p.id, p.name])).toEqual([
+      [1, 1, 'Alex Mercer'],
+      [2, 1, 'Jamie Rivera'],
+    ]);
+    expect(servers.map((s) => [s.server, s.players])).toEqual([
+      [1, 1],
+      [2, 1],
+    ]);
+    expect(redis).toEqual({ url: expect.stringMatching(/^redis:\/\/127\.0\.0\.1:\d+\/0$/), running: true });
+    const consoleOf = (server: number) =>
+      running.servers
+        .server(server)
+        .state()
+        .console.map((line) => line.text)
+        .join('\n');
+    // Each bridge says so once its link to Redis is up, which may be after the demo players joined.
+    for (const server of [1, 2]) {
+      await expect
+        .poll(() => consoleOf(server))
+        .toContain(`this server is one of a community on Redis at ${redis?.url} (BRIDGE_REDIS_URL`);
+    }
+  });
+
+  it('drives each server’s players by their server, and shows whose duty is where', async () => {
+    const on = await api.post('servers/2/players/1/duty', { json: { on: true } });
+    expect(await on.json()).toMatchObject({ ok: true, outcome: { ok: true, onDuty: true } });
+    expect(running.panel.controls.sessions(JAMIE)).toMatchObject([{ endedAt: null }]);
+    const { players, servers } = await state();
+    expect(players.map((p) => [p.server, p.name, p.onDuty])).toEqual([
+      [1, 'Alex Mercer', false],
+      [2, 'Jamie Rivera', true],
+    ]);
+    expect(servers.map((s) => [s.onDuty, s.onDutyCount])).toEqual([
+      [0, { total: 0 }],
+      [1, { safr: 1, total: 1 }],
+    ]);
+    // The community's counts reach the other server through Redis.
+    await expect
+      .poll(async () => (await state()).servers.map((s) => s.communityOnDutyCount))
+      .toEqual([
+        { safr: 1, total: 1 },
+        { safr: 1, total: 1 },
+      ]);
+    const events = (await state()).events.filter((event) => event.name === 'bridge:server:playerOnDuty');
+    expect(events.map((event) => event.server)).toEqual([2]);
+
+    const joined = await api.post('players', { json: { chatId: RILEY, server: 2 } });
+    expect(await joined.json()).toEqual({ ok: true, player: { id: 2, name: 'Riley Chen' } });
+    expect((await state()).players.map((p) => [p.server, p.id])).toEqual([
+      [1, 1],
+      [2, 1],
+      [2, 2],
+    ]);
+    expect(await (await api.post('servers/2/players/1/duty', { json: { on: false } })).json()).toMatchObject({
+      ok: true,
+      outcome: { ok: true, onDuty: false },
+    });
+  });
+
+  it('kills the Redis (-9) and starts it again, empty: the bridges say so once each way and keep serving', async () => {
+    const consoleOf = (server: number) =>
+      running.servers
+        .server(server)
+        .state()
+        .console.map((line) => line.text)
+        .join('\n');
+    expect(await (await api.post('redis/kill')).json()).toEqual({ ok: true, redis: { running: false } });
+    expect((await state()).redis?.running).toBe(false);
+    for (const server of [1, 2]) {
+      await expect.poll(() => consoleOf(server)).toMatch(/WARN: Redis at redis:\/\/\S+ \(BRIDGE_REDIS_URL\) is gone/);
+    }
+    // Without Redis each server still serves its own players.
+    const on = await api.post('players/1/duty', { json: { on: true } });
+    expect(await on.json()).toMatchObject({ ok: true, outcome: { ok: true, onDuty: true } });
+
+    expect(await (await api.post('redis/start')).json()).toEqual({ ok: true, redis: { running: true } });
+    for (const server of [1, 2]) {
+      await expect.poll(() => consoleOf(server), { timeout: 15_000 }).toContain('(BRIDGE_REDIS_URL) answers again');
+      expect(consoleOf(server).match(/\(BRIDGE_REDIS_URL\) is gone/g)).toHaveLength(1);
+      expect(consoleOf(server).match(/\(BRIDGE_REDIS_URL\) answers again/g)).toHaveLength(1);
+    }
+    expect(await (await api.post('players/1/duty', { json: { on: false } })).json()).toMatchObject({ ok: true });
+    expect(running.panel.controls.sessions(ALEX)).toMatchObject([{ endedBy: 'off' }]);
+  }, 30_000);
+
+  it('refuses a server it does not run', async () => {
+    for (const response of [
+      await api.post('servers/3/players/1/duty', { json: { on: true } }),
+      await api.post('players', { json: { chatId: RILEY, server: 3 } }),
+      await api.delete('servers/x/players/1'),
+    ]) {
+      expect(response.status).toBe(404);
+      expect(await response.json()).toMatchObject({ ok: false, error: 'server_not_found' });
+    }
+  });
+});
+
+describe('the playground with two servers and no Redis (npm start -- --servers 2 --no-redis)', () => {
+  it('runs both servers alone against the one panel and says there is no Redis', async () => {
+    const running = await startPlaygroundWithPanel({
+      token: TOKEN,
+      port: 0,
+      demoPlayers: [ALEX, RILEY],
+      servers: 2,
+      redis: false,
+    });
+    try {
+      const state = running.servers.state();
+      expect(state.redis).toBeNull();
+      expect(state.players.map((p) => [p.server, p.name])).toEqual([
+        [1, 'Alex Mercer'],
+        [2, 'Riley Chen'],
+      ]);
+      const consoleText = state.console.map((line) => line.text).join('\n');
+      expect(consoleText).not.toContain('community');
+      const kill = await playgroundApi(running).post('redis/kill');
+      expect(kill.status).toBe(409);
+      expect(await kill.json()).toMatchObject({ ok: false, error: 'no_redis' });
+    } finally {
+      await running.close();
+    }
+  }, 60_000);
 });

@@ -483,6 +483,7 @@ const requestCells = (r) => [
 function renderRateLimit(rateLimit) {
   const section = $('#rate-limit');
   setText($('.policy', section), `Policy: ${rateLimit.limit} per ${rateLimit.windowMs / 1000} s, per client IP.`);
+  renderRequestTotals($('.totals', section), rateLimit);
   const list = $('.windows', section);
   showEmptyState($('.empty', section), list, rateLimit.windows.length === 0);
   const byClient = (w) => w.key;
@@ -493,6 +494,14 @@ function renderRateLimit(rateLimit) {
     const resetsIn = secondsUntilReset(w.resetTimeMs);
     setText($('.numbers', item), `${w.used} of ${limit} used · ${w.remaining} remaining · resets in ${resetsIn} s`);
   });
+}
+
+// Every server behind one IP spends the same window: the 429s say whether they shared it well.
+function renderRequestTotals(node, { requests, tooManyRequests }) {
+  if (!node.firstChild) node.append(span('requests'), span('rejected'));
+  setText(node.firstChild, `${requests} requests since the start · `);
+  setText(node.lastChild, `${tooManyRequests} answered 429`);
+  setClass(node.lastChild, tooManyRequests > 0 ? 'rejected some' : 'rejected');
 }
 
 function createRateWindow() {
@@ -508,24 +517,72 @@ function renderPlayground(data) {
   section.hidden = !data;
   if (!data) return;
   setOptions($('#join-user'), data.demoUsers.map(demoUserOption));
-  setText($('#duty-counts'), describeCounts(data.onDutyCount));
+  const several = severalServers();
+  renderCommunity(data, several);
+  setText(
+    $('#duty-counts'),
+    several
+      ? describeCounts(data.communityOnDutyCount, 'the community', COMMUNITY_COUNTS)
+      : describeCounts(data.onDutyCount),
+  );
   showEmptyState($('.players-empty', section), $('table.players', section), data.players.length === 0);
-  syncChildren($('tbody', section), data.players, byId, createPlayerRow, updatePlayerRow);
+  syncChildren($('tbody', section), data.players, byServerAndId, createPlayerRow, updatePlayerRow);
   renderEvents(data.events);
   renderConsole(data.console);
 }
 
 const demoUserOption = (user) => [user.chatId, `${user.name} (${user.chatId})`];
+const COMMUNITY_COUNTS = "GlobalState['bridge:communityOnDutyCount']";
+// Players of several servers share ids (each server numbers its own from 1): a row is a server's player.
+const byServerAndId = (player) => `${player.server ?? 1}:${player.id}`;
+/** `npm start -- --servers 2`: the page names each player's server and sums up every server. */
+const severalServers = () => (state.playground?.servers?.length ?? 1) > 1;
+const serverTag = (server) => (severalServers() && server != null ? `S${server}` : '');
 
 // The counts another resource reads, a robbery script asking for three police on duty: { [slug]: n, total: n }.
-function describeCounts(counts) {
-  if (!counts) return "On-duty counts: not published (GlobalState['bridge:onDutyCount'] is not set).";
+function describeCounts(counts, whose = '', key = "GlobalState['bridge:onDutyCount']") {
+  const of = whose ? ` (${whose})` : '';
+  if (!counts) return `On-duty counts${of}: not published (${key} is not set).`;
   const { total, ...departments } = counts;
   const parts = Object.keys(departments)
     .sort()
     .map((slug) => `${slug.toUpperCase()} ${departments[slug]}`);
-  return [`On duty: ${total ?? '?'} in all`, ...parts].join(' · ');
+  return [`On duty${of}: ${total ?? '?'} in all`, ...parts].join(' · ');
 }
+
+/** Several servers: which one a player joins, the Redis they share (or none), and one line per server. */
+function renderCommunity(data, several) {
+  for (const node of document.querySelectorAll('.join-server')) node.hidden = !several;
+  $('#community').hidden = !several;
+  if (!several) return;
+  setOptions(
+    $('#join-server'),
+    data.servers.map(({ server }) => [String(server), `Server ${server}`]),
+  );
+  setText(
+    $('#community-redis'),
+    data.redis
+      ? `One community on the Redis at ${data.redis.url}${data.redis.running ? '' : ' (not running)'}: one panel budget, profiles fetched once, on-duty counts summed.`
+      : 'No Redis (--no-redis): each server believes it is alone, and all of them spend the panel’s limit for this IP.',
+  );
+  $('#kill-redis').hidden = !data.redis?.running;
+  $('#start-redis').hidden = !data.redis || data.redis.running;
+  syncChildren(
+    $('#community-servers'),
+    data.servers,
+    (summary) => summary.server,
+    createServerSummary,
+    (item, s) => {
+      setText($('.server-name', item), `Server ${s.server}`);
+      setText(
+        $('.server-figures', item),
+        `: ${s.players} ${s.players === 1 ? 'player' : 'players'}, ${s.onDuty} on duty · its own counts: ${describeCounts(s.onDutyCount)} · the community’s as it holds them: ${describeCounts(s.communityOnDutyCount, '', COMMUNITY_COUNTS)}`,
+      );
+    },
+  );
+}
+
+const createServerSummary = () => el('li', {}, span('server-name'), span('server-figures'));
 
 const PLAYER_BUTTONS = [
   ['on-duty', 'On duty'],
@@ -537,6 +594,7 @@ const PLAYER_BUTTONS = [
 function createPlayerRow(player) {
   const row = createCellRow(7);
   row.dataset.playerId = String(player.id);
+  row.dataset.server = String(player.server ?? 1);
   row.cells[1].append(span('player-name'), el('small', { className: 'chat-id mono' }));
   row.cells[2].append(span('duty'), el('small', { className: 'player-error' }));
   row.cells[3].append(el('select', { className: 'department' }));
@@ -565,7 +623,7 @@ function createDutyCommandForm() {
 }
 
 function updatePlayerRow(row, player) {
-  setText(row.cells[0], player.id);
+  setText(row.cells[0], severalServers() ? `${serverTag(player.server)} · ${player.id}` : player.id);
   setText($('.player-name', row), player.name);
   setText($('.chat-id', row), player.chatId ?? 'no chat id');
   setText($('.duty', row), describeDuty(player));
@@ -624,6 +682,7 @@ function renderLog(list, emptyNode, entries, create, update) {
 
 function renderEvents(events) {
   renderLog($('#events'), $('.events-empty'), events, createEventItem, (item, event) => {
+    setText($('.server-tag', item), serverTag(event.server));
     setText($('.side', item), event.side);
     setClass($('.side', item), `side side-${event.side}`);
     setText($('.player', item), event.player == null ? '—' : `#${event.player}`);
@@ -634,15 +693,17 @@ function renderEvents(events) {
   });
 }
 
-const createEventItem = () => el('li', {}, span('time'), span('side'), span('player'), span('name'), span('args mono'));
+const createEventItem = () =>
+  el('li', {}, span('time'), span('server-tag'), span('side'), span('player'), span('name'), span('args mono'));
 
 function renderConsole(lines) {
   renderLog($('#console'), $('.console-empty'), lines, createConsoleLine, (item, line) => {
+    setText($('.server-tag', item), serverTag(line.server));
     setText($('.text', item), line.text);
   });
 }
 
-const createConsoleLine = () => el('li', {}, span('time'), span('text'));
+const createConsoleLine = () => el('li', {}, span('time'), span('server-tag'), span('text'));
 
 // ---------------------------------------------------------------------------------------------
 // Actions
@@ -781,24 +842,34 @@ playersBody.addEventListener('click', (event) => {
   if (!row) return;
   const action = Object.keys(playerActions).find((className) => button.classList.contains(className));
   if (!action) return;
-  const id = row.dataset.playerId;
-  const name = state.playground?.players.find((p) => String(p.id) === id)?.name ?? `#${id}`;
-  runAction([button], [playgroundStatus], () => playerActions[action](id, name, row));
+  const { path, name } = playerOf(row);
+  runAction([button], [playgroundStatus], () => playerActions[action](path, name, row));
 });
 
+/** A row's player: the route of their server's player, and their name for the status line. */
+function playerOf(row) {
+  const { playerId: id, server } = row.dataset;
+  const player = state.playground?.players.find((p) => String(p.id) === id && String(p.server ?? 1) === server);
+  const tag = serverTag(Number(server));
+  return {
+    path: `/__playground/servers/${server}/players/${id}`,
+    name: `${player?.name ?? `#${id}`}${tag ? ` (${tag})` : ''}`,
+  };
+}
+
 /** The duty menu: choose the department (setActive), then go on duty in it. */
-async function goOnDuty(id, name, row) {
+async function goOnDuty(path, name, row) {
   const select = $('select.department', row);
   if (select.value !== '') {
-    await api('POST', `/__playground/players/${id}/department`, { departmentId: Number(select.value) });
+    await api('POST', `${path}/department`, { departmentId: Number(select.value) });
   }
-  const answer = await api('POST', `/__playground/players/${id}/duty`, { on: true });
+  const answer = await api('POST', `${path}/duty`, { on: true });
   delete select.dataset.dirty;
   return describeOutcome(name, answer.outcome, true);
 }
 
-async function goOffDuty(id, name) {
-  const answer = await api('POST', `/__playground/players/${id}/duty`, { on: false });
+async function goOffDuty(path, name) {
+  const answer = await api('POST', `${path}/duty`, { on: false });
   return describeOutcome(name, answer.outcome, false);
 }
 
@@ -807,27 +878,26 @@ playersBody.addEventListener('submit', (event) => {
   const row = form?.closest('tr[data-player-id]');
   if (!row) return;
   event.preventDefault();
-  const id = row.dataset.playerId;
-  const name = state.playground?.players.find((p) => String(p.id) === id)?.name ?? `#${id}`;
-  runAction([$('button', form)], [playgroundStatus], () => runDutyCommand(id, name, $('input', form)));
+  const { path, name } = playerOf(row);
+  runAction([$('button', form)], [playgroundStatus], () => runDutyCommand(path, name, $('input', form)));
 });
 
 /** Types the duty command in the player's chat; the status shows what the player saw in answer. */
-async function runDutyCommand(id, name, input) {
-  const { answer } = await api('POST', `/__playground/players/${id}/duty-command`, { args: input.value.trim() });
+async function runDutyCommand(path, name, input) {
+  const { answer } = await api('POST', `${path}/duty-command`, { args: input.value.trim() });
   input.value = '';
   const shown = [...answer.notifications, ...answer.chat];
   if (shown.length === 0) return { text: `${name} typed ${answer.command}; nothing was shown.`, tone: 'warn' };
   return `${name} typed ${answer.command}: ${shown.join(' · ')}`;
 }
 
-async function refreshPlayer(id, name) {
-  await api('POST', `/__playground/players/${id}/refresh`);
+async function refreshPlayer(path, name) {
+  await api('POST', `${path}/refresh`);
   return `${name}: /dutyrefresh sent.`;
 }
 
-async function dropPlayer(id, name) {
-  await api('DELETE', `/__playground/players/${id}`);
+async function dropPlayer(path, name) {
+  await api('DELETE', path);
   return `${name} dropped.`;
 }
 
@@ -839,6 +909,20 @@ function describeOutcome(name, outcome, on) {
   return outcome.changed === false ? `${name} was already ${wanted}.` : `${name} is now ${wanted}.`;
 }
 
+// The community without its Redis: kill -9, then start it again empty, and watch the servers' consoles.
+for (const [selector, action, done] of [
+  ['#kill-redis', 'kill', 'Redis killed (-9): each server now serves its own players alone.'],
+  ['#start-redis', 'start', 'Redis started again, empty: the servers find it and share again.'],
+]) {
+  const button = $(selector);
+  button.addEventListener('click', () =>
+    runAction([button], [playgroundStatus], async () => {
+      await api('POST', `/__playground/redis/${action}`);
+      return done;
+    }),
+  );
+}
+
 const joinForm = $('#join-form');
 joinForm.addEventListener('submit', (event) => {
   event.preventDefault();
@@ -847,9 +931,11 @@ joinForm.addEventListener('submit', (event) => {
   const name = nameInput.value.trim();
   runAction([$('#join')], [playgroundStatus], async () => {
     if (!chatId) throw new Error('Pick a demo user to join as.');
-    const answer = await api('POST', '/__playground/players', name ? { chatId, name } : { chatId });
+    const server = severalServers() ? Number($('#join-server').value || 1) : undefined;
+    const answer = await api('POST', '/__playground/players', { chatId, ...(name ? { name } : {}), server });
     nameInput.value = '';
-    return `${answer.player.name} joined as player #${answer.player.id}.`;
+    const where = server === undefined ? '' : ` on server ${server}`;
+    return `${answer.player.name} joined as player #${answer.player.id}${where}.`;
   });
 });
 
