@@ -1,25 +1,23 @@
-import {
-  concatMap,
-  defer,
-  finalize,
-  groupBy,
-  map,
-  mergeMap,
-  type ObservableInput,
-  type OperatorFunction,
-  Subject,
-} from 'rxjs';
+import { from, Observable, type ObservableInput, type OperatorFunction, type Subscription } from 'rxjs';
 
 /** How many keys have a lane open right now: what a key that comes and goes (a player) still holds. */
 export interface LaneCount {
   readonly open: number;
 }
 
+/** A key's lane: the values not worked yet (the one being worked has left it). */
+interface Lane<T> {
+  waiting: T[];
+}
+
 /**
  * `groupBy(key)` + `concatMap(work)`: each key's values are worked one after another, keys never wait for each
- * other. Unlike a plain `groupBy`, a key's group completes as soon as it has nothing queued or running, so keys that
- * come and go (players, chat accounts) leave nothing behind; the next value of that key opens a new group, which
- * cannot overtake the old one because the old one had nothing left.
+ * other, and a key's lane closes as soon as it has nothing queued or running, so keys that come and go (players,
+ * chat accounts) leave nothing behind. Written as one operator rather than composed from groupBy, concatMap and
+ * finalize: every duty toggle opens a lane in two places (the account's intents and its outbox calls), and the
+ * composed form built a group, its subject, a closing subject and four subscribers for each, most of a toggle's
+ * rxjs allocations (docs/budget.md, "Bytes allocated per duty toggle"). Errors and completion behave as mergeMap's:
+ * a failed work or source fails the output, which completes once the source has and every lane is empty.
  */
 export function concatMapPerKey<T, K, R>(
   keyOf: (value: T) => K,
@@ -27,44 +25,79 @@ export function concatMapPerKey<T, K, R>(
   lanes?: { open: number },
 ): OperatorFunction<T, R> {
   return (source) =>
-    defer(() => {
-      const queued = new Map<K, number>();
-      // One closing signal per open group, so closing one key costs the same however many keys are open.
-      const closers = new Map<K, Subject<void>>();
-      const done = (key: K) => {
-        const left = (queued.get(key) ?? 1) - 1;
-        if (left > 0) {
-          queued.set(key, left);
-          return;
-        }
-        queued.delete(key);
-        const closer = closers.get(key);
-        closers.delete(key);
-        closer?.next();
+    new Observable<R>((subscriber) => {
+      const open = new Map<K, Lane<T>>();
+      const running = new Set<Subscription>();
+      let sourceDone = false;
+      const completeIfIdle = () => {
+        if (sourceDone && open.size === 0) subscriber.complete();
       };
-      return source.pipe(
-        // The key is read once per value: a key function that looks things up may answer differently later.
-        map((value) => {
+      const close = (key: K) => {
+        open.delete(key);
+        if (lanes) lanes.open -= 1;
+      };
+      // Works the lane's values in turn. A work that ends synchronously lets the loop go on (no recursion, so a long
+      // lane of synchronous work cannot overflow the stack); one that ends later starts the lane again.
+      const run = (key: K, lane: Lane<T>) => {
+        while (lane.waiting.length > 0) {
+          const current = lane.waiting.shift() as T;
+          let input: ObservableInput<R>;
+          try {
+            input = work(current);
+          } catch (error) {
+            subscriber.error(error);
+            return;
+          }
+          let subscribing = true;
+          let endedNow = false;
+          const inner: Subscription = from(input).subscribe({
+            next: (result) => subscriber.next(result),
+            error: (error: unknown) => subscriber.error(error),
+            complete: () => {
+              if (subscribing) {
+                endedNow = true;
+                return;
+              }
+              running.delete(inner);
+              run(key, lane);
+            },
+          });
+          subscribing = false;
+          if (subscriber.closed) return;
+          if (!endedNow) {
+            running.add(inner);
+            return;
+          }
+        }
+        close(key);
+        completeIfIdle();
+      };
+      const sourceSubscription = source.subscribe({
+        next: (value) => {
+          // The key is read once per value: a key function that looks things up may answer differently later.
           const key = keyOf(value);
-          queued.set(key, (queued.get(key) ?? 0) + 1);
-          return { key, value };
-        }),
-        groupBy((item) => item.key, {
-          duration: (group) => {
-            const closer = new Subject<void>();
-            closers.set(group.key, closer);
-            return closer;
-          },
-        }),
-        mergeMap((group) => {
+          const lane = open.get(key);
+          if (lane) {
+            lane.waiting.push(value);
+            return;
+          }
+          const fresh: Lane<T> = { waiting: [value] };
+          open.set(key, fresh);
           if (lanes) lanes.open += 1;
-          return group.pipe(
-            concatMap(({ key, value }) => defer(() => work(value)).pipe(finalize(() => done(key)))),
-            finalize(() => {
-              if (lanes) lanes.open -= 1;
-            }),
-          );
-        }),
-      );
+          run(key, fresh);
+        },
+        error: (error: unknown) => subscriber.error(error),
+        complete: () => {
+          sourceDone = true;
+          completeIfIdle();
+        },
+      });
+      return () => {
+        sourceSubscription.unsubscribe();
+        for (const inner of running) inner.unsubscribe();
+        running.clear();
+        if (lanes) lanes.open -= open.size;
+        open.clear();
+      };
     });
 }

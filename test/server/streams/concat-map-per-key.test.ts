@@ -1,4 +1,4 @@
-import { Subject } from 'rxjs';
+import { NEVER, Observable, of, Subject, throwError } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import { concatMapPerKey } from '../../../server/streams/concat-map-per-key.js';
 
@@ -69,5 +69,117 @@ describe('concatMapPerKey', () => {
     for (let i = 0; i < 5; i++) await Promise.resolve();
     expect(done).toHaveLength(1000);
     expect(lanes.open).toBe(0);
+  });
+
+  it('fails with a work that fails or throws, and stops every lane', () => {
+    for (const failing of [
+      () => throwError(() => new Error('boom')),
+      () => {
+        throw new Error('boom');
+      },
+    ]) {
+      const input = new Subject<string>();
+      const lanes = { open: 0 };
+      let torn = 0;
+      const errors: unknown[] = [];
+      input
+        .pipe(
+          concatMapPerKey(
+            (key) => key,
+            (key) => (key === 'bad' ? failing() : new Observable<string>(() => () => (torn += 1))),
+            lanes,
+          ),
+        )
+        .subscribe({ error: (error) => errors.push(error) });
+      input.next('a');
+      input.next('bad');
+      expect(errors.map(String)).toEqual(['Error: boom']);
+      expect(torn).toBe(1);
+      expect(lanes.open).toBe(0);
+      expect(input.observed).toBe(false);
+    }
+  });
+
+  it('completes once the source has and every lane is empty', async () => {
+    const input = new Subject<{ key: string; name: string }>();
+    const { work, finish } = controlledWork();
+    let completed = false;
+    input.pipe(concatMapPerKey((value) => value.key, work)).subscribe({ complete: () => (completed = true) });
+    input.next({ key: 'a', name: 'a1' });
+    input.next({ key: 'a', name: 'a2' });
+    input.complete();
+    expect(completed).toBe(false);
+    await finish('a1');
+    expect(completed).toBe(false);
+    await finish('a2');
+    expect(completed).toBe(true);
+  });
+
+  it('unsubscribing stops the works running and closes every lane', () => {
+    const input = new Subject<string>();
+    const lanes = { open: 0 };
+    let torn = 0;
+    const subscription = input
+      .pipe(
+        concatMapPerKey(
+          (key) => key,
+          () => new Observable<never>(() => () => (torn += 1)),
+          lanes,
+        ),
+      )
+      .subscribe();
+    input.next('a');
+    input.next('a');
+    input.next('b');
+    expect(lanes.open).toBe(2);
+    subscription.unsubscribe();
+    expect(torn).toBe(2);
+    expect(lanes.open).toBe(0);
+    expect(input.observed).toBe(false);
+  });
+
+  it('queues a value its own lane sends while it is worked, and runs long synchronous lanes without recursion', () => {
+    const input = new Subject<number>();
+    const lanes = { open: 0 };
+    const seen: number[] = [];
+    input
+      .pipe(
+        concatMapPerKey(
+          () => 'one key',
+          (n) => of(n),
+          lanes,
+        ),
+      )
+      .subscribe((n) => {
+        seen.push(n);
+        // The first value's answer sends 20,000 more of the same key, each while the lane is busy.
+        if (n === 0) for (let next = 1; next <= 20_000; next++) input.next(next);
+      });
+    input.next(0);
+    expect(seen).toHaveLength(20_001);
+    expect(seen.slice(0, 3)).toEqual([0, 1, 2]);
+    expect(seen.at(-1)).toBe(20_000);
+    expect(lanes.open).toBe(0);
+  });
+
+  it('keeps a lane open while its work never ends, without holding other keys', () => {
+    const input = new Subject<string>();
+    const lanes = { open: 0 };
+    const out: string[] = [];
+    input
+      .pipe(
+        concatMapPerKey(
+          (key) => key,
+          (key) => (key === 'stuck' ? NEVER : of(key)),
+          lanes,
+        ),
+      )
+      .subscribe((key) => out.push(key));
+    input.next('stuck');
+    input.next('a');
+    input.next('stuck');
+    input.next('b');
+    expect(out).toEqual(['a', 'b']);
+    expect(lanes.open).toBe(1);
   });
 });
