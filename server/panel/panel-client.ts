@@ -105,21 +105,32 @@ function untilAborted(signal: AbortSignal): { promise: Promise<never>; dispose: 
   return { promise, dispose };
 }
 
-/** An option ky does not know, which it hands to `fetch` as it is: the request's deadline. */
-interface DeadlineOption {
+/** Options ky does not know, which it hands to `fetch` as they are: the request's deadline, and a call's JSON. */
+interface BesideKy {
   deadline: AbortSignal;
+  jsonText?: string;
 }
 
 /**
- * `fetch` with the request's deadline as its signal. The deadline goes beside ky rather than through its `signal`
- * option: ky joins a caller's signal to its own with AbortSignal.any on every request, the dearest step of its set-up
- * here. Without an injected fetch, the global one is looked up at each call, as ky does.
+ * `fetch` with the request's deadline as its signal, and a duty call's JSON as its body. Both go beside ky rather
+ * than through its options:
+ * - ky joins a caller's `signal` to its own with AbortSignal.any on every request, the dearest step of its set-up.
+ * - A body given to ky (`json`) becomes a stream in ky's Request, which ky tees at once for retries it never makes
+ *   here (`retry: 0`), and which fetch, handed that Request, pipes through a TransformStream into its own copy: three
+ *   streams and their readers for every duty call, most of what a duty toggle allocated in Node's fetch
+ *   (docs/budget.md, "Bytes allocated per duty toggle"). Given the text, fetch builds its Request from a string.
+ * Without an injected fetch, the global one is looked up at each call, as ky does.
  */
-function withDeadline(fetchImpl: typeof fetch | undefined): typeof fetch {
+function besideKy(fetchImpl: typeof fetch | undefined): typeof fetch {
   return (input, init) => {
-    const { deadline, ...rest } = (init ?? {}) as RequestInit & Partial<DeadlineOption>;
-    const withSignal = deadline ? { ...rest, signal: deadline } : rest;
-    return fetchImpl ? fetchImpl(input, withSignal) : globalThis.fetch(input, withSignal);
+    const { deadline, jsonText, ...rest } = (init ?? {}) as RequestInit & Partial<BesideKy>;
+    const send = fetchImpl ?? globalThis.fetch;
+    if (jsonText === undefined || !(input instanceof Request)) {
+      return send(input, deadline ? { ...rest, signal: deadline } : rest);
+    }
+    const { headers } = input;
+    headers.set('content-type', 'application/json');
+    return send(input.url, { ...rest, method: input.method, headers, body: jsonText, signal: deadline ?? null });
   };
 }
 
@@ -240,7 +251,7 @@ export function createPanelTransport(options: PanelTransportOptions): PanelTrans
     // No hidden retries: the outbox retries duty calls in order and callers decide when a read is worth repeating,
     // so every request spends the panel's shared budget knowingly.
     retry: 0,
-    fetch: withDeadline(options.fetch),
+    fetch: besideKy(options.fetch),
   });
 
   /** One request and its whole body, within RequestTimeoutMs. */
@@ -277,8 +288,8 @@ export function createPanelTransport(options: PanelTransportOptions): PanelTrans
     const timedOut = () =>
       answer({ ok: false, failure: { kind: 'timeout', message: `no answer within ${options.timeoutMs} ms` } });
     try {
-      const deadline: DeadlineOption = { deadline: signal };
-      response = await http(path.replace(/^\//, ''), { method, ...deadline, ...(json ? { json } : {}) });
+      const beside: BesideKy = { deadline: signal, ...(json ? { jsonText: JSON.stringify(json) } : {}) };
+      response = await http(path.replace(/^\//, ''), { method, ...beside });
     } catch (error) {
       if (signal.aborted) return timedOut();
       return answer({
