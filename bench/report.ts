@@ -212,17 +212,20 @@ function threadHoldLines(report: BenchReport): string[] {
 
 function toggleAllocationLines(result: ToggleAllocationResult): string[] {
   const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
+  const { shares } = result;
   return [
     '',
-    `Bytes allocated per duty toggle: the SetPlayerDuty server export with ${result.online} online, ${result.onDuty} on duty, the panel replayed; JS heap in use before and after each toggle, a minor collection before it (${2 * result.toggles - result.collided} of ${2 * result.toggles} toggles had no collection inside and count). The simulator's share from a second pass with the host-work meter on (${result.stretchesPerToggle} stretches a toggle, ${result.overheadPerStretchBytes.toFixed(0)} bytes of the meter's own taken off each).`,
+    `Bytes allocated per duty toggle: the SetPlayerDuty server export with ${result.online} online, ${result.onDuty} on duty, the panel replayed. All of it: JS heap in use before and after each toggle, a minor collection before it (${result.toggles - result.collided} of ${result.toggles} toggles had no collection inside and count). Whose work: a second pass of ${result.toggles} toggles under V8's sampling heap profiler (a sample every ${result.samplingInterval} bytes), each allocation put on the simulator's side or the script's by its stack, the script's by its file.`,
     '',
     ...table(
       ['figure', 'bytes per toggle'],
       [
         ['all of it: p50 / mean', `${kb(result.totalBytesP50)} / ${kb(result.totalBytesMean)}`],
-        ["  the simulator's own work (natives, routing, frames, the replay), mean", kb(result.hostBytesMean)],
-        ['  bridge-side (the rest), mean', kb(result.bridgeBytesMean)],
-        ['    going on duty / going off duty, mean', `${kb(result.onBytesMean)} / ${kb(result.offBytesMean)}`],
+        ['  going on duty / going off duty, mean', `${kb(result.totalOnBytesMean)} / ${kb(result.totalOffBytesMean)}`],
+        ["the simulator's own work (natives, routing, replication, clients, the replay)", kb(shares.simulator)],
+        ["FXServer's script runtime (msgpack at the boundaries, refs, timers)", kb(shares.runtime)],
+        ["the bench's own loop", kb(shares.harness)],
+        ["**the bridge** (its code, ky, Node's fetch, rxjs, zod)", kb(shares.bridge)],
       ],
     ),
   ];

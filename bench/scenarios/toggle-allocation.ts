@@ -1,15 +1,9 @@
 // Bytes of JS heap a duty toggle allocates: the lever behind the toggle's p99 (its collections). Measured so a
-// redesign of the duty core can be compared before and after. See docs/budget.md, "Bytes allocated per toggle".
+// redesign of the duty core can be compared before and after. See docs/budget.md, "Bytes allocated per duty toggle".
 import type { DutyOutcome } from '../../shared/events.js';
 import type { SimPlayer } from '../../sim/index.js';
-import {
-  type AllocationTotals,
-  bytesPerHeapReading,
-  gcSeen,
-  heapUsed,
-  meterAllocations,
-  overheadPerStretch,
-} from '../support/allocation-meter.js';
+import { bytesPerHeapReading, gcSeen, heapUsed } from '../support/allocation-meter.js';
+import { bytesByShare, type Share, sampleHeap } from '../support/heap-profile-split.js';
 import { population } from '../support/population.js';
 import { fillServer, startReplayedSim } from '../support/replayed-sim.js';
 import { ResourceVariants, serverOnlyManifest } from '../support/resource-variants.js';
@@ -28,26 +22,23 @@ export interface ToggleAllocationOptions {
 export interface ToggleAllocationResult {
   online: number;
   onDuty: number;
-  /** Toggles measured in each pass, and how many of them a collection ran in (left out of every figure). */
+  /** Toggles measured in each pass, and how many of pass one's a collection ran in (left out of its figures). */
   toggles: number;
   collided: number;
-  /** Every byte the process allocated per toggle, the meter off (pass one). */
+  /** Every byte the process allocated per toggle, nothing sampled (pass one), and going on / off duty apart. */
   totalBytesP50: number;
   totalBytesMean: number;
-  /** The simulator's own side (natives, routing, replication, frames, the replayed panel's synchronous part), from
-   * the host-work meter (pass two), its own allocations taken off. */
-  hostBytesMean: number;
-  /** All of it minus the simulator's: what the bridge allocates per toggle, and going on / off duty apart. */
-  bridgeBytesMean: number;
-  onBytesMean: number;
-  offBytesMean: number;
-  /** What one switch of the meter allocates by itself (taken off per stretch), and stretches per toggle. */
-  overheadPerStretchBytes: number;
-  stretchesPerToggle: number;
+  totalOnBytesMean: number;
+  totalOffBytesMean: number;
+  /** Pass two, V8's sampling heap profiler over the same toggles: the bytes per toggle of each share. */
+  shares: Record<Share, number>;
+  /** The profiler's sampling interval, in bytes. */
+  samplingInterval: number;
 }
 
 const TOGGLERS = 4;
 const WARM_UP = 4 * TOGGLERS;
+const SAMPLING_INTERVAL = 512;
 
 type Gc = (options?: { type: 'minor' | 'major'; execution?: 'sync' }) => void;
 
@@ -72,64 +63,51 @@ export async function runToggleAllocation(options: ToggleAllocationOptions): Pro
       const on = !(sim.exports.bridge.IsPlayerOnDuty(player.id) as boolean);
       gcMinor();
       const from = performance.now();
-      const before = read();
+      const before = heapUsed();
       const outcome = await sim.resolve(sim.exports.bridge.SetPlayerDuty(player.id, on) as Promise<DutyOutcome>);
-      const after = read();
+      const after = heapUsed();
       const to = performance.now();
       if (!outcome.ok) throw new Error(`bench: a toggle failed: ${JSON.stringify(outcome)}`);
       return { on, before, after, from, to };
     };
     const collections = gcSeen();
 
-    // Pass one, nothing metered: every byte, less the one heap reading that falls inside.
-    let read = (): AllocationTotals => ({ host: 0, script: heapUsed(), hostStretches: 0, scriptStretches: 0 });
+    // Pass one, nothing sampled: every byte, less the one heap reading that falls inside.
     const readingBytes = bytesPerHeapReading();
     const whole: Array<{ on: boolean; bytes: number; from: number; to: number }> = [];
     for (let index = 0; index < WARM_UP + measured; index++) {
       const { on, before, after, from, to } = await toggle(index);
-      if (index >= WARM_UP) whole.push({ on, bytes: after.script - before.script - readingBytes, from, to });
+      if (index >= WARM_UP) whole.push({ on, bytes: after - before - readingBytes, from, to });
     }
 
-    // Pass two, the host-work meter on: the simulator's share.
-    const split: Array<{ on: boolean; host: number; stretches: number; from: number; to: number }> = [];
+    // Pass two, the same toggles under the sampling heap profiler: whose work allocated what.
     sim.hostWork.start('bridge');
-    const meter = meterAllocations(sim.hostWork);
-    let overhead: number;
-    read = () => meter.totals();
+    let profile: Awaited<ReturnType<typeof sampleHeap>>;
     try {
-      const raw = [];
-      for (let index = 0; index < WARM_UP + measured; index++) {
-        const sample = await toggle(index);
-        if (index >= WARM_UP) raw.push(sample);
-      }
-      overhead = overheadPerStretch(sim.hostWork, meter, gcMinor);
-      for (const { on, before, after, from, to } of raw) {
-        const hostStretches = after.hostStretches - before.hostStretches;
-        const stretches = hostStretches + after.scriptStretches - before.scriptStretches;
-        split.push({ on, host: after.host - before.host - hostStretches * overhead, stretches, from, to });
-      }
+      for (let index = 0; index < WARM_UP; index++) await toggle(index);
+      profile = await sampleHeap(
+        sim.hostWork,
+        async () => {
+          for (let index = 0; index < measured; index++) await toggle(index);
+        },
+        { interval: SAMPLING_INTERVAL },
+      );
     } finally {
-      meter.uninstall();
       sim.hostWork.stop();
     }
     if (world.replayed.replayed < 2 * measured) throw new Error('bench: the panel answered toggles itself');
     const pauses = await collections.stop();
-    const clean = <T extends { from: number; to: number }>(samples: T[]) =>
-      samples.filter(
-        (sample) => !pauses.some((pause) => pause.start < sample.to && pause.start + pause.duration > sample.from),
-      );
-    const wholeClean = clean(whole);
-    const splitClean = clean(split);
-    const collided = whole.length - wholeClean.length + split.length - splitClean.length;
-    if (Math.min(wholeClean.length, splitClean.length) < measured / 2) {
-      throw new Error(`bench: collections ran in ${collided} toggles`);
-    }
+    const clean = whole.filter(
+      (sample) => !pauses.some((pause) => pause.start < sample.to && pause.start + pause.duration > sample.from),
+    );
+    const collided = whole.length - clean.length;
+    if (clean.length < measured / 2) throw new Error(`bench: collections ran in ${collided} toggles`);
     const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / Math.max(1, values.length);
-    const hostOf = (on: boolean) => mean(splitClean.filter((sample) => sample.on === on).map((sample) => sample.host));
-    const wholeOf = (on: boolean) =>
-      mean(wholeClean.filter((sample) => sample.on === on).map((sample) => sample.bytes));
-    const totalBytesMean = mean(wholeClean.map((sample) => sample.bytes));
-    const hostBytesMean = mean(splitClean.map((sample) => sample.host));
+    const meanOf = (on: boolean) => mean(clean.filter((sample) => sample.on === on).map((sample) => sample.bytes));
+    const sampled = bytesByShare(profile);
+    const shares = Object.fromEntries(
+      Object.entries(sampled).map(([share, bytes]) => [share, bytes / measured]),
+    ) as Record<Share, number>;
     sim.assertNoErrors();
     return {
       online,
@@ -137,19 +115,14 @@ export async function runToggleAllocation(options: ToggleAllocationOptions): Pro
       toggles: measured,
       collided,
       totalBytesP50: percentile(
-        wholeClean.map((sample) => sample.bytes),
+        clean.map((sample) => sample.bytes),
         0.5,
       ) as number,
-      totalBytesMean,
-      hostBytesMean,
-      bridgeBytesMean: totalBytesMean - hostBytesMean,
-      onBytesMean: wholeOf(true) - hostOf(true),
-      offBytesMean: wholeOf(false) - hostOf(false),
-      overheadPerStretchBytes: overhead,
-      stretchesPerToggle: percentile(
-        splitClean.map((sample) => sample.stretches),
-        0.5,
-      ) as number,
+      totalBytesMean: mean(clean.map((sample) => sample.bytes)),
+      totalOnBytesMean: meanOf(true),
+      totalOffBytesMean: meanOf(false),
+      shares,
+      samplingInterval: SAMPLING_INTERVAL,
     };
   } finally {
     await world.close();

@@ -22,12 +22,10 @@ export function createReplayedPanelFetch(
   const recorded = new Map<string, Recorded>();
   let replayed = 0;
   const replayingFetch = async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
-    // The bridge's HTTP client hands over a Request of its own: read as it is (fetch consumes it anyway), not copied.
-    const { request, body } = asPanel(() => {
-      const request = input instanceof Request && init?.body === undefined ? input : new Request(input, init);
-      return { request, body: request.text() };
-    });
-    const text = await body;
+    // Node's fetch makes a Request of its own from what it is handed, even from a Request (the spec's first step),
+    // on the caller's side; reading the body is the panel's.
+    const request = new Request(input, init);
+    const text = await asPanel(() => request.text());
     const key = `${request.method} ${request.url} ${text}`;
     const answer = recorded.get(key);
     if (answer) {
