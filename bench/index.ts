@@ -20,7 +20,11 @@ import type { CrashRecoveryResult } from './scenarios/crash-recovery.js';
 import type { StormResult } from './scenarios/join-storm.js';
 import { MICRO_CONFIG_LINES, type MicroResult, runMicro } from './scenarios/micro.js';
 import { type MockPanelThroughputResult, runMockPanelThroughput } from './scenarios/mock-panel-throughput.js';
-import { runToggleAllocation, type ToggleAllocationResult } from './scenarios/toggle-allocation.js';
+import {
+  runToggleAllocation,
+  type ToggleAllocationResult,
+  toggleAllocationTargets,
+} from './scenarios/toggle-allocation.js';
 import {
   reportChildCosts,
   runClusterStorm,
@@ -324,6 +328,7 @@ async function main(): Promise<BenchReport> {
       durationS: (performance.now() - started) / 1000,
     };
     if (micro) Object.assign(report.targets, microTargets(micro));
+    if (toggleAllocation) Object.assign(report.targets, toggleAllocationTargets(toggleAllocation));
     if (runsCluster) Object.assign(report.targets, clusterTargets(clusterRuns));
     // A target of a scenario left out with --only says nothing.
     const left: Record<string, boolean> = {

@@ -36,6 +36,28 @@ export interface ToggleAllocationResult {
   samplingInterval: number;
 }
 
+/**
+ * The bridge's bytes per toggle before the duty redesign, with 2048 online: this bench's files run on the tree
+ * before it (commit b96c5da, two runs: 232.4 and 232.6 KB; docs/budget.md, "Bytes allocated per duty toggle").
+ * Issue 24 asks for at least half of it.
+ */
+export const BRIDGE_BYTES_BEFORE_REDESIGN = 232.5 * 1024;
+
+/** Issue 24's target, when the run is the one the figure before was measured in (2048 online, 400 on duty). */
+export function toggleAllocationTargets(
+  result: ToggleAllocationResult,
+): Record<string, { value: string; met: boolean }> {
+  if (result.online !== 2048 || result.onDuty !== 400) return {};
+  const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
+  return {
+    [`toggle-alloc: the bridge's bytes per duty toggle <= half of ${kb(BRIDGE_BYTES_BEFORE_REDESIGN)} before the duty redesign`]:
+      {
+        value: `${kb(result.shares.bridge)} (${((100 * result.shares.bridge) / BRIDGE_BYTES_BEFORE_REDESIGN).toFixed(0)} % of before)`,
+        met: result.shares.bridge <= BRIDGE_BYTES_BEFORE_REDESIGN / 2,
+      },
+  };
+}
+
 const TOGGLERS = 4;
 const WARM_UP = 4 * TOGGLERS;
 const SAMPLING_INTERVAL = 512;
