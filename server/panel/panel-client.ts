@@ -125,12 +125,12 @@ function besideKy(fetchImpl: typeof fetch | undefined): typeof fetch {
   return (input, init) => {
     const { deadline, jsonText, ...rest } = (init ?? {}) as RequestInit & Partial<BesideKy>;
     const send = fetchImpl ?? globalThis.fetch;
-    if (jsonText === undefined || !(input instanceof Request)) {
-      return send(input, deadline ? { ...rest, signal: deadline } : rest);
-    }
-    const { headers } = input;
+    if (jsonText === undefined) return send(input, deadline ? { ...rest, signal: deadline } : rest);
+    // ky hands over its Request; anything else is read as one, so the body is never dropped.
+    const request = input instanceof Request ? input : new Request(input, rest);
+    const { headers } = request;
     headers.set('content-type', 'application/json');
-    return send(input.url, { ...rest, method: input.method, headers, body: jsonText, signal: deadline ?? null });
+    return send(request.url, { ...rest, method: request.method, headers, body: jsonText, signal: deadline ?? null });
   };
 }
 
