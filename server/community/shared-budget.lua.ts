@@ -108,14 +108,18 @@ if op == 'acquire' then
     local release = (s.resetAt or (now + windowMs + MARGIN)) - lastSlot
     return {0, math.max(1, math.ceil(release - now)), members}
   end
-  if rank >= 2 and s.arrival then
+  if rank >= 1 and s.arrival then
     local burst = math.min(limit, math.max(5, math.ceil(limit / 10)))
+    -- A player waiting may run ahead of the joins' pace by the interactive reserve: they go first across servers.
+    if rank == 1 then burst = burst + interactiveReserve - dutyReserve end
     local at = s.arrival - (burst - 1) * slot
     if at > now then return {0, math.ceil(at - now), members} end
   end
   if s.resetAt == nil then s.resetAt = now + windowMs + MARGIN; s.known = 0 end
-  if rank >= 2 then
-    local spread = math.max(1, s.remaining - interactiveReserve)
+  if rank >= 1 then
+    -- Spread over what duty calls leave, as one server's budget does: duty calls find a request all through the
+    -- window, and a join taking the last one it may does not push the pace past the waiting players' reserve.
+    local spread = math.max(1, s.remaining - dutyReserve)
     s.arrival = math.max(s.arrival or now, now) + math.max(0, s.resetAt - now) / spread
   end
   s.remaining = s.remaining - 1
