@@ -7,10 +7,12 @@
 //   most that count less every request still in flight; within a window an answer can only lower the estimate (an
 //   answer that took long says less than a quick later one).
 // - Request classes keep their priority across servers:
-//   rank 0 (duty) may take every request left; rank 1 (a player waiting) leaves the duty reserve; rank 2+ (joins,
-//   refreshes) is paced over what is left of the window (a GCRA cell shared by every server) and leaves the
-//   interactive reserve, which anyone may use in the window's last slot (at least its last two seconds), so a storm
-//   still uses the whole window.
+//   rank 0 (duty) may take every request left, at once. Every other rank is paced over what is left of the window
+//   less the duty reserve (a GCRA cell shared by every server, spread as one server's budget spreads it), so however
+//   many servers storm, a duty call finds a request all through the window; rank 1 (a player waiting) may run ahead
+//   of that pace by the interactive reserve and leaves only the duty reserve; rank 2+ (joins, refreshes) leaves the
+//   interactive reserve. Anyone may use the reserves in the window's last slot (at least its last two seconds), so a
+//   storm still uses the whole window.
 // KEYS[1]: the budget hash; KEYS[2]: the tickets in flight (sorted set, scored by when they were granted); KEYS[3]:
 // the servers that asked in the last minute (sorted set), whose number each server keeps for when Redis goes;
 // KEYS[4]: the tickets of grants by the asker's request id, so a grant whose answer was lost (the call timed out
