@@ -11,8 +11,8 @@
 //   less the duty reserve (a GCRA cell shared by every server, spread as one server's budget spreads it), so however
 //   many servers storm, a duty call finds a request all through the window; rank 1 (a player waiting) may run ahead
 //   of that pace by the interactive reserve and leaves only the duty reserve; rank 2+ (joins, refreshes) leaves the
-//   interactive reserve. Anyone may use the reserves in the window's last slot (at least its last two seconds), so a
-//   storm still uses the whole window.
+//   interactive reserve. In the window's last slot (at least its last two seconds) anyone may use what is left, at
+//   once, so a storm still uses the whole window.
 // KEYS[1]: the budget hash; KEYS[2]: the tickets in flight (sorted set, scored by when they were granted); KEYS[3]:
 // the servers that asked in the last minute (sorted set), whose number each server keeps for when Redis goes;
 // KEYS[4]: the tickets of grants by the asker's request id, so a grant whose answer was lost (the call timed out
@@ -100,17 +100,19 @@ if op == 'acquire' then
   end
   local reserve = 0
   if rank == 1 then reserve = dutyReserve elseif rank >= 2 then reserve = interactiveReserve end
-  -- The window's last slot: whatever was kept back for duty calls and waiting players goes to anyone. At least the
-  -- last two seconds: the panel's reset comes in whole seconds, rounded up, and an answer is read a little after it
-  -- arrived (later still on a busy server), so the panel's window may end more than a second before the community's
-  -- estimate, and a reserve released later would only be spent in the next window.
+  -- The window's last slot: whatever was kept back for duty calls and waiting players goes to anyone, at once (the
+  -- pace, whose debt may reach past the reset, holds no one back). At least the last two seconds: the panel's reset
+  -- comes in whole seconds, rounded up, and an answer is read a little after it arrived (later still on a busy
+  -- server), so the panel's window may end more than a second before the community's estimate, and a request left
+  -- for later would only be spent in the next window.
   local lastSlot = math.max(slot, 2000)
-  if s.resetAt and now >= s.resetAt - lastSlot then reserve = 0 end
+  local closing = s.resetAt ~= nil and now >= s.resetAt - lastSlot
+  if closing then reserve = 0 end
   if s.remaining - reserve < 1 then
     local release = (s.resetAt or (now + windowMs + MARGIN)) - lastSlot
     return {0, math.max(1, math.ceil(release - now)), members}
   end
-  if rank >= 1 and s.arrival then
+  if rank >= 1 and s.arrival and not closing then
     local burst = math.min(limit, math.max(5, math.ceil(limit / 10)))
     -- A player waiting may run ahead of the joins' pace by the interactive reserve: they go first across servers.
     if rank == 1 then burst = burst + interactiveReserve - dutyReserve end

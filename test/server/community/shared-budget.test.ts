@@ -115,6 +115,15 @@ describe.skipIf(!redisAvailable())("the community's budget", () => {
     expect(await a.acquire('duty', LEARNED)).toMatchObject({ granted: false });
   });
 
+  it("in the window's last slot the pace holds no one back: a join storm uses what is left before the reset", async () => {
+    const b = await server();
+    // Ten left (the panel said so), 1.9 s before the reset: inside the last slot (the window's last two seconds).
+    const closing = { ...LEARNED, remaining: 10, resetAt: performance.now() + 1_900, resetKnown: true };
+    const storm = await drain(b, 'join', closing);
+    // All ten (more only if these calls outlasted the window, which then started again).
+    expect(storm.tickets.length).toBeGreaterThanOrEqual(10);
+  });
+
   it("a 429 seen by one server blocks every server until the panel's Retry-After", async () => {
     const [a, b] = [await server(), await server()];
     const grant = await a.acquire('join', LEARNED);
