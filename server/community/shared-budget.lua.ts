@@ -7,10 +7,12 @@
 //   most that count less every request still in flight; within a window an answer can only lower the estimate (an
 //   answer that took long says less than a quick later one).
 // - Request classes keep their priority across servers:
-//   rank 0 (duty) may take every request left; rank 1 (a player waiting) leaves the duty reserve; rank 2+ (joins,
-//   refreshes) is paced over what is left of the window (a GCRA cell shared by every server) and leaves the
-//   interactive reserve, which anyone may use in the window's last slot (at least its last two seconds), so a storm
-//   still uses the whole window.
+//   rank 0 (duty) may take every request left, at once. Every other rank is paced over what is left of the window
+//   less the duty reserve (a GCRA cell shared by every server, spread as one server's budget spreads it), so however
+//   many servers storm, a duty call finds a request all through the window; rank 1 (a player waiting) may run ahead
+//   of that pace by the interactive reserve and leaves only the duty reserve; rank 2+ (joins, refreshes) leaves the
+//   interactive reserve. In the window's last slot (at least its last two seconds) anyone may use what is left, at
+//   once, so a storm still uses the whole window.
 // KEYS[1]: the budget hash; KEYS[2]: the tickets in flight (sorted set, scored by when they were granted); KEYS[3]:
 // the servers that asked in the last minute (sorted set), whose number each server keeps for when Redis goes;
 // KEYS[4]: the tickets of grants by the asker's request id, so a grant whose answer was lost (the call timed out
@@ -98,24 +100,30 @@ if op == 'acquire' then
   end
   local reserve = 0
   if rank == 1 then reserve = dutyReserve elseif rank >= 2 then reserve = interactiveReserve end
-  -- The window's last slot: whatever was kept back for duty calls and waiting players goes to anyone. At least the
-  -- last two seconds: the panel's reset comes in whole seconds, rounded up, and an answer is read a little after it
-  -- arrived (later still on a busy server), so the panel's window may end more than a second before the community's
-  -- estimate, and a reserve released later would only be spent in the next window.
+  -- The window's last slot: whatever was kept back for duty calls and waiting players goes to anyone, at once (the
+  -- pace, whose debt may reach past the reset, holds no one back). At least the last two seconds: the panel's reset
+  -- comes in whole seconds, rounded up, and an answer is read a little after it arrived (later still on a busy
+  -- server), so the panel's window may end more than a second before the community's estimate, and a request left
+  -- for later would only be spent in the next window.
   local lastSlot = math.max(slot, 2000)
-  if s.resetAt and now >= s.resetAt - lastSlot then reserve = 0 end
+  local closing = s.resetAt ~= nil and now >= s.resetAt - lastSlot
+  if closing then reserve = 0 end
   if s.remaining - reserve < 1 then
     local release = (s.resetAt or (now + windowMs + MARGIN)) - lastSlot
     return {0, math.max(1, math.ceil(release - now)), members}
   end
-  if rank >= 2 and s.arrival then
+  if rank >= 1 and s.arrival and not closing then
     local burst = math.min(limit, math.max(5, math.ceil(limit / 10)))
+    -- A player waiting may run ahead of the joins' pace by the interactive reserve: they go first across servers.
+    if rank == 1 then burst = burst + interactiveReserve - dutyReserve end
     local at = s.arrival - (burst - 1) * slot
     if at > now then return {0, math.ceil(at - now), members} end
   end
   if s.resetAt == nil then s.resetAt = now + windowMs + MARGIN; s.known = 0 end
-  if rank >= 2 then
-    local spread = math.max(1, s.remaining - interactiveReserve)
+  if rank >= 1 then
+    -- Spread over what duty calls leave, as one server's budget does: duty calls find a request all through the
+    -- window, and a join taking the last one it may does not push the pace past the waiting players' reserve.
+    local spread = math.max(1, s.remaining - dutyReserve)
     s.arrival = math.max(s.arrival or now, now) + math.max(0, s.resetAt - now) / spread
   end
   s.remaining = s.remaining - 1

@@ -228,7 +228,11 @@ export class RequestScheduler {
       this.asking = false;
       if (this.stopped) return;
       if (grant?.granted === false) {
-        this.timer.wakeAt(this.options.clock.now() + grant.retryInMs);
+        // A higher class came while Redis answered about a lower one (a duty call behind a player waiting for the
+        // window's last slot): the wait was for that class, not this one, so it is asked about at once.
+        const head = this.next();
+        if (head && classRank(head.requestClass) < classRank(requestClass)) this.pump();
+        else this.timer.wakeAt(this.options.clock.now() + grant.retryInMs);
         return;
       }
       const entry = grant ? this.next() : undefined;

@@ -64,16 +64,42 @@ describe.skipIf(!redisAvailable())("the community's budget", () => {
 
   it('a duty call on A is not starved by players waiting on B: the last request of the window is kept for it', async () => {
     const [a, b] = [await server(), await server()];
-    const windowOpenedNoEarlierThan = performance.now();
-    const storm = await drain(b, 'waiting');
-    expect(storm.tickets).toHaveLength(19);
-    expect(await a.acquire('duty', LEARNED)).toEqual({ granted: true, ticket: 20 });
-    const after = await a.acquire('duty', LEARNED);
-    expect(after).toMatchObject({ granted: false });
-    // The window is the community's guess (10 s and a margin), opened by the first grant: nothing before it ends,
-    // however long the calls above took.
-    const sinceOpened = performance.now() - windowOpenedNoEarlierThan;
-    expect((after as { retryInMs: number }).retryInMs).toBeGreaterThanOrEqual(10_000 - sinceOpened - 1); // 1: Redis counts whole milliseconds
+    // Two left in the window (the panel said so), 8 s before its reset.
+    const askedNoEarlierThan = performance.now();
+    const nearlySpent = { ...LEARNED, remaining: 2, resetAt: askedNoEarlierThan + 8_000, resetKnown: true };
+    const storm = await drain(b, 'waiting', nearlySpent);
+    expect(storm.tickets).toHaveLength(1);
+    expect(await a.acquire('duty', LEARNED)).toEqual({ granted: true, ticket: 2 });
+    expect(await a.acquire('duty', LEARNED)).toMatchObject({ granted: false });
+    // The player waiting on B was told to wait for the window's last slot (its last two seconds), when what is kept
+    // back goes to anyone: counted from before the first call, less what has passed since.
+    const sinceAsked = performance.now() - askedNoEarlierThan;
+    expect(storm.retryInMs).toBeGreaterThanOrEqual(6_000 - sinceAsked - 1); // 1: Redis counts whole milliseconds
+    expect(storm.retryInMs).toBeLessThanOrEqual(6_000);
+  });
+
+  it('players waiting on B are paced over the window like joins: duty calls on A find requests all along', async () => {
+    const [a, b] = [await server(), await server()];
+    // A window of ten minutes: one nominal slot is 30 s, longer than these calls take on any machine.
+    const slow = { ...LEARNED, windowMs: 600_000 };
+    const storm = await drain(b, 'waiting', slow);
+    // The pace's burst (5) and the interactive reserve (3) a player waiting may run ahead of the joins, no more.
+    expect(storm.tickets.length).toBeGreaterThanOrEqual(1);
+    expect(storm.tickets.length).toBeLessThanOrEqual(7);
+    // Told to wait for the pace, not for the window's last slot ten minutes away.
+    expect(storm.retryInMs).toBeLessThan(60_000);
+    // Everything the players waiting did not take is there for duty calls.
+    const duty = await drain(a, 'duty', slow);
+    expect(duty.tickets).toHaveLength(20 - storm.tickets.length);
+  });
+
+  it('a player waiting on A goes ahead of a join storm on B that the pace holds back', async () => {
+    const [a, b] = [await server(), await server()];
+    const slow = { ...LEARNED, windowMs: 600_000 };
+    const storm = await drain(b, 'join', slow);
+    expect(storm.tickets.length).toBeGreaterThanOrEqual(1);
+    expect(await b.acquire('join', slow)).toMatchObject({ granted: false });
+    expect(await a.acquire('waiting', slow)).toMatchObject({ granted: true });
   });
 
   it('a join storm on B leaves the interactive reserve: waiting players and duty calls on A still go', async () => {
@@ -82,11 +108,20 @@ describe.skipIf(!redisAvailable())("the community's budget", () => {
     const nearlySpent = { ...LEARNED, remaining: 4, resetAt: performance.now() + 8_000, resetKnown: true };
     const storm = await drain(b, 'join', nearlySpent);
     expect(storm.tickets).toHaveLength(1);
+    // Players waiting are paced over the three left (one each 8 s / 3), so the first goes at once.
     expect(await a.acquire('waiting', LEARNED)).toMatchObject({ granted: true });
-    expect(await a.acquire('waiting', LEARNED)).toMatchObject({ granted: true });
-    expect(await a.acquire('waiting', LEARNED)).toMatchObject({ granted: false });
+    expect(await a.acquire('duty', LEARNED)).toMatchObject({ granted: true });
     expect(await a.acquire('duty', LEARNED)).toMatchObject({ granted: true });
     expect(await a.acquire('duty', LEARNED)).toMatchObject({ granted: false });
+  });
+
+  it("in the window's last slot the pace holds no one back: a join storm uses what is left before the reset", async () => {
+    const b = await server();
+    // Ten left (the panel said so), 1.9 s before the reset: inside the last slot (the window's last two seconds).
+    const closing = { ...LEARNED, remaining: 10, resetAt: performance.now() + 1_900, resetKnown: true };
+    const storm = await drain(b, 'join', closing);
+    // All ten (more only if these calls outlasted the window, which then started again).
+    expect(storm.tickets.length).toBeGreaterThanOrEqual(10);
   });
 
   it("a 429 seen by one server blocks every server until the panel's Retry-After", async () => {

@@ -3,9 +3,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { TWO_DEPARTMENTS } from '../../../../bench/support/demo-users.js';
 import { population } from '../../../../bench/support/population.js';
 import type { MockPanel } from '../../../../mock-panel/index.js';
+import type { BudgetGrant, SharedBudget } from '../../../../server/community/shared-budget-api.js';
 import { createLogger } from '../../../../server/log/logger.js';
 import { createPanelStack, type PanelStack } from '../../../../server/panel/panel-stack.js';
-import type { ProfileRequestClass } from '../../../../server/panel/scheduling/request-classes.js';
+import type { ProfileRequestClass, RequestClass } from '../../../../server/panel/scheduling/request-classes.js';
 import { PANEL_URL, TOKEN, useMockPanel } from '../../support/bridge-harness.js';
 import { createVirtualRuntime, elapse, START_TIME, settle, waitFor } from '../../support/virtual-runtime.js';
 
@@ -16,7 +17,7 @@ afterEach(() => {
 });
 
 /** The bridge's way to the panel (transport, budget, breaker, scheduler) on virtual time, without the rest. */
-function stackFor(panel: MockPanel, fallbackLimit = { limit: 200, windowMs: 60_000 }) {
+function stackFor(panel: MockPanel, fallbackLimit = { limit: 200, windowMs: 60_000 }, shared?: SharedBudget) {
   const lines: string[] = [];
   const dispatched: string[] = [];
   const stack = createPanelStack({
@@ -24,6 +25,7 @@ function stackFor(panel: MockPanel, fallbackLimit = { limit: 200, windowMs: 60_0
     token: TOKEN,
     timeoutMs: 5_000,
     fallbackLimit,
+    ...(shared ? { shared } : {}),
     runtime: {
       ...createVirtualRuntime(),
       fetch: (input, init) => {
@@ -64,6 +66,27 @@ async function spendWindow(count: number) {
       headers: { authorization: `Bearer ${TOKEN}` },
     });
   }
+}
+
+/**
+ * The community's budget as the scheduler sees it, each answer held until the test gives it: the answer of a Redis
+ * call is on its way for as long as the test likes (the budget itself is tested on a real redis-server in
+ * test/server/community/shared-budget.test.ts).
+ */
+function heldCommunity() {
+  const asked: RequestClass[] = [];
+  const pending: Array<(grant: BudgetGrant) => void> = [];
+  const shared: SharedBudget = {
+    active: true,
+    servers: 2,
+    acquire: (requestClass) => {
+      asked.push(requestClass);
+      return new Promise((resolve) => pending.push(resolve));
+    },
+    observe: () => {},
+    refused: () => {},
+  };
+  return { shared, asked, answer: (grant: BudgetGrant) => pending.shift()?.(grant) };
 }
 
 describe('the request scheduler', () => {
@@ -277,5 +300,25 @@ describe('the request scheduler', () => {
     await elapse(60_000);
     expect(sent).toBe(false);
     expect(answers().filter((answer) => answer.startsWith('POST'))).toEqual([]);
+  });
+
+  it('asks the community again at once for a duty call that came while a lower class was being asked about', async () => {
+    const panel = mock.replace({ data: users.data });
+    const community = heldCommunity();
+    const { stack, dispatched } = stackFor(panel, undefined, community.shared);
+    void stack.client.getDepartments(chatIds[0] as string);
+    await settle();
+    expect(community.asked).toEqual(['waiting']);
+    // One question to Redis at a time: the duty call waits for the answer about the player waiting.
+    const duty = stack.client.setDuty('off', { chatId: chatIds[1] as string });
+    await settle();
+    expect(community.asked).toEqual(['waiting']);
+    // The player waiting must wait for the window's last slot; the duty call must not wait with them.
+    community.answer({ granted: false, retryInMs: 48_000 });
+    await settle();
+    expect(community.asked).toEqual(['waiting', 'duty']);
+    community.answer({ granted: true, ticket: 1 });
+    await waitFor(duty, 1_000);
+    expect(dispatched).toEqual(['POST /api/leo/duty/off']);
   });
 });
