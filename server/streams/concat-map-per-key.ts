@@ -41,16 +41,16 @@ export function concatMapPerKey<T, K, R>(
       const run = (key: K, lane: Lane<T>) => {
         while (lane.waiting.length > 0) {
           const current = lane.waiting.shift() as T;
-          let input: ObservableInput<R>;
+          let input: Observable<R>;
           try {
-            input = work(current);
+            input = from(work(current));
           } catch (error) {
             subscriber.error(error);
             return;
           }
           let subscribing = true;
           let endedNow = false;
-          const inner: Subscription = from(input).subscribe({
+          const inner: Subscription = input.subscribe({
             next: (result) => subscriber.next(result),
             error: (error: unknown) => subscriber.error(error),
             complete: () => {
@@ -59,11 +59,14 @@ export function concatMapPerKey<T, K, R>(
                 return;
               }
               running.delete(inner);
-              run(key, lane);
+              if (!subscriber.closed) run(key, lane);
             },
           });
           subscribing = false;
-          if (subscriber.closed) return;
+          if (subscriber.closed) {
+            inner.unsubscribe();
+            return;
+          }
           if (!endedNow) {
             running.add(inner);
             return;
@@ -74,8 +77,15 @@ export function concatMapPerKey<T, K, R>(
       };
       const sourceSubscription = source.subscribe({
         next: (value) => {
+          if (subscriber.closed) return;
           // The key is read once per value: a key function that looks things up may answer differently later.
-          const key = keyOf(value);
+          let key: K;
+          try {
+            key = keyOf(value);
+          } catch (error) {
+            subscriber.error(error);
+            return;
+          }
           const lane = open.get(key);
           if (lane) {
             lane.waiting.push(value);

@@ -1,5 +1,5 @@
-import { NEVER, Observable, of, Subject, throwError } from 'rxjs';
-import { describe, expect, it } from 'vitest';
+import { concat, config, defer, from, NEVER, Observable, of, Subject, take, throwError } from 'rxjs';
+import { afterEach, describe, expect, it } from 'vitest';
 import { concatMapPerKey } from '../../../server/streams/concat-map-per-key.js';
 
 /** Work that finishes when the test says so. */
@@ -181,5 +181,105 @@ describe('concatMapPerKey', () => {
     input.next('b');
     expect(out).toEqual(['a', 'b']);
     expect(lanes.open).toBe(1);
+  });
+
+  describe('a failure or a closed output stops every lane at once', () => {
+    afterEach(() => {
+      config.onUnhandledError = null;
+    });
+
+    it('an output unsubscribed from inside next (take(1)) ends the work being subscribed and its lane', () => {
+      const input = new Subject<{ key: string; n: number }>();
+      const lanes = { open: 0 };
+      const worked: number[] = [];
+      let finish = () => {};
+      let torn = 0;
+      const pending = new Observable<never>((subscriber) => {
+        finish = () => subscriber.complete();
+        return () => (torn += 1);
+      });
+      input
+        .pipe(
+          concatMapPerKey(
+            (value) => value.key,
+            (value) =>
+              defer(() => {
+                worked.push(value.n);
+                // Queued behind this work in the same lane, while it is being subscribed.
+                if (value.n === 1) input.next({ key: 'a', n: 2 });
+                return concat(of(value.n), pending);
+              }),
+            lanes,
+          ),
+          take(1),
+        )
+        .subscribe();
+      input.next({ key: 'a', n: 1 });
+      expect(torn).toBe(1);
+      finish();
+      expect(worked).toEqual([1]);
+      expect(lanes.open).toBe(0);
+    });
+
+    it('a synchronous source goes on after a work failed: nothing more is worked', () => {
+      const worked: string[] = [];
+      const errors: unknown[] = [];
+      from(['a', 'b', 'c'])
+        .pipe(
+          concatMapPerKey(
+            (value) => value,
+            (value) => {
+              worked.push(value);
+              if (value === 'a') throw new Error('boom');
+              return of(value);
+            },
+          ),
+        )
+        .subscribe({ error: (error) => errors.push(error) });
+      expect(errors.map(String)).toEqual(['Error: boom']);
+      expect(worked).toEqual(['a']);
+    });
+
+    it('a key function that throws fails the output, not the process', () => {
+      const unhandled: unknown[] = [];
+      config.onUnhandledError = (error) => unhandled.push(error);
+      const errors: unknown[] = [];
+      const input = new Subject<string>();
+      input
+        .pipe(
+          concatMapPerKey(
+            (value) => {
+              if (value === 'x') throw new Error('bad key');
+              return value;
+            },
+            (value) => of(value),
+          ),
+        )
+        .subscribe({ error: (error) => errors.push(error) });
+      input.next('x');
+      expect(errors.map(String)).toEqual(['Error: bad key']);
+      expect(unhandled).toEqual([]);
+    });
+
+    it('a work that answers with nothing to subscribe to fails the output and leaves no lane open', () => {
+      const unhandled: unknown[] = [];
+      config.onUnhandledError = (error) => unhandled.push(error);
+      const lanes = { open: 0 };
+      const errors: unknown[] = [];
+      const input = new Subject<string>();
+      input
+        .pipe(
+          concatMapPerKey(
+            (value) => value,
+            () => undefined as never,
+            lanes,
+          ),
+        )
+        .subscribe({ error: (error) => errors.push(error) });
+      input.next('x');
+      expect(errors).toHaveLength(1);
+      expect(lanes.open).toBe(0);
+      expect(unhandled).toEqual([]);
+    });
   });
 });

@@ -63,4 +63,22 @@ describe("a key's lane of tasks (a player's framework calls)", () => {
     await new Promise((resolve) => setTimeout(resolve, 0));
     expect(queue.open).toBe(0);
   });
+
+  it('runs nothing more once stopped, even from inside a task that answers later', async () => {
+    const queue = lanes();
+    const ran: string[] = [];
+    let release = () => {};
+    queue.run(1, () => {
+      ran.push('first');
+      queue.run(1, () => {
+        ran.push('second, after stop');
+      });
+      queue.stop();
+      return new Promise<void>((resolve) => (release = resolve));
+    });
+    release();
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(ran).toEqual(['first']);
+    expect(queue.open).toBe(0);
+  });
 });
