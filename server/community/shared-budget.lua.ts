@@ -12,7 +12,8 @@
 //   many servers storm, a duty call finds a request all through the window; rank 1 (a player waiting) may run ahead
 //   of that pace by the interactive reserve and leaves only the duty reserve; rank 2+ (joins, refreshes) leaves the
 //   interactive reserve. In the window's last slot (at least its last two seconds) anyone may use what is left, at
-//   once, so a storm still uses the whole window.
+//   once, so a storm still uses the whole window; a duty call that comes after a storm took the last request there
+//   waits for the next window, at most that slot.
 // KEYS[1]: the budget hash; KEYS[2]: the tickets in flight (sorted set, scored by when they were granted); KEYS[3]:
 // the servers that asked in the last minute (sorted set), whose number each server keeps for when Redis goes;
 // KEYS[4]: the tickets of grants by the asker's request id, so a grant whose answer was lost (the call timed out
