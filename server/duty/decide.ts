@@ -6,6 +6,7 @@ import type { PanelFailure } from '../panel/panel-result.js';
 import type { ProfileEntry } from '../profiles/profile-entry.js';
 import type { DutyCall, OnCall, SentCall } from './duty-call.js';
 import type { DutyChange } from './duty-change.js';
+import type { DutyIntent } from './duty-intent.js';
 import { type DutyState, OFF_DUTY } from './duty-state.js';
 import { applyUpdate, type DutyModel, type DutyUpdate, sessionOf } from './model/duty-model.js';
 import type { PanelAnswer } from './panel-answer.js';
@@ -28,31 +29,17 @@ export interface DecideContext {
 
 type OnAttempt = 'first' | 'again';
 
+/** An intent with its player looked up; `takenElsewhere` names the account itself. */
+type LookedUp<I> = I extends { kind: 'takenElsewhere' } ? I : I & { player: DutyPlayer | undefined };
+
 /**
  * What a decision is asked: the intents (with the player looked up), and the answers to the waits it asked for. A
  * wait's answer comes back as its own input, with what the decision that asked for it handed on.
  */
 export type DecideInput =
-  | { kind: 'on'; src: number; departmentId: number; player: DutyPlayer | undefined }
-  | { kind: 'off'; src: number; reason: DutyEndReason; player: DutyPlayer | undefined }
+  | LookedUp<DutyIntent>
   /** Off duty at once, outside the account's lane (a resource stop); no outcome. */
   | { kind: 'forceOff'; src: number; reason: DutyEndReason; player: DutyPlayer | undefined }
-  /** `profile`: the newest one the bridge holds for the player. */
-  | { kind: 'reconcile'; src: number; profile: ProfileEntry; player: DutyPlayer | undefined }
-  | {
-      kind: 'queuedOnRefused';
-      src: number;
-      departmentId: number;
-      since: number;
-      failure: PanelFailure;
-      retried: boolean;
-      player: DutyPlayer | undefined;
-    }
-  /**
-   * Another server of the community took the account's duty at the panel (its `on` was accepted after this server's):
-   * `src` is the session that held it here when that was heard.
-   */
-  | { kind: 'takenElsewhere'; src: number; chatId: string }
   | { kind: 'leave'; src: number }
   | { kind: 'forget'; src: number }
   | ProfileForOn
