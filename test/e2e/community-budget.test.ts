@@ -72,11 +72,7 @@ describe('two servers behind one IP, 30 joins each, a panel allowing 20 requests
         data: people.data,
         redisUrl: redis.url(),
       });
-      await Promise.all(
-        community.sims.map((sim) =>
-          sim.until(() => community?.consoleOf(sim).includes('one of a community') ?? false, 10_000, 'Redis'),
-        ),
-      );
+      await community.untilOnRedis();
       const result = await joinStorm(community);
       report('with Redis', result);
       expect(result.tooManyRequests).toBe(0);
@@ -97,9 +93,7 @@ describe('two servers behind one IP, 30 joins each, a panel allowing 20 requests
         redisUrl: redis.url(),
       });
       const world = community;
-      await Promise.all(
-        world.sims.map((sim) => sim.until(() => world.consoleOf(sim).includes('one of a community'), 10_000, 'Redis')),
-      );
+      await world.untilOnRedis();
       const result = await joinStorm(world, [
         [15, () => shared.kill()],
         [35, () => shared.restart()],

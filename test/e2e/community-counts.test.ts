@@ -45,9 +45,7 @@ async function communityOf(servers: number): Promise<[SimCommunity, Sim[]]> {
   redis = await startRedisServer();
   const world = await startSimCommunity({ servers, redisUrl: redis.url() });
   community = world;
-  for (const sim of world.sims) {
-    await sim.until(() => world.consoleOf(sim).includes('one of a community on Redis'), 10_000, 'Redis');
-  }
+  await world.untilOnRedis();
   return [world, world.sims];
 }
 

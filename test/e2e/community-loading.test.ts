@@ -37,7 +37,7 @@ describe.skipIf(!redisAvailable())('with BRIDGE_REDIS_URL', () => {
     redis = await startRedisServer({ password: PASSWORD });
     community = await startSimCommunity({ servers: 1, redisUrl: redis.url() });
     const [sim] = community.sims;
-    await sim?.until(() => community?.consoleOf(sim).includes('one of a community on Redis') ?? false, 10_000, 'Redis');
+    await community.untilOnRedis();
     await profileArrives(community);
     const text = community.consoleOf(sim as never);
     expect(text).toContain(`one of a community on Redis at redis://:***@127.0.0.1:${redis.port}/0 (BRIDGE_REDIS_URL`);

@@ -38,9 +38,7 @@ async function communityOf(servers: number): Promise<[SimCommunity, Sim[]]> {
   redis = await startRedisServer();
   const world = await startSimCommunity({ servers, redisUrl: redis.url() });
   community = world;
-  for (const sim of world.sims) {
-    await sim.until(() => world.consoleOf(sim).includes('one of a community on Redis'), 10_000, 'Redis');
-  }
+  await world.untilOnRedis();
   return [world, world.sims];
 }
 
@@ -84,9 +82,7 @@ describe.skipIf(!redisAvailable())('profiles fetched once for the community', ()
     });
     community = world;
     const [a, b] = world.sims as [Sim, Sim];
-    for (const sim of [a, b]) {
-      await sim.until(() => world.consoleOf(sim).includes('one of a community on Redis'), 10_000, 'Redis');
-    }
+    await world.untilOnRedis();
     (await joinedWithProfile(world, b, ALEX, 'Alex Mercer')).drop();
     // B is down (its profiles kept in KVP) while its copy and the community's expire, and A gets the profile again.
     await b.kill();

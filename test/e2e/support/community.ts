@@ -72,6 +72,8 @@ export interface SimCommunity {
    */
   budgetUse(): { windows: number[]; use: number };
   consoleOf(sim: Sim): string;
+  /** Until every server (or `only`) has said it is one of a community on Redis. */
+  untilOnRedis(only?: Sim[]): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -112,6 +114,7 @@ export async function startSimCommunity(options: SimCommunityOptions): Promise<S
     for (const folder of folders) folder.remove();
     throw error;
   }
+  const consoleOf = (sim: Sim) => sim.console.map((line) => line.text).join('\n');
   const profileOf = (sim: Sim, player: SimPlayer) =>
     sim.events.some((event) => event.name === 'bridge:client:profile' && event.player === player.id);
   return {
@@ -138,7 +141,12 @@ export async function startSimCommunity(options: SimCommunityOptions): Promise<S
       const full = windows.slice(0, -1);
       return { windows, use: full.length === 0 ? 1 : full.reduce((sum, n) => sum + n, 0) / (limit * full.length) };
     },
-    consoleOf: (sim) => sim.console.map((line) => line.text).join('\n'),
+    consoleOf,
+    async untilOnRedis(only = sims) {
+      await Promise.all(
+        only.map((sim) => sim.until(() => consoleOf(sim).includes('one of a community on Redis'), 10_000, 'Redis')),
+      );
+    },
     async close() {
       await Promise.all(sims.map((sim) => sim.stop()));
       await server.close();
