@@ -152,7 +152,7 @@ export class Playground {
       ...(refreshIntervalMs === undefined ? [] : [`Config.RefreshIntervalMs = ${refreshIntervalMs}`]),
       ...config,
     ];
-    const bridgeDir = bridgeResource(REPO_ROOT, workDir, configLines, { copyDist: options.redisUrl !== undefined });
+    const bridgeDir = bridgeResource(REPO_ROOT, workDir, configLines);
     // The bridge's own duty command stands in for a duty menu resource (the Lua example registers /duty as well).
     const sim = await createSim({
       resources: [{ dir: bridgeDir, name: 'bridge' }, ...(options.resources ?? [])],

@@ -466,3 +466,22 @@ describe('the playground with two servers and no Redis (npm start -- --servers 2
     }
   }, 60_000);
 });
+
+describe('the playground with config lines (npm start -- --refresh-interval 15s, or Config.Metrics turned on)', () => {
+  it("loads the bridge's optional modules from its copy of the resource", async () => {
+    const running = await startPlaygroundWithPanel({
+      token: TOKEN,
+      port: 0,
+      demoPlayers: [],
+      bridgeConfig: ['Config.Metrics = true'],
+    });
+    try {
+      const consoleText = running.playground.simulator.console.map((line) => line.text).join('\n');
+      expect(consoleText).not.toContain('could not be loaded');
+      // The metrics module ran: it stops at its own check of the token it needs.
+      expect(consoleText).toContain('bridge_metrics_token');
+    } finally {
+      await running.close();
+    }
+  }, 60_000);
+});
