@@ -196,13 +196,9 @@ class Deciding implements Decision {
         return this.answered(input);
       case 'off':
         return this.off(input.src, input.reason, input.player);
-      case 'forceOff': {
-        const { src, player } = input;
-        if (before.onDuty && before.departmentId !== null && player) {
-          this.goOff(src, player, before.departmentId, input.reason);
-        }
+      case 'forceOff':
+        this.off(input.src, input.reason, input.player);
         return;
-      }
       case 'reconcile':
         this.reconcile(input.src, input.profile, input.player);
         return this.ok(input.src, this.session(input.src) !== before);
@@ -405,22 +401,20 @@ class Deciding implements Decision {
 
   /** On duty in game while the `on` waits in the outbox; a later refusal by the panel undoes it. */
   private applyQueued(src: number, department: Department, call: OnCall, sent: SentCall | null): void {
-    const state = this.start(src, department, call);
+    this.start(src, department, call);
     this.steps.push({
       kind: 'log',
       level: 'info',
       message: `player ${src} is on duty in department ${department.slug} while the panel is unreachable; the panel learns it once it answers`,
     });
-    if (state.since !== null) {
-      this.steps.push({
-        kind: 'watchApplied',
-        sent,
-        src,
-        departmentId: department.id,
-        since: state.since,
-        retried: false,
-      });
-    }
+    this.steps.push({
+      kind: 'watchApplied',
+      sent,
+      src,
+      departmentId: department.id,
+      since: this.context.now,
+      retried: false,
+    });
   }
 
   /** Sends an `on` the game has already applied; a refusal comes back as `queuedOnRefused`. */

@@ -84,7 +84,7 @@ export class OutboxStore {
   }
 
   /** The highest id among the records kept, read from their keys alone (0 when none). */
-  highestKeptId(): number {
+  private highestKeptId(): number {
     let highest = 0;
     for (const key of this.store.keys(KEY_PREFIX)) {
       const id = Number(key.slice(KEY_PREFIX.length));

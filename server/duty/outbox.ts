@@ -118,9 +118,6 @@ export class Outbox {
     const records = this.kept.kept();
     const lastOf = new Map(records.map((record) => [record.call.body.chatId, record.id]));
     for (const record of records) {
-      this.nextId = Math.max(this.nextId, record.id + 1);
-    }
-    for (const record of records) {
       const { call } = record;
       if (call.action !== 'on') {
         this.submit(record, true);
@@ -164,7 +161,6 @@ export class Outbox {
    */
   keep(calls: readonly DutyCall[]): void {
     if (calls.length === 0) return;
-    this.nextId = Math.max(this.nextId, this.kept.highestKeptId() + 1);
     for (const call of calls) this.kept.add({ id: this.nextId++, call, createdAt: this.options.now() });
   }
 

@@ -23,7 +23,7 @@ export interface StateBagGuardOptions {
 export class StateBagGuard {
   private readonly keys: ReadonlySet<string>;
   /** What the bridge last set, per player and key, in comparable form; absent when it set nothing. */
-  private readonly published = new Map<number, Map<string, { value: unknown; form: string }>>();
+  private readonly published = new Map<number, Map<string, { value: unknown }>>();
   /** `src` → keys with a restore waiting for the next tick: a flood of writes costs one set per tick. */
   private readonly pending = new Map<number, Set<string>>();
   /** Players already named in a warning this session: a flooding client gets one line. */
@@ -40,9 +40,9 @@ export class StateBagGuard {
 
   /** Sets a key the bridge owns; every set of it should come through here. */
   publish(src: number, key: string, value: unknown): void {
-    const values = this.published.get(src) ?? new Map<string, { value: unknown; form: string }>();
+    const values = this.published.get(src) ?? new Map<string, { value: unknown }>();
     // Recorded before the set: its change handler runs inside it and must recognise the bridge's own value.
-    values.set(key, { value, form: comparable(value) });
+    values.set(key, { value });
     this.published.set(src, values);
     this.settingSrc = src;
     this.settingKey = key;
@@ -76,7 +76,7 @@ export class StateBagGuard {
     // The bridge's own set carries its value by construction (a write handled later is compared as any other).
     if (src === this.settingSrc && key === this.settingKey) return;
     const own = this.published.get(src)?.get(key);
-    if (comparable(value) === (own?.form ?? comparable(null))) return;
+    if (comparable(value) === comparable(own?.value ?? null)) return;
     this.warnOnce(src, key);
     const waiting = this.pending.get(src) ?? new Set<string>();
     if (waiting.has(key)) return;

@@ -1,10 +1,5 @@
 import { from, Observable, type ObservableInput, type OperatorFunction, type Subscription } from 'rxjs';
 
-/** How many keys have a lane open right now: what a key that comes and goes (a player) still holds. */
-export interface LaneCount {
-  readonly open: number;
-}
-
 /** A key's lane: the values not worked yet (the one being worked has left it). */
 interface Lane<T> {
   waiting: T[];

@@ -4,8 +4,9 @@ import { type DutyEffect, dutyEffect } from './duty-effect.js';
 
 /** Keeps the open-duty ledger (what a crash leaves for the next start to end at the panel) as duties change. */
 export const recordOpenDuties = (ledger: OpenDutyLedger, logger: Logger): DutyEffect =>
-  dutyEffect('open duty record', logger, ({ src, chatId, next }) => {
-    if (chatId === undefined) return;
+  dutyEffect('open duty record', logger, ({ kind, src, chatId, next }) => {
+    // A new slug or name is not in the record.
+    if (chatId === undefined || kind === 'renamed') return;
     const { onDuty, departmentId, rankId, since } = next;
     if (onDuty && departmentId !== null && rankId !== null && since !== null) {
       ledger.opened({ chatId, departmentId, rankId, since, serverId: src });

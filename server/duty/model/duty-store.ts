@@ -62,8 +62,4 @@ export class DutyStore {
     this.model$.next(next);
     return next;
   }
-
-  get size(): number {
-    return this.model.sessions.size;
-  }
 }
