@@ -1,4 +1,4 @@
-import { BehaviorSubject, distinctUntilChanged, map, Subscription } from 'rxjs';
+import { BehaviorSubject, Subscription } from 'rxjs';
 import type { OnDutyCounts } from '../../shared/events.js';
 import * as z from '../../shared/zod-mini.js';
 import type { Logger } from '../log/logger.js';
@@ -159,11 +159,8 @@ export function startCommunityCounts(options: CommunityCountsOptions): Community
       emit();
       void write(true);
     },
-    counts$: counts.pipe(
-      map((value) => [value, JSON.stringify(value)] as const),
-      distinctUntilChanged((a, b) => a[1] === b[1]),
-      map(([value]) => value),
-    ),
+    // Every sum, repeats included: CommunityOnDutyCount publishes only a changed one.
+    counts$: counts.asObservable(),
     stop() {
       stopped = true;
       subscription.unsubscribe();

@@ -32,7 +32,7 @@ export function startCommunity(options: CommunityOptions): Community {
   });
   return {
     link,
-    budget: sharedBudget({ link, readShared, now: options.now, logger }),
+    budget: sharedBudget({ link, readShared, now: options.now, logger, serverId }),
     readShared,
     profiles,
     counts,

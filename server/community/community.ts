@@ -73,7 +73,8 @@ export interface CommunityProfiles {
 export interface CommunityCounts {
   /** This server's own counts, each time they change: written for the others at once. */
   publish(own: OnDutyCounts): void;
-  /** Every server's counts summed (this server's own as they are now): the current value first, then each change. */
+  /** Every server's counts summed (this server's own as they are now): the current sum first, then each new sum (a
+   * beat may repeat one). */
   readonly counts$: Observable<OnDutyCounts>;
   stop(): void;
 }

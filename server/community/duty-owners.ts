@@ -62,7 +62,7 @@ export interface DutyOwnersOptions {
   /** Monotonic clock (ms). */
   now: () => number;
   /** Waits on this server's timers. */
-  sleep?: (ms: number) => Promise<void>;
+  sleep: (ms: number) => Promise<void>;
 }
 
 interface Held {
@@ -82,8 +82,7 @@ interface Held {
  * this server was away is found when it writes again what it holds.
  */
 export function startDutyOwners(options: DutyOwnersOptions): DutyOwners {
-  const { link, readShared, logger, now } = options;
-  const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
+  const { link, readShared, logger, now, sleep } = options;
   const server = serverIdentity(options.store, logger);
   const channel = `${link.prefix}duty-owner`;
   const keyOf = (chatId: string) => `${link.prefix}duty-owner:${chatId}`;
@@ -98,11 +97,14 @@ export function startDutyOwners(options: DutyOwnersOptions): DutyOwners {
 
   const ownerIn = (raw: unknown, chatId: string) => readShared(OwnerSchema, raw, `duty-owner:${chatId}`);
   /** A key holding another type than the string the bridge writes (another program's) is set aside: no owner there. */
-  const wrongType = (error: unknown, chatId: string): boolean => {
-    if (!String((error as { message?: unknown } | undefined)?.message ?? error).includes('WRONGTYPE')) return false;
+  const wrongType = (error: unknown, chatId: string): boolean =>
     setAsideWrongType(link, error, { [keyOf(chatId)]: 'string' }, logger);
-    return true;
-  };
+  /** A script over the account's owner key that answers `[result, current owner]`; a wrong type is no owner of ours. */
+  const ownerScript = (lua: string, chatId: string, args: Array<string | number>): Promise<[string, string?]> =>
+    link.script<[string, string?]>(lua, [keyOf(chatId)], args).catch((error) => {
+      if (wrongType(error, chatId)) return ['not ours'] as [string, string?];
+      throw error;
+    });
 
   const claim = (chatId: string, shift: string, how: 'new' | 'again') => {
     const entry: Held = { shift, written: false };
@@ -138,11 +140,7 @@ export function startDutyOwners(options: DutyOwnersOptions): DutyOwners {
   };
 
   const claimAgain = async (chatId: string, args: string[]): Promise<void> => {
-    const answer = await link.script<[string, string?]>(CLAIM_AGAIN, [keyOf(chatId)], args).catch((error) => {
-      if (wrongType(error, chatId)) return ['not ours'] as [string, string?];
-      throw error;
-    });
-    const [result, current] = answer;
+    const [result, current] = await ownerScript(CLAIM_AGAIN, chatId, args);
     if (result === 'ours') return;
     const owner = ownerIn(current, chatId);
     if (owner) {
@@ -191,12 +189,7 @@ export function startDutyOwners(options: DutyOwnersOptions): DutyOwners {
   });
 
   const leftOpen = async (chatId: string, shift: string, afterGrace = false): Promise<LeftOpenOwner> => {
-    const [result, current] = await link
-      .script<[string, string?]>(LEFT_OPEN, [keyOf(chatId)], [live(shift), ended(shift), ENDED_SHIFT_TTL_S])
-      .catch((error) => {
-        if (wrongType(error, chatId)) return ['not ours'] as [string, string?];
-        throw error;
-      });
+    const [result, current] = await ownerScript(LEFT_OPEN, chatId, [live(shift), ended(shift), ENDED_SHIFT_TTL_S]);
     if (result === 'ours') return { kind: 'ours' };
     const owner = result === 'other' ? ownerIn(current, chatId) : undefined;
     if (owner) return { kind: 'taken', server: owner.server };

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { BehaviorSubject, distinctUntilChanged, filter, map, type Observable, Subject, share } from 'rxjs';
+import { errorText } from '../log/error-text.js';
 import type { Logger } from '../log/logger.js';
 import type { CommunityLink } from './community.js';
 import { REDIS_URL_CONVAR } from './redis-convar.js';
@@ -16,8 +17,6 @@ export interface RedisLinkOptions {
   prefix: string;
   logger: Logger;
 }
-
-const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
 /**
  * The one connection to the community's Redis, kept by ioredis (reconnecting forever, backing off to 5 s). Nothing
@@ -48,7 +47,7 @@ export function openRedisLink({ target, prefix, logger }: RedisLinkOptions): Com
     );
   };
   client.on('error', (error: unknown) => {
-    lastError = messageOf(error);
+    lastError = errorText(error);
     goDown(lastError);
   });
   client.on('close', () => goDown(lastError ?? 'connection closed'));
@@ -129,7 +128,7 @@ export function openRedisLink({ target, prefix, logger }: RedisLinkOptions): Com
         return await call<T>('EVALSHA', sha, keys.length, ...keys, ...args);
       } catch (error) {
         // A Redis restarted empty (or flushed) has forgotten the script: send it once in full.
-        if (!messageOf(error).startsWith('NOSCRIPT')) throw error;
+        if (!errorText(error).startsWith('NOSCRIPT')) throw error;
         return call<T>('EVAL', lua, keys.length, ...keys, ...args);
       }
     },

@@ -1,10 +1,12 @@
+import { errorText } from '../log/error-text.js';
 import type { Logger } from '../log/logger.js';
 import type { CommunityLink } from './community.js';
 
 /**
  * A key of ours that holds another type than the bridge writes there (another program wrote it) fails every command
  * with WRONGTYPE: it is renamed to `<key>:set-aside`, where an owner can look at it, with one line, and the bridge
- * writes its own again. Any other failure is Redis being gone or slow, which the caller handles.
+ * writes its own again. Any other failure is Redis being gone or slow, which the caller handles. Says whether the
+ * failure was a WRONGTYPE.
  * `keys`: each key the failed command touched, with the Redis type the bridge keeps there.
  */
 // Checked and renamed in one step: a value the bridge wrote meanwhile is never the one set aside.
@@ -19,9 +21,8 @@ export function setAsideWrongType(
   error: unknown,
   keys: Readonly<Record<string, 'string' | 'hash' | 'zset'>>,
   logger: Logger,
-): void {
-  const message = error instanceof Error ? error.message : String(error);
-  if (!message.includes('WRONGTYPE')) return;
+): boolean {
+  if (!errorText(error).includes('WRONGTYPE')) return false;
   for (const [key, expected] of Object.entries(keys)) {
     void link
       // Both keys named to the script, as Redis asks of every key a script touches.
@@ -34,4 +35,5 @@ export function setAsideWrongType(
       })
       .catch(() => {});
   }
+  return true;
 }

@@ -1,5 +1,5 @@
-import { randomUUID } from 'node:crypto';
 import * as z from '../../shared/zod-mini.js';
+import { errorText } from '../log/error-text.js';
 import type { Logger } from '../log/logger.js';
 import type { BudgetSnapshot } from '../panel/rate-limit/rate-budget.js';
 import type { RateLimitObservation } from '../panel/rate-limit/read-rate-limit-headers.js';
@@ -23,18 +23,18 @@ export interface SharedBudgetOptions {
   readShared: ReadShared;
   now: () => number;
   logger: Logger;
+  /** This run of this server (community-run.ts), for the count of servers sharing the budget. */
+  serverId: string;
 }
 
 const arg = (value: number | undefined): string | number => (value === undefined ? '' : value);
 
 /** The community's budget in Redis (`<prefix>budget`), changed only by SHARED_BUDGET_LUA. */
-export function sharedBudget({ link, readShared, now, logger }: SharedBudgetOptions): SharedBudget {
+export function sharedBudget({ link, readShared, now, logger, serverId }: SharedBudgetOptions): SharedBudget {
   const keys = ['budget', 'budget:in-flight', 'budget:servers', 'budget:grants'].map((name) => `${link.prefix}${name}`);
   // The request id of each ticket granted and not yet answered.
   const requests = new Map<number, string>();
   let asked = 0;
-  // Who asks, for the count of servers sharing the budget (a stable server identity is issue 25 item 3's).
-  const self = randomUUID();
   let servers = 1;
   let aloneUntil = Number.NEGATIVE_INFINITY;
   let failures = 0;
@@ -47,7 +47,7 @@ export function sharedBudget({ link, readShared, now, logger }: SharedBudgetOpti
       }
     } catch (error) {
       onTimeout?.();
-      logger.debug(`the community's budget did not answer (${String((error as Error)?.message ?? error)})`);
+      logger.debug(`the community's budget did not answer (${errorText(error)})`);
     }
     failures += 1;
     if (failures >= FAILURES_BEFORE_ALONE) {
@@ -78,7 +78,7 @@ export function sharedBudget({ link, readShared, now, logger }: SharedBudgetOpti
     async acquire(requestClass: RequestClass, local: BudgetSnapshot): Promise<BudgetGrant | undefined> {
       const resetIn = local.resetAt !== undefined && local.resetKnown ? Math.max(0, local.resetAt - now()) : undefined;
       asked += 1;
-      const requestId = `${self}:${asked}`;
+      const requestId = `${serverId}:${asked}`;
       // A call that failed may still have run in Redis (a timeout): whatever it was granted is given back.
       const giveBack = () => void link.script(SHARED_BUDGET_LUA, keys, ['release', requestId]).catch(() => {});
       const answer = await run(
@@ -90,7 +90,7 @@ export function sharedBudget({ link, readShared, now, logger }: SharedBudgetOpti
           local.limitSource === 'panel' ? 1 : 0,
           local.remaining,
           arg(resetIn),
-          self,
+          serverId,
           requestId,
         ],
         giveBack,

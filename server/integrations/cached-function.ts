@@ -25,5 +25,3 @@ export function cachedFunction<Args extends unknown[], Result>(
     return refetch()(...args);
   };
 }
-
-export { errorText } from '../log/error-text.js';

@@ -1,3 +1,4 @@
+import { errorText } from '../log/error-text.js';
 import type { Logger } from '../log/logger.js';
 
 /**
@@ -41,10 +42,8 @@ export interface OptionalModuleLoad {
   logger: Logger;
 }
 
-// Node's "Cannot find module" goes on with the require stack: its first line says it all. Read without `instanceof`:
-// what the file throws may come from another realm or another copy of a library.
-const reasonOf = (error: unknown): string =>
-  String((error as { message?: unknown } | undefined)?.message ?? error).split('\n')[0] as string;
+// Node's "Cannot find module" goes on with the require stack: its first line says it all.
+const reasonOf = (error: unknown): string => errorText(error).split('\n')[0] as string;
 
 /** A module's start function, as its entry exports it: one argument of plain data and functions. */
 // biome-ignore lint/suspicious/noExplicitAny: any function of one argument; `never` would not let Parameters read it.

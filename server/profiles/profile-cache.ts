@@ -102,21 +102,27 @@ export class ProfileCache {
 
   /**
    * The profile, fetched when missing or expired (or always, with `force`); the panel's answer that was no profile,
-   * within its TTL, is answered again without asking. Never throws.
+   * within its TTL, is answered again without asking. With BRIDGE_REDIS_URL the community's copy is asked before the
+   * panel, when not forced or when `communityFirst` (a forced refresh that a copy fresher than the one held will
+   * do). Never throws.
    */
   async get(
     chatId: string,
-    { force = false, priority = 'waiting' }: { force?: boolean; priority?: ProfileRequestClass } = {},
+    {
+      force = false,
+      priority = 'waiting',
+      communityFirst = false,
+    }: { force?: boolean; priority?: ProfileRequestClass; communityFirst?: boolean } = {},
   ): Promise<ProfileLookup> {
     const fresh = force ? undefined : this.cache.get(chatId);
     if (fresh) return { ok: true, entry: fresh };
     const noProfile = force ? undefined : this.noProfile.get(chatId);
     if (noProfile) return { ok: false, failure: noProfile, stale: this.peek(chatId) };
-    if (!force && this.options.community) {
+    if (this.options.community && (!force || communityFirst)) {
       const shared = await this.takeShared(chatId);
       if (shared) return { ok: true, entry: shared };
       // Another lookup may have got it while this one waited for Redis (a slow Redis waits up to its timeout).
-      const arrived = this.cache.get(chatId);
+      const arrived = force ? undefined : this.cache.get(chatId);
       if (arrived) return { ok: true, entry: arrived };
     }
     const result = await this.panel.getDepartments(chatId, { priority, fresh: force });
@@ -143,11 +149,6 @@ export class ProfileCache {
     this.cache.set(chatId, entry, { ttl, start: this.options.now() - shared.ageMs });
     this.changes$.next({ kind: 'held', chatId, entry, ttlMs: ttl });
     return entry;
-  }
-
-  /** With BRIDGE_REDIS_URL: the community's copies are asked before the panel. */
-  get sharesWithCommunity(): boolean {
-    return this.options.community !== undefined;
   }
 
   /** Offers a profile held fresh here to the community, unless it holds one already (Redis came back). */
@@ -184,12 +185,10 @@ export class ProfileCache {
     const known = this.stored.get(result);
     if (known) return known;
     let entry: ProfileEntry;
-    let ttl = this.options.ttlMs;
     if (result.ok) {
       for (const department of result.value.leftOut ?? []) this.options.onLeftOut?.(chatId, department);
       entry = { kind: 'found', chatId, departments: result.value.departments, fetchedAt: this.options.wallNow() };
     } else if (saysAccountUnknown(result.failure)) {
-      ttl = Math.min(ttl, NOT_REGISTERED_TTL_MS);
       entry = { kind: 'not_registered', chatId, fetchedAt: this.options.wallNow() };
     } else {
       // Any other failure leaves the profile held as it was, in memory and in KVP.
@@ -198,6 +197,7 @@ export class ProfileCache {
     }
     this.noProfile.delete(chatId);
     this.stored.set(result, entry);
+    const ttl = this.ttlOf(entry);
     this.cache.set(chatId, entry, { ttl });
     this.changes$.next({ kind: 'held', chatId, entry, ttlMs: ttl });
     this.options.community?.publish(entry, ttl);

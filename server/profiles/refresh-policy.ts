@@ -36,7 +36,7 @@ export class RefreshPolicy {
     const priority = requestClass ?? (isMember(stale) ? 'member-refresh' : 'other-refresh');
     // A copy another server of the community got while this one's went stale will do (one it missed while it was
     // down, say); none, and the panel is asked.
-    void this.fetchOnce(chatId, { force: true, priority }, { communityFirst: true });
+    void this.fetchOnce(chatId, { force: true, priority, communityFirst: true });
   }
 
   /**
@@ -78,21 +78,11 @@ export class RefreshPolicy {
   }
 
   /** Fetches a profile and tells its online players, unless a fetch of it is on its way already: that one is shared. */
-  private fetchOnce(
-    chatId: string,
-    options: Parameters<ProfileCache['get']>[1],
-    { communityFirst = false } = {},
-  ): Promise<void> {
+  private fetchOnce(chatId: string, options: Parameters<ProfileCache['get']>[1]): Promise<void> {
     const running = this.refreshing.get(chatId);
     if (running) return running;
-    const { cache } = this.options;
-    const looked =
-      communityFirst && cache.sharesWithCommunity
-        ? cache
-            .takeShared(chatId)
-            .then(async (shared) => (shared ? { ok: true as const, entry: shared } : await cache.get(chatId, options)))
-        : cache.get(chatId, options);
-    const fetched = looked
+    const fetched = this.options.cache
+      .get(chatId, options)
       .then((lookup) => {
         if (lookup.ok) this.tell(chatId, lookup.entry);
       })

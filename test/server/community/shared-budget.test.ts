@@ -48,7 +48,8 @@ describe.skipIf(!redisAvailable())("the community's budget", () => {
     const link = openRedisLink({ target: parsed.target, prefix: communityPrefix('http://panel.test'), logger });
     links.push(link);
     await firstValueFrom(link.connected$);
-    return sharedBudget({ link, readShared: sharedReader(logger), now: () => performance.now(), logger });
+    const serverId = `server-${links.length}`;
+    return sharedBudget({ link, readShared: sharedReader(logger), now: () => performance.now(), logger, serverId });
   }
 
   /** Acquires until the budget says wait: how many were granted, and the wait. */
