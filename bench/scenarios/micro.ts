@@ -1,10 +1,12 @@
 // What the bridge costs the game server itself: the built bundles in the simulator (sim/), the panel's own time
 // left out (bench/support/replayed-panel.ts). See docs/budget.md, "Micro figures".
+
 import { cpSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DutyOutcome, ProfilePayload } from '../../shared/events.js';
 import { KvpStore, type Sim, type SimPlayer, switchCostUs } from '../../sim/index.js';
+import { gcSeen } from '../support/allocation-meter.js';
 import { cpuMicros, cpuPerCall } from '../support/cpu-time.js';
 import { type Population, population } from '../support/population.js';
 import { cachedProfiles, fillServer, startReplayedSim } from '../support/replayed-sim.js';
@@ -253,7 +255,7 @@ async function atServerScale(variants: ResourceVariants, users: Population) {
  */
 async function toggles(sim: Sim, players: SimPlayer[]): Promise<MicroResult['dutyToggle']> {
   const switchCost = switchCostUs();
-  const collections = collectionsSeen();
+  const collections = gcSeen();
   const samples: Array<{ total: number; host: number; switches: number; bridge: number; from: number; to: number }> =
     [];
   sim.hostWork.start('bridge');
@@ -322,23 +324,6 @@ function bridgeSidePerCall(sim: Sim, call: () => unknown, { batches = 15, perBat
   } finally {
     sim.hostWork.stop();
   }
-}
-
-/** Garbage collections V8 reports from now until stop(), on performance.now()'s timeline. */
-function collectionsSeen() {
-  const pauses: Array<{ start: number; duration: number }> = [];
-  const observer = new PerformanceObserver((list) => {
-    for (const entry of list.getEntries()) pauses.push({ start: entry.startTime, duration: entry.duration });
-  });
-  observer.observe({ entryTypes: ['gc'] });
-  return {
-    async stop() {
-      // Entries are delivered asynchronously: let the last ones arrive.
-      await new Promise((resolve) => setImmediate(resolve));
-      observer.disconnect();
-      return pauses;
-    },
-  };
 }
 
 /**

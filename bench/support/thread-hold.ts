@@ -16,12 +16,14 @@
 // where the other is not. A long task a collection ran in is set apart: in the simulator the heap is mostly its
 // clients', and a collection lands in whoever's stretch allocated last (what the bridge allocates is measured by
 // `--only toggle-alloc`).
-import { createHistogram, monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
+
+import { createHistogram, monitorEventLoopDelay } from 'node:perf_hooks';
 import { promiseHooks } from 'node:v8';
 import { Host } from '../../sim/host/host.js';
 import type { Runtime } from '../../sim/host/resource.js';
 import type { Sim } from '../../sim/index.js';
 import { JsRuntime } from '../../sim/js/js-runtime.js';
+import { gcSeen } from './allocation-meter.js';
 import { percentile } from './stats.js';
 
 export interface ThreadHoldResult {
@@ -152,7 +154,7 @@ export function meterThreadHold(simOrSims: Sim | readonly Sim[], label: string, 
   let totalUs = 0;
   const tasks = createHistogram();
   const loop = monitorEventLoopDelay({ resolution: 1 });
-  const collections = collectionsSeen();
+  const collections = gcSeen();
 
   /**
    * µs the main thread was busy between two readings: at most the wall time (other processes on the machine may
@@ -342,22 +344,6 @@ export function meterThreadHold(simOrSims: Sim | readonly Sim[], label: string, 
           maxMs: loopMs(loop.max),
         },
       };
-    },
-  };
-}
-
-/** V8's collections from now until stop(), on performance.now()'s timeline. */
-function collectionsSeen() {
-  const pauses: Array<{ start: number; duration: number }> = [];
-  const observer = new PerformanceObserver((list) => {
-    for (const entry of list.getEntries()) pauses.push({ start: entry.startTime, duration: entry.duration });
-  });
-  observer.observe({ entryTypes: ['gc'] });
-  return {
-    async stop() {
-      await new Promise((resolve) => setImmediate(resolve));
-      observer.disconnect();
-      return pauses;
     },
   };
 }

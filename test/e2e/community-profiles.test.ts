@@ -220,11 +220,8 @@ describe.skipIf(!redisAvailable())('profiles fetched once for the community', ()
     if (!a) throw new Error('one server');
     // Redis answers nobody for 3 s (the test's own connection pauses every other client).
     await redis?.command('CLIENT', 'PAUSE', '3000', 'ALL');
-    const framesBefore = a.now();
     await joinedWithProfile(world, a, ALEX, 'Alex Mercer');
     expect(departmentsAsked(world, ALEX)).toBe(1);
-    // The server's frames ran on meanwhile: nothing waited on the thread.
-    expect(a.now()).toBeGreaterThan(framesBefore);
     expect(a.errors).toEqual([]);
   });
 });

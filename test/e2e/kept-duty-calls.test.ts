@@ -5,10 +5,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { DutyOutcome } from '../../shared/events.js';
-import { KvpStore, type SimPlayer } from '../../sim/index.js';
+import { KvpStore } from '../../sim/index.js';
 import { BCSO, LSPD, ONE_DEPARTMENT, TWO_DEPARTMENTS } from '../mock-panel/support/demo-users.js';
-import { bridgeOf } from './support/bridge-exports.js';
+import { changeDuty } from './support/bridge-exports.js';
 import { startWorld, type World } from './support/world.js';
 
 let world: World | undefined;
@@ -103,20 +102,8 @@ describe('duty calls a previous run kept in KVP', () => {
     world = await startWorld({ clock: 'virtual', kvpDir });
     const { sim, panel } = world;
     const player = await world.join(TWO_DEPARTMENTS);
-    const duty = async (who: SimPlayer, status: boolean): Promise<DutyOutcome> => {
-      const outcomes: DutyOutcome[] = [];
-      if (status) {
-        const options = bridgeOf(who).GetDutyOptions() as { departments: Array<{ setActive(): boolean }> };
-        options.departments[0]?.setActive();
-      }
-      bridgeOf(who).UpdatePlayerDuty(status, (outcome) => outcomes.push(outcome));
-      await sim.until(() => outcomes.length > 0, 15_000, 'the duty outcome');
-      await sim.settle();
-      return outcomes[0] as DutyOutcome;
-    };
-
-    expect(await duty(player, true)).toMatchObject({ ok: true, onDuty: true });
-    expect(await duty(player, false)).toMatchObject({ ok: true, onDuty: false });
+    expect(await changeDuty(sim, player, true)).toMatchObject({ ok: true, onDuty: true });
+    expect(await changeDuty(sim, player, false)).toMatchObject({ ok: true, onDuty: false });
     await sim.advance(5_000);
 
     expect(panel.controls.sessions(TWO_DEPARTMENTS)).toEqual([expect.objectContaining({ endedBy: 'off' })]);

@@ -1,6 +1,8 @@
 // A real Redis for the tests (sim/community/redis-server.ts, which the playground and the bench use too). `.ci/run`
-// installs redis-server; under CI=true a missing one fails the tests instead of skipping them.
+// installs redis-server; on CI (test/support/on-ci.ts) a missing one fails the tests instead of skipping them.
+
 import { findRedisServer, REDIS_SERVER_INSTALL } from '../../sim/community/redis-server.js';
+import { onCi } from './on-ci.js';
 
 export { type RedisServer, type RedisServerOptions, startRedisServer } from '../../sim/community/redis-server.js';
 
@@ -12,7 +14,7 @@ export const REDIS_SERVER_BINARY = findRedisServer();
  */
 export function redisAvailable(): boolean {
   if (REDIS_SERVER_BINARY) return true;
-  if (process.env.CI === 'true' || process.env.CI === '1') {
+  if (onCi) {
     throw new Error(
       `redis-server is not installed, and CI must run the Redis tests: .ci/run installs it (${REDIS_SERVER_INSTALL})`,
     );

@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
+import { onCi } from '../../support/on-ci.js';
 
 /** Debian's promtool (`apt-get install prometheus`, as .ci/run does), or PROMTOOL_PATH. */
 export const PROMTOOL_PATH =
@@ -11,8 +12,6 @@ export const PROMTOOL_PATH =
     .find((path) => existsSync(path));
 
 export const hasPromtool = PROMTOOL_PATH !== undefined && existsSync(PROMTOOL_PATH);
-
-const onCi = !['', '0', 'false'].includes(process.env.CI ?? '');
 
 /** On CI a missing promtool fails the tests rather than skipping them: .ci/run installs it. */
 export const skipWithoutPromtool = !hasPromtool && !onCi;

@@ -397,15 +397,8 @@ describe('the outbox and the circuit breaker', () => {
 });
 
 describe('resuming after a restart', () => {
-  const storeWith = (records: OutboxRecord[], sequence: number) => {
-    const store = createMemoryStore();
-    for (const record of records) store.set(`outbox:${String(record.id).padStart(12, '0')}`, JSON.stringify(record));
-    store.set('outbox-sequence', String(sequence));
-    return store;
-  };
-
   it('sends the calls a previous run left in KVP in the order they were made', async () => {
-    const store = storeWith(
+    const store = keptStore(
       [
         { id: 12, call: off(ALEX, 2), createdAt: 3 },
         { id: 3, call: off(ALEX, 1), createdAt: 1 },
@@ -425,7 +418,7 @@ describe('resuming after a restart', () => {
   });
 
   it('sets aside each kept record it cannot send, tells it once by its key, and sends the others in order', async () => {
-    const store = storeWith(
+    const store = keptStore(
       [
         { id: 3, call: off(ALEX, 1), createdAt: 1 },
         { id: 6, call: off(JAMIE, 3), createdAt: 2 },
@@ -472,7 +465,7 @@ describe('resuming after a restart', () => {
   });
 
   it('numbers new calls apart when the kept sequence is not a number', async () => {
-    const store = storeWith([{ id: 7, call: off(ALEX), createdAt: 1 }], 7);
+    const store = keptStore([{ id: 7, call: off(ALEX), createdAt: 1 }], 7);
     store.set('outbox-sequence', 'seven');
     const { panel } = handAnsweredPanel();
     const { outbox, lines } = outboxWith(panel, store);
@@ -488,7 +481,7 @@ describe('resuming after a restart', () => {
   });
 
   it('rebuilds a kept sequence at the largest safe integer from the kept records, told in one line', async () => {
-    const store = storeWith([{ id: 7, call: off(ALEX), createdAt: 1 }], Number.MAX_SAFE_INTEGER);
+    const store = keptStore([{ id: 7, call: off(ALEX), createdAt: 1 }], Number.MAX_SAFE_INTEGER);
     const { panel } = handAnsweredPanel();
     const { outbox, lines } = outboxWith(panel, store);
 
@@ -502,7 +495,7 @@ describe('resuming after a restart', () => {
   });
 
   it('rebuilds a kept sequence lower than a kept record’s before numbering a new call, told in one line', async () => {
-    const store = storeWith(
+    const store = keptStore(
       [
         { id: 7, call: off(ALEX, 1), createdAt: 1 },
         { id: 12, call: off(ALEX, 2), createdAt: 2 },
@@ -526,7 +519,7 @@ describe('resuming after a restart', () => {
   });
 
   it('counts on a kept sequence at or above every kept record without a word', async () => {
-    const store = storeWith([{ id: 7, call: off(ALEX), createdAt: 1 }], 40);
+    const store = keptStore([{ id: 7, call: off(ALEX), createdAt: 1 }], 40);
     const { panel } = handAnsweredPanel();
     const { outbox, lines } = outboxWith(panel, store);
 
@@ -538,7 +531,7 @@ describe('resuming after a restart', () => {
 
   it('sends a kept on with a name the contract refuses with the name it accepts', async () => {
     const long = { chatId: ALEX, departmentId: 1, rankId: 2, playerName: `  ${'N'.repeat(300)}` };
-    const store = storeWith([{ id: 5, call: { action: 'on', body: long }, createdAt: 1, appliedInGame: true }], 5);
+    const store = keptStore([{ id: 5, call: { action: 'on', body: long }, createdAt: 1, appliedInGame: true }], 5);
     const bodies: unknown[] = [];
     const panel = {
       async setDuty(_action: 'on' | 'off', body: unknown, options?: SendOptions) {
@@ -557,7 +550,7 @@ describe('resuming after a restart', () => {
   });
 
   it('numbers new calls after the ones it resumed, so they queue behind them', async () => {
-    const store = storeWith([{ id: 40, call: off(ALEX), createdAt: 1 }], 40);
+    const store = keptStore([{ id: 40, call: off(ALEX), createdAt: 1 }], 40);
     const { panel, attempts, calls } = handAnsweredPanel();
     const { outbox } = outboxWith(panel, store);
 
@@ -573,7 +566,7 @@ describe('resuming after a restart', () => {
   });
 
   it('delivers an on the game had applied (degraded mode) and then the off that ends it', async () => {
-    const store = storeWith([{ id: 5, call: on(ALEX, 1, 2), createdAt: 1, appliedInGame: true }], 5);
+    const store = keptStore([{ id: 5, call: on(ALEX, 1, 2), createdAt: 1, appliedInGame: true }], 5);
     const { panel, calls } = scriptedPanel(() => delivered(ALEX));
     const { outbox } = outboxWith(panel, store);
 
@@ -585,7 +578,7 @@ describe('resuming after a restart', () => {
   });
 
   it('does not add an off behind an applied on when the last run already queued one', async () => {
-    const store = storeWith(
+    const store = keptStore(
       [
         { id: 5, call: on(ALEX, 1, 2), createdAt: 1, appliedInGame: true },
         { id: 6, call: off(ALEX, 1), createdAt: 2 },
@@ -602,7 +595,7 @@ describe('resuming after a restart', () => {
   });
 
   it('turns an on left from the last run into the off that ends it', async () => {
-    const store = storeWith([{ id: 5, call: on(ALEX, 1, 2), createdAt: 1 }], 5);
+    const store = keptStore([{ id: 5, call: on(ALEX, 1, 2), createdAt: 1 }], 5);
     const { panel, calls } = scriptedPanel(() => delivered(ALEX));
     const { outbox } = outboxWith(panel, store);
 

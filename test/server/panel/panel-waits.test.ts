@@ -2,16 +2,14 @@
 // most the outbox's backoff cap, and says once that it did not wait as long as it was told.
 import { HttpResponse, http } from 'msw';
 import { describe, expect, it } from 'vitest';
-import { ALEX, JAMIE, LSPD, TWO_DEPARTMENTS } from '../../../bench/support/demo-users.js';
+import { ALEX, JAMIE, LSPD, SAFR, TWO_DEPARTMENTS } from '../../../bench/support/demo-users.js';
+import { LONGEST_WAIT_MS } from '../../../server/time/longest-wait.js';
 import { connect, DUTY_OFF, departmentsCall, PANEL_URL, startBridge, useMockPanel } from '../support/bridge-harness.js';
 import { elapse, settle } from '../support/virtual-runtime.js';
 
 const mock = useMockPanel();
 
-/** The outbox's backoff cap: the longest the bridge waits on anybody's word. */
-const LONGEST_WAIT_MS = 60_000;
 const AN_HOUR_S = '3600';
-const SAFR_ID = 3;
 
 const maintenance = (status: number, headers: Record<string, string>) =>
   HttpResponse.json({ ok: false, error: 'service_unavailable', message: 'maintenance' }, { status, headers });
@@ -107,7 +105,7 @@ describe('a panel that asks the bridge to wait an hour', () => {
     await settle();
     // The window the bridge opened with its first request ends; the next one is opened by Jamie's on.
     await elapse(LONGEST_WAIT_MS + 1_000);
-    running.port.requestDuty(8, 1, true, SAFR_ID);
+    running.port.requestDuty(8, 1, true, SAFR.id);
     await settle();
     expect(dutyCalls).toBe(2);
 
