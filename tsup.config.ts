@@ -32,7 +32,7 @@ function rxjsEsModules(): Plugin {
 // FXServer loads each bundle as a classic script whose global `exports` is the export proxy,
 // so both are IIFEs that assign nothing to `exports`/`module`, with every dependency inlined.
 // FXServer parses the server bundle at every resource start, so all are minified, and what only some servers turn on
-// is left out of it (the optional modules below): dist/server.js 224 KB, within its 250 KB budget
+// is left out of it (the optional modules below): dist/server.js stays within its 250 KB budget
 // (test/build/bundle-size.test.ts; `npm run bundle-report` says what each file is made of). Names are kept so errors and
 // stack traces still say which function and class they come from, and each bundle has its source map beside it
 // (`dist/server.js.map`, `dist/client.js.map`) to map a minified line and column back to the source.

@@ -47,6 +47,14 @@ export function apiErrorAnswer(code: ErrorCode, message: string, field?: string)
   return answer.status === 401 ? withHeaders(answer, [['WWW-Authenticate', bearerChallenge(null)]]) : answer;
 }
 
+/** 405 `method_not_allowed` with `Allow` (RFC 9110, section 15.5.6): what the path takes, and what it was asked. */
+export function methodNotAllowedAnswer(pathname: string, method: string, allow: readonly string[]): HttpAnswer {
+  const methods = allow.join(', ');
+  return withHeaders(apiErrorAnswer('method_not_allowed', `${pathname} takes ${methods}, not ${method}`), [
+    ['Allow', methods],
+  ]);
+}
+
 /**
  * The 401 for a request without the panel's token: a client that sent none is told what to send, one that sent a
  * wrong one that it is wrong (the challenge says the same to a client that reads only headers).

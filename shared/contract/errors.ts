@@ -97,5 +97,3 @@ export const ErrorReadSchema = z.object({
   error: stringIfSent,
   message: stringIfSent,
 });
-
-export type ErrorRead = z.output<typeof ErrorReadSchema>;

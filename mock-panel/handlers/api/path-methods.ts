@@ -1,5 +1,4 @@
-import type { HttpAnswer } from '../../http/panel-exchange';
-import { apiErrorAnswer } from '../../http/responses';
+import { methodNotAllowedAnswer } from '../../http/responses';
 import type { PanelContext } from '../../panel-context';
 import { type ApiRoute, apiRoute, type ServedRoute } from './pipeline';
 
@@ -12,10 +11,6 @@ export function allowedMethods(methods: PathMethods): string[] {
   return [...own, ...(own.includes('GET') ? ['HEAD'] : []), 'OPTIONS'];
 }
 
-function withAllow(answer: HttpAnswer, allow: string): HttpAnswer {
-  return { ...answer, headers: [...answer.headers, ['Allow', allow]] };
-}
-
 /**
  * One `/api/leo` path as HTTP clients expect it (RFC 9110, sections 9.3.2, 9.3.7 and 15.5.6): each of its methods
  * served through the panel's pipeline, HEAD as GET without the body, OPTIONS answered 204 with `Allow`, and any other
@@ -23,7 +18,8 @@ function withAllow(answer: HttpAnswer, allow: string): HttpAnswer {
  * OpenAPI document says, and a browser's CORS preflight never carries one.
  */
 export function pathRoute(context: PanelContext, methods: PathMethods): ServedRoute {
-  const allow = allowedMethods(methods).join(', ');
+  const allowed = allowedMethods(methods);
+  const allow = allowed.join(', ');
   const served = new Map<string, ServedRoute>(
     Object.entries(methods).map(([method, route]) => [method, apiRoute(context, route)]),
   );
@@ -35,11 +31,7 @@ export function pathRoute(context: PanelContext, methods: PathMethods): ServedRo
   );
   const notAllowed = apiRoute(
     context,
-    async (request) =>
-      withAllow(
-        apiErrorAnswer('method_not_allowed', `${request.pathname} takes ${allow}, not ${request.method}`),
-        allow,
-      ),
+    async (request) => methodNotAllowedAnswer(request.pathname, request.method, allowed),
     'open',
   );
   return (request, params) => (served.get(request.method) ?? notAllowed)(request, params);

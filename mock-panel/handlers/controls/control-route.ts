@@ -1,5 +1,6 @@
 import { HttpResponse } from 'msw';
 import type { z } from 'zod';
+import { ChatIdSchema } from '../../../shared/contract';
 import { hasBearerToken } from '../../http/bearer-auth';
 import { fetchBodyView } from '../../http/fetch-request-view';
 import { readJsonObject } from '../../http/json-body';
@@ -53,4 +54,14 @@ export function controlError(message: string, field?: string): Response {
     { ok: false, error: 'invalid_control', message, ...(field === undefined ? {} : { field }) },
     { status: 400 },
   );
+}
+
+/** A chat id the controls were given (a path or query parameter), checked as the contract checks one. */
+export function chatIdParam(value: unknown): { ok: true; chatId: string } | { ok: false; response: Response } {
+  const checked = ChatIdSchema.safeParse(value);
+  if (checked.success) return { ok: true, chatId: checked.data };
+  return {
+    ok: false,
+    response: controlError(`chatId: ${checked.error.issues[0]?.message ?? 'not a chat user id'}`, 'chatId'),
+  };
 }

@@ -1,8 +1,7 @@
 import { type HttpHandler, http } from 'msw';
 import type { PanelControls } from '../../controls/panel-controls';
 import { OkResponseSchema } from '../../controls/schemas';
-import { withHeaders } from '../../http/panel-exchange';
-import { apiError, apiErrorAnswer, respond, responseOf } from '../../http/responses';
+import { apiError, methodNotAllowedAnswer, respond, responseOf } from '../../http/responses';
 import type { PanelContext } from '../../panel-context';
 import { routePredicate } from '../route-predicate';
 import { CONTROL_PREFIX, controlRoute } from './control-route';
@@ -46,12 +45,7 @@ export function controlHandlers(context: PanelContext, controls: PanelControls, 
     http.all(routePredicate(origin, `${CONTROL_PREFIX}/*`), (info) => {
       const allow = allowedAt(routes, info.request);
       if (allow.length === 0) return unknownControl(info);
-      const { pathname } = new URL(info.request.url);
-      const answer = apiErrorAnswer(
-        'method_not_allowed',
-        `${pathname} takes ${allow.join(', ')}, not ${info.request.method}`,
-      );
-      return responseOf(withHeaders(answer, [['Allow', allow.join(', ')]]));
+      return responseOf(methodNotAllowedAnswer(new URL(info.request.url).pathname, info.request.method, allow));
     }),
   ];
 }

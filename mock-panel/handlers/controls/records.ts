@@ -1,11 +1,10 @@
 import { http } from 'msw';
-import { ChatIdSchema } from '../../../shared/contract';
 import type { PanelControls } from '../../controls/panel-controls';
 import { RequestLogResponseSchema, SessionsResponseSchema } from '../../controls/schemas';
 import { respond } from '../../http/responses';
 import type { PanelContext } from '../../panel-context';
 import { routePredicate } from '../route-predicate';
-import { CONTROL_PREFIX, controlError, controlRoute } from './control-route';
+import { CONTROL_PREFIX, chatIdParam, controlRoute } from './control-route';
 
 /**
  * GET /__mock/sessions[?chatId=]   duty sessions, oldest first
@@ -18,10 +17,8 @@ export function recordHandlers(context: PanelContext, controls: PanelControls, o
       controlRoute(context, async ({ request }) => {
         const chatId = new URL(request.url).searchParams.get('chatId') ?? undefined;
         // A chatId that is none would list nobody's sessions, which reads like "no sessions yet".
-        const checked = chatId === undefined ? undefined : ChatIdSchema.safeParse(chatId);
-        if (checked && !checked.success) {
-          return controlError(`chatId: ${checked.error.issues[0]?.message ?? 'not a chat user id'}`, 'chatId');
-        }
+        const checked = chatId === undefined ? undefined : chatIdParam(chatId);
+        if (checked && !checked.ok) return checked.response;
         return respond(SessionsResponseSchema, { ok: true, sessions: controls.sessions(chatId) });
       }),
     ),

@@ -1,11 +1,10 @@
 import { http } from 'msw';
-import { ChatIdSchema } from '../../../shared/contract';
 import type { PanelControls } from '../../controls/panel-controls';
 import { DeleteUserResponseSchema, RolesBodySchema, RolesResponseSchema } from '../../controls/schemas';
 import { apiError, respond } from '../../http/responses';
 import type { PanelContext } from '../../panel-context';
 import { routePredicate } from '../route-predicate';
-import { CONTROL_PREFIX, controlError, controlRoute, readControlBody } from './control-route';
+import { CONTROL_PREFIX, chatIdParam, controlRoute, readControlBody } from './control-route';
 
 /**
  * PUT    /__mock/users/:chatId/roles   `{ roles: string[], guildId?: string }`: what /syncme or "Refresh roles" do
@@ -26,9 +25,9 @@ export function userHandlers(context: PanelContext, controls: PanelControls, ori
     http.delete(
       routePredicate(origin, `${CONTROL_PREFIX}/users/:chatId`),
       controlRoute(context, async ({ params }) => {
-        const chatId = ChatIdSchema.safeParse(params.chatId);
-        if (!chatId.success) return controlError('chatId: a chat-platform user id, 18 to 19 ASCII digits', 'chatId');
-        const deletion = controls.deleteUser(chatId.data);
+        const chatId = chatIdParam(params.chatId);
+        if (!chatId.ok) return chatId.response;
+        const deletion = controls.deleteUser(chatId.chatId);
         if (!deletion) return apiError('user_not_found', 'no panel user has this chat id');
         return respond(DeleteUserResponseSchema, { ok: true, ...deletion });
       }),
