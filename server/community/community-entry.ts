@@ -1,4 +1,4 @@
-// dist/redis.js: everything that runs only in a community of servers (BRIDGE_REDIS_URL), ioredis included. It is a
+// dist/redis.cjs: everything that runs only in a community of servers (BRIDGE_REDIS_URL), ioredis included. It is a
 // CommonJS module loaded by server/community/load-community.ts with FXServer's `require`; what it exports is
 // `CommunityModule`. Code that needs Redis belongs under server/community/ and is reached from here, so that
 // dist/server.js stays within its size budget and a server without Redis never parses any of it.

@@ -1,5 +1,5 @@
 // The API the rest of the bridge sees of a community of servers (BRIDGE_REDIS_URL). Types only: everything that
-// runs with Redis lives in dist/redis.js (server/community/community-entry.ts), loaded only when the convar is set,
+// runs with Redis lives in dist/redis.cjs (server/community/community-entry.ts), loaded only when the convar is set,
 // so dist/server.js carries none of it (test/build/bundle-size.test.ts).
 import type { Observable } from 'rxjs';
 import type { OnDutyCounts } from '../../shared/events.js';
@@ -108,7 +108,7 @@ export interface CommunityOptions {
   run: { id: string; previous: string | undefined };
 }
 
-/** What dist/redis.js exports. */
+/** What dist/redis.cjs exports. */
 export interface CommunityModule {
   startCommunity(options: CommunityOptions): Community;
 }

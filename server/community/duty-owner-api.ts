@@ -1,5 +1,5 @@
 // What dist/server.js sees of the community's duty owners (issue 25 item 3). Types and one tiny function: the Redis
-// side is server/community/duty-owners.ts, in dist/redis.js.
+// side is server/community/duty-owners.ts, in dist/redis.cjs.
 import type { Observable } from 'rxjs';
 
 /**

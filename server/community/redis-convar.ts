@@ -1,4 +1,4 @@
-// Read by dist/server.js (the password is a secret of the log from the first line) and by dist/redis.js: keep this
+// Read by dist/server.js (the password is a secret of the log from the first line) and by dist/redis.cjs: keep this
 // file free of imports so it costs dist/server.js a few bytes.
 
 /** The convar naming the community's Redis; unset, the bridge runs alone as it always did. */

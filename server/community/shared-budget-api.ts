@@ -1,4 +1,4 @@
-// The shared budget as dist/server.js's scheduler sees it (types only; the implementation is in dist/redis.js).
+// The shared budget as dist/server.js's scheduler sees it (types only; the implementation is in dist/redis.cjs).
 import type { BudgetSnapshot } from '../panel/rate-limit/rate-budget.js';
 import type { RateLimitObservation } from '../panel/rate-limit/read-rate-limit-headers.js';
 import type { RequestClass } from '../panel/scheduling/request-classes.js';

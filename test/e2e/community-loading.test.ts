@@ -1,4 +1,4 @@
-// dist/redis.js is the community's part of the bridge: dist/server.js loads it with FXServer's `require` only when
+// dist/redis.cjs is the community's part of the bridge: dist/server.js loads it with FXServer's `require` only when
 // BRIDGE_REDIS_URL is set (server/optional-modules/load-optional-module.ts cites how FXServer resolves it), and
 // nothing about Redis can stop a server from serving its own players.
 import { afterEach, describe, expect, it } from 'vitest';
@@ -23,8 +23,8 @@ async function profileArrives(world: SimCommunity): Promise<void> {
 }
 
 describe('without BRIDGE_REDIS_URL', () => {
-  it('dist/redis.js is never loaded: an install without it starts and serves its players, saying nothing of Redis', async () => {
-    community = await startSimCommunity({ servers: 1, without: ['redis.js', 'redis.js.map'] });
+  it('dist/redis.cjs is never loaded: an install without it starts and serves its players, saying nothing of Redis', async () => {
+    community = await startSimCommunity({ servers: 1, without: ['redis.cjs', 'redis.cjs.map'] });
     await profileArrives(community);
     const [sim] = community.sims;
     expect(sim?.errors).toEqual([]);
@@ -33,7 +33,7 @@ describe('without BRIDGE_REDIS_URL', () => {
 });
 
 describe.skipIf(!redisAvailable())('with BRIDGE_REDIS_URL', () => {
-  it('dist/server.js loads dist/redis.js the way FXServer resolves require, and joins the community', async () => {
+  it('dist/server.js loads dist/redis.cjs the way FXServer resolves require, and joins the community', async () => {
     redis = await startRedisServer({ password: PASSWORD });
     community = await startSimCommunity({ servers: 1, redisUrl: redis.url() });
     const [sim] = community.sims;
@@ -45,9 +45,9 @@ describe.skipIf(!redisAvailable())('with BRIDGE_REDIS_URL', () => {
     expect(sim?.errors).toEqual([]);
   });
 
-  it('with dist/redis.js missing from the install: one ERROR naming BRIDGE_REDIS_URL, and the server serves alone', async () => {
+  it('with dist/redis.cjs missing from the install: one ERROR naming BRIDGE_REDIS_URL, and the server serves alone', async () => {
     redis = await startRedisServer();
-    community = await startSimCommunity({ servers: 1, redisUrl: redis.url(), without: ['redis.js', 'redis.js.map'] });
+    community = await startSimCommunity({ servers: 1, redisUrl: redis.url(), without: ['redis.cjs', 'redis.cjs.map'] });
     await profileArrives(community);
     const errors = community
       .consoleOf(community.sims[0] as never)
@@ -55,7 +55,7 @@ describe.skipIf(!redisAvailable())('with BRIDGE_REDIS_URL', () => {
       .filter((line) => line.includes('ERROR'));
     expect(errors).toEqual([
       expect.stringMatching(
-        /BRIDGE_REDIS_URL is set but \.\/dist\/redis\.js could not be loaded .*This server runs alone/,
+        /BRIDGE_REDIS_URL is set but \.\/dist\/redis\.cjs could not be loaded .*This server runs alone/,
       ),
     ]);
   });

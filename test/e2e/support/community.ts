@@ -17,7 +17,7 @@ import { LUA_DUTY_MENU, REPO_ROOT, TOKEN } from './world.js';
 /**
  * A resource folder of the bridge as an owner installs it: fxmanifest.lua, config.lua (with `config` appended) and a
  * copy of the freshly built dist/ (a copy, not a link: FXServer's Node sandbox reads only inside resource folders, so
- * dist/redis.js must really be there). `without` leaves files of dist/ out.
+ * dist/redis.cjs must really be there). `without` leaves files of dist/ out.
  */
 export function bridgeFolder(options: { config?: string; without?: string[] } = {}): {
   dir: string;
