@@ -22,7 +22,11 @@ export function readBridgeSettings(port: Pick<ServerPort, 'print' | 'readConfig'
   // The Redis password is a secret from the first line, whether or not the URL reads.
   const redisUrl = port.convar(REDIS_URL_CONVAR).trim();
   const redisSecrets = redisSecretsOf(redisUrl);
-  const logger = createLogger({ print: (line) => port.print(line), secrets: () => [token, ...redisSecrets] });
+  const logger = createLogger({
+    print: (line) => port.print(line),
+    secrets: () => [token],
+    wholeSecrets: () => redisSecrets,
+  });
 
   const rawConfig = port.readConfig();
   if ('error' in rawConfig) logger.error(`config.lua could not be read (${rawConfig.error}); using the defaults`);

@@ -32,6 +32,26 @@ describe('without BRIDGE_REDIS_URL', () => {
   });
 });
 
+describe('a BRIDGE_REDIS_URL whose password is not percent-encoded', () => {
+  it('a base64 password with / and +: one ERROR with the shape to set, the password in no line, players served', async () => {
+    const password = 'q7/Kd2+Wm9xZ3fT1vB==';
+    community = await startSimCommunity({
+      servers: 1,
+      convarsOf: () => ({ BRIDGE_REDIS_URL: `redis://:${password}@127.0.0.1:6379/0` }),
+    });
+    await profileArrives(community);
+    const text = community.consoleOf(community.sims[0] as never);
+    expect(text.split('\n').filter((line) => line.startsWith('ERROR'))).toEqual([
+      expect.stringContaining(
+        'ERROR: BRIDGE_REDIS_URL "redis://***@127.0.0.1:6379/0" does not read: its password holds /, ?, #, a space or a % that starts no escape. Percent-encode the password (/ as %2F,',
+      ),
+    ]);
+    expect(text).toContain('set BRIDGE_REDIS_URL "redis://:<password, percent-encoded>@127.0.0.1:6379/0"');
+    for (const piece of [password, 'q7/Kd2', 'Wm9xZ3fT1vB', encodeURIComponent(password)])
+      expect(text).not.toContain(piece);
+  });
+});
+
 describe.skipIf(!redisAvailable())('with BRIDGE_REDIS_URL', () => {
   it('dist/server.js loads dist/redis.cjs the way FXServer resolves require, and joins the community', async () => {
     redis = await startRedisServer({ password: PASSWORD });
@@ -40,7 +60,7 @@ describe.skipIf(!redisAvailable())('with BRIDGE_REDIS_URL', () => {
     await community.untilOnRedis();
     await profileArrives(community);
     const text = community.consoleOf(sim as never);
-    expect(text).toContain(`one of a community on Redis at redis://:***@127.0.0.1:${redis.port}/0 (BRIDGE_REDIS_URL`);
+    expect(text).toContain(`one of a community on Redis at redis://***@127.0.0.1:${redis.port}/0 (BRIDGE_REDIS_URL`);
     expect(text).not.toContain(PASSWORD);
     expect(sim?.errors).toEqual([]);
   });
@@ -80,7 +100,7 @@ describe.skipIf(!redisAvailable())('with BRIDGE_REDIS_URL', () => {
         .split('\n')
         .filter((line) => /redis/i.test(line)),
     ).toEqual([
-      expect.stringMatching(/^WARN: Redis at redis:\/\/:\*\*\*@127\.0\.0\.1:1\/0 \(BRIDGE_REDIS_URL\) does not answer/),
+      expect.stringMatching(/^WARN: Redis at redis:\/\/\*\*\*@127\.0\.0\.1:1\/0 \(BRIDGE_REDIS_URL\) does not answer/),
     ]);
     expect(
       community
