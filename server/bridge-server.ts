@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import { INTERNAL_EVENTS } from '../shared/events.js';
 import { panelStatusOf } from './commands/panel-status.js';
 import { CommunityOnDutyCount } from './community/community-on-duty-count.js';
@@ -51,6 +52,7 @@ export function startBridgeServer(port: ServerPort, runtime: BridgeRuntime): Bri
     ? joinCommunity(
         {
           url: settings.redisUrl,
+          ...(settings.redisCaFile ? { caFile: resolve(port.resourcePath, settings.redisCaFile) } : {}),
           apiBase,
           logger,
           now: runtime.now,

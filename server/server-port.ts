@@ -62,6 +62,8 @@ export interface ServerPort {
   reply(src: number, line: string): void;
   /** This resource's name (`bridge` unless the owner renamed the folder): its principal is `resource.<name>`. */
   readonly resourceName: string;
+  /** This resource's folder on disk: where a file a convar names by a relative path is. */
+  readonly resourcePath: string;
   /** A server console line run by this resource (FXServer checks its ACE `command.<name>`). */
   executeCommand(line: string): void;
   /** Whether a principal (`resource.bridge`, `group.admin`) has an ACE, through everything it inherits. */

@@ -46,6 +46,7 @@ export class FakeServerPort implements ServerPort {
   readonly tokenProofs$ = new Subject<ClientMessage>();
   readonly refreshOtherRequests$ = new Subject<ClientMessage>();
   readonly resourceName = 'bridge';
+  readonly resourcePath = process.cwd();
   /** FXServer's ACEs and principals, with its semantics (the simulator's store). */
   readonly aces = new AceStore();
   /** Console lines the bridge ran with ExecuteCommand, refused ones included. */

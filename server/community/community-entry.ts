@@ -9,17 +9,37 @@ import { communityPrefix } from './community-keys.js';
 import { startCommunityProfiles } from './community-profiles.js';
 import { startDutyOwners } from './duty-owners.js';
 import { sharedReader } from './read-shared.js';
+import { readRedisCa } from './redis-ca.js';
+import { REDIS_CA_FILE_CONVAR, REDIS_URL_CONVAR } from './redis-convar.js';
 import { openRedisLink } from './redis-link.js';
-import { parseRedisUrl } from './redis-url.js';
+import { parseRedisUrl, type RedisTarget } from './redis-url.js';
 import { sharedBudget } from './shared-budget.js';
 import { unreachableLink } from './unreachable-link.js';
+
+/** BRIDGE_REDIS_URL and BRIDGE_REDIS_CA_FILE read, each problem one line; nothing when this server must run alone. */
+function redisSettings({ url, caFile, logger }: CommunityOptions): { target: RedisTarget; ca?: Buffer } | undefined {
+  const parsed = parseRedisUrl(url);
+  const alone = (error: string) => {
+    logger.error(`${error} Until then this server runs alone.`);
+    return undefined;
+  };
+  if (!parsed.ok) return alone(parsed.error);
+  if (caFile === undefined) return { target: parsed.target };
+  if (!parsed.target.tls) {
+    logger.warn(
+      `${REDIS_CA_FILE_CONVAR} is set but ${REDIS_URL_CONVAR} is redis://, without TLS: the CA is not used. Write rediss:// to reach Redis over TLS.`,
+    );
+    return { target: parsed.target };
+  }
+  const ca = readRedisCa(caFile);
+  return ca.ok ? { target: parsed.target, ca: ca.ca } : alone(ca.error);
+}
 
 export function startCommunity(options: CommunityOptions): Community {
   const { logger } = options;
   const prefix = communityPrefix(options.apiBase);
-  const parsed = parseRedisUrl(options.url);
-  if (!parsed.ok) logger.error(`${parsed.error} Until then this server runs alone.`);
-  const link = parsed.ok ? openRedisLink({ target: parsed.target, prefix, logger }) : unreachableLink(prefix);
+  const redis = redisSettings(options);
+  const link = redis ? openRedisLink({ ...redis, prefix, logger }) : unreachableLink(prefix);
   const readShared = sharedReader(logger);
   // This run of this server, in what it writes and announces: a run after a crash is a new one.
   const serverId = options.run.id;
@@ -36,11 +56,9 @@ export function startCommunity(options: CommunityOptions): Community {
     readShared,
     profiles,
     counts,
-    // A URL that does not read leaves this server alone: its duty is one server's, crash recovery included.
+    // A URL (or CA file) that does not read leaves this server alone: its duty is one server's, crash recovery included.
     dutyOwners: (store) =>
-      parsed.ok
-        ? startDutyOwners({ link, readShared, store, logger, now: options.now, sleep: options.sleep })
-        : undefined,
+      redis ? startDutyOwners({ link, readShared, store, logger, now: options.now, sleep: options.sleep }) : undefined,
     stop() {
       counts.stop();
       link.close();

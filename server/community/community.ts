@@ -97,6 +97,8 @@ export interface Community {
 export interface CommunityOptions {
   /** BRIDGE_REDIS_URL as set. */
   url: string;
+  /** BRIDGE_REDIS_CA_FILE as a path on disk (a relative one taken from the resource's folder); none when unset. */
+  caFile?: string;
   /** BRIDGE_API_BASE as read: the community is every bridge naming the same Redis and the same panel. */
   apiBase: string;
   logger: Logger;

@@ -3,6 +3,8 @@
 
 /** The convar naming the community's Redis; unset, the bridge runs alone as it always did. */
 export const REDIS_URL_CONVAR = 'BRIDGE_REDIS_URL';
+/** The convar naming a PEM file of the CA (or the self-signed certificate) that `rediss://` trusts besides Node's own. */
+export const REDIS_CA_FILE_CONVAR = 'BRIDGE_REDIS_CA_FILE';
 
 /**
  * `scheme//user:password@host…` cut where a Redis client cuts it: the credentials are everything between the first

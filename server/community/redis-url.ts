@@ -6,11 +6,19 @@ export interface RedisTarget {
   /** The URL with everything between `//` and the last `@` masked, for every line that names it. */
   where: string;
   tls: boolean;
+  host: string;
+  port: number;
+  /** The value to set, the password left out: `redis://:<password, percent-encoded>@host:6379/0`. */
+  shape: string;
+  /** `redis://secret@host`: a user and no password, most often a password missing its `:`. */
+  userWithoutPassword: boolean;
 }
 
 export type RedisUrlResult = { ok: true; target: RedisTarget } | { ok: false; error: string };
 
 const EXAMPLE = 'redis://:password@127.0.0.1:6379/0';
+// Redis's port when the URL names none, as ioredis takes it.
+const DEFAULT_PORT = 6379;
 const ALONE = 'or remove it to run this server alone.';
 const fix = `Set it like: set ${REDIS_URL_CONVAR} "${EXAMPLE}" (rediss:// for TLS; the password percent-encoded), ${ALONE}`;
 // What a password may not hold as it is in a URL: `/`, `?` and `#` end the credentials early, a `%` starts an escape.
@@ -21,7 +29,7 @@ const ENCODINGS = '/ as %2F, ? as %3F, # as %23, @ as %40, : as %3A, % as %25, a
  * The value to set, its password left out: `redis://:<password, percent-encoded>@host:6379/0`, with `<user>:` when
  * one is named. Built from the parts the owner wrote, so the host and database are theirs.
  */
-function shapeOf({ before, credentials, after }: RedisUrlParts): string {
+function shapeOf({ before, credentials, after }: Pick<RedisUrlParts, 'before' | 'credentials' | 'after'>): string {
   const scheme = /^rediss/i.test(before) ? 'rediss://' : 'redis://';
   const user = /^[^:]+:/.test(credentials) ? '<user>:' : ':';
   // A query is no part of what to set (none is read), and may hold a password.
@@ -74,5 +82,17 @@ export function parseRedisUrl(raw: string): RedisUrlResult {
       error: `${REDIS_URL_CONVAR} "${masked}": the path must be a database number, not /${db}. ${fix}`,
     };
   }
-  return { ok: true, target: { url: value, where: masked, tls: url.protocol === 'rediss:' } };
+  const tls = url.protocol === 'rediss:';
+  return {
+    ok: true,
+    target: {
+      url: value,
+      where: masked,
+      tls,
+      host: url.hostname.replace(/^\[|\]$/g, ''),
+      port: url.port === '' ? DEFAULT_PORT : Number(url.port),
+      shape: shapeOf(parts ?? { before: `${url.protocol}//`, credentials: '', after: `${url.host}${url.pathname}` }),
+      userWithoutPassword: url.username !== '' && url.password === '',
+    },
+  };
 }

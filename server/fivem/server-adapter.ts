@@ -67,6 +67,7 @@ export function createServerPort(onStop: () => void): ServerPort {
       else console.log(line);
     },
     resourceName,
+    resourcePath: GetResourcePath(resourceName),
     executeCommand: (line) => ExecuteCommand(line),
     isPrincipalAceAllowed: (principal, object) => IsPrincipalAceAllowed(principal, object),
     isPlayerAceAllowed: (src, object) => IsPlayerAceAllowed(String(src), object),

@@ -3,7 +3,7 @@
 // `--servers`, the bench's cluster). Not a mock: the bridge's scripts, timeouts and reconnections meet the real
 // server.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { accessSync, constants, mkdtempSync, rmSync } from 'node:fs';
+import { accessSync, constants, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
@@ -36,11 +36,16 @@ export interface RedisServerOptions {
   password?: string;
   /** The binary (default: findRedisServer()). */
   binary?: string;
+  /**
+   * TLS only (`--port 0 --tls-port`, as Debian's redis-server is built with TLS): its certificate and key, and the CA
+   * a client trusts. Clients need no certificate of their own. The URL is then `rediss://`.
+   */
+  tls?: { certFile: string; keyFile: string; caFile: string };
 }
 
 export interface RedisServer {
   readonly port: number;
-  /** `redis://[:password@]127.0.0.1:<port>/0`. */
+  /** `redis://[:password@]127.0.0.1:<port>/0`, `rediss://` with TLS. */
   url(options?: { password?: string; db?: number }): string;
   /** kill -9: the server vanishes mid-run, connections are cut without a goodbye. */
   kill(): Promise<void>;
@@ -77,7 +82,12 @@ export async function startRedisServer(options: RedisServerOptions = {}): Promis
 
   const launch = () =>
     new Promise<void>((resolve, reject) => {
-      const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir];
+      const { tls } = options;
+      const listen = tls
+        ? ['--port', '0', '--tls-port', String(port), '--tls-cert-file', tls.certFile, '--tls-key-file', tls.keyFile]
+        : ['--port', String(port)];
+      if (tls) listen.push('--tls-ca-cert-file', tls.caFile, '--tls-auth-clients', 'no');
+      const args = [...listen, '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir];
       args.push('--logfile', '', '--daemonize', 'no', '--protected-mode', 'yes');
       if (options.password) args.push('--requirepass', options.password);
       const started = spawn(binary, args, { stdio: ['ignore', 'pipe', 'pipe'] });
@@ -118,7 +128,7 @@ export async function startRedisServer(options: RedisServerOptions = {}): Promis
     throw error;
   }
   const url = ({ password = options.password, db = 0 }: { password?: string; db?: number } = {}) =>
-    `redis://${password ? `:${encodeURIComponent(password)}@` : ''}127.0.0.1:${port}/${db}`;
+    `${options.tls ? 'rediss' : 'redis'}://${password ? `:${encodeURIComponent(password)}@` : ''}127.0.0.1:${port}/${db}`;
 
   return {
     port,
@@ -131,7 +141,7 @@ export async function startRedisServer(options: RedisServerOptions = {}): Promis
     get running() {
       return child !== undefined && child.exitCode === null && child.signalCode === null;
     },
-    command: (...args) => redisCommand(port, options.password, args),
+    command: (...args) => redisCommand(port, options, args),
     async stop() {
       await kill();
       rmSync(dir, { recursive: true, force: true });
@@ -140,9 +150,12 @@ export async function startRedisServer(options: RedisServerOptions = {}): Promis
 }
 
 /** One command over a fresh connection of the caller's own. */
-async function redisCommand(port: number, password: string | undefined, args: string[]): Promise<unknown> {
+async function redisCommand(port: number, { password, tls }: RedisServerOptions, args: string[]): Promise<unknown> {
   const { Redis } = await import('ioredis');
-  const client = new Redis({ port, host: '127.0.0.1', password, lazyConnect: true, maxRetriesPerRequest: 0 });
+  const client = new Redis({
+    ...{ port, host: '127.0.0.1', password, lazyConnect: true, maxRetriesPerRequest: 0 },
+    ...(tls ? { tls: { ca: readFileSync(tls.caFile) } } : {}),
+  });
   try {
     await client.connect();
     return await client.call(args[0] as string, ...args.slice(1));

@@ -153,7 +153,7 @@ describe('BRIDGE_REDIS_URL', () => {
   });
 
   it('reads redis:// and rediss:// (TLS), user and password, and masks the password wherever it is shown', () => {
-    expect(parseRedisUrl('rediss://bridge:p%40ss@redis.example.com:6380/2')).toEqual({
+    expect(parseRedisUrl('rediss://bridge:p%40ss@redis.example.com:6380/2')).toMatchObject({
       ok: true,
       target: {
         url: 'rediss://bridge:p%40ss@redis.example.com:6380/2',

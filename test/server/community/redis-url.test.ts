@@ -122,7 +122,21 @@ describe('the Redis password in BRIDGE_REDIS_URL', () => {
   it('an @ in the password reads as Redis clients read it (the last @ ends the password), masked all the same', () => {
     expect(parseRedisUrl('redis://:Pv8@Lm3Qz7Rt1@10.0.0.5:6379/0')).toEqual({
       ok: true,
-      target: { url: 'redis://:Pv8@Lm3Qz7Rt1@10.0.0.5:6379/0', where: 'redis://***@10.0.0.5:6379/0', tls: false },
+      target: {
+        url: 'redis://:Pv8@Lm3Qz7Rt1@10.0.0.5:6379/0',
+        where: 'redis://***@10.0.0.5:6379/0',
+        tls: false,
+        host: '10.0.0.5',
+        port: 6379,
+        shape: 'redis://:<password, percent-encoded>@10.0.0.5:6379/0',
+        userWithoutPassword: false,
+      },
+    });
+    expect(parseRedisUrl('rediss://redis.example.com/2')).toMatchObject({
+      target: { port: 6379, shape: 'rediss://:<password, percent-encoded>@redis.example.com/2' },
+    });
+    expect(parseRedisUrl('redis://Gm6Rf3Dp8Ls1@10.0.0.5:6379/0')).toMatchObject({
+      target: { userWithoutPassword: true },
     });
   });
 });
