@@ -5,9 +5,9 @@
 
 import type { Community, CommunityOptions } from './community.js';
 import { startCommunityCounts } from './community-counts.js';
-import { communityPrefix } from './community-keys.js';
 import { startCommunityProfiles } from './community-profiles.js';
 import { startDutyOwners } from './duty-owners.js';
+import { watchOtherCommunities } from './other-communities.js';
 import { sharedReader } from './read-shared.js';
 import { readRedisCa } from './redis-ca.js';
 import { REDIS_CA_FILE_CONVAR, REDIS_URL_CONVAR } from './redis-convar.js';
@@ -37,9 +37,9 @@ function redisSettings({ url, caFile, logger }: CommunityOptions): { target: Red
 
 export function startCommunity(options: CommunityOptions): Community {
   const { logger } = options;
-  const prefix = communityPrefix(options.apiBase);
+  const panel = options.apiBase;
   const redis = redisSettings(options);
-  const link = redis ? openRedisLink({ ...redis, prefix, logger }) : unreachableLink(prefix);
+  const link = redis ? openRedisLink({ ...redis, panel, logger }) : unreachableLink(panel);
   const readShared = sharedReader(logger);
   // This run of this server, in what it writes and announces: a run after a crash is a new one.
   const serverId = options.run.id;
@@ -50,6 +50,7 @@ export function startCommunity(options: CommunityOptions): Community {
     now: options.now,
     sleep: options.sleep,
   });
+  const others = watchOtherCommunities({ link, id: link.id, panel, logger, sleep: options.sleep });
   return {
     link,
     budget: sharedBudget({ link, readShared, now: options.now, logger, serverId }),
@@ -60,6 +61,7 @@ export function startCommunity(options: CommunityOptions): Community {
     dutyOwners: (store) =>
       redis ? startDutyOwners({ link, readShared, store, logger, now: options.now, sleep: options.sleep }) : undefined,
     stop() {
+      others.stop();
       counts.stop();
       link.close();
     },

@@ -13,7 +13,9 @@ import type { SharedBudget } from './shared-budget-api.js';
 export interface CommunityLink {
   /** `redis://host:port/db` as the owner wrote it, the password masked: for log lines and the status. */
   readonly where: string;
-  /** Every key of this community starts with this: `bridge:<hash of BRIDGE_API_BASE>:` (never the token). */
+  /** The community's id: 16 hex of a hash of BRIDGE_API_BASE as the bridge reads it (community-keys.ts). */
+  readonly id: string;
+  /** Every key of this community starts with this: `bridge:<id>:` (never the token). */
   readonly prefix: string;
   /** Whether Redis answers now. */
   readonly isUp: boolean;

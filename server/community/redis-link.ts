@@ -4,6 +4,7 @@ import { BehaviorSubject, distinctUntilChanged, filter, map, type Observable, Su
 import { errorText } from '../log/error-text.js';
 import type { Logger } from '../log/logger.js';
 import type { CommunityLink } from './community.js';
+import { communityId, communityPrefix } from './community-keys.js';
 import { REDIS_URL_CONVAR } from './redis-convar.js';
 import { mayBeTlsMismatch, redisFaultHint, tlsMismatchHint } from './redis-fault-hint.js';
 import type { RedisTarget } from './redis-url.js';
@@ -15,7 +16,8 @@ const LONGEST_RECONNECT_DELAY_MS = 5_000;
 
 export interface RedisLinkOptions {
   target: RedisTarget;
-  prefix: string;
+  /** BRIDGE_API_BASE as the bridge reads it: the community is every server naming it on this Redis. */
+  panel: string;
   logger: Logger;
   /** The CA certificates (PEM) `rediss://` trusts instead of Node's own: a private CA, or a self-signed certificate. */
   ca?: Buffer;
@@ -29,7 +31,9 @@ const REDIS_CODE = /^(NOAUTH|WRONGPASS)\b/;
  * waits for it: the offline queue is off, so a command while Redis is gone fails at once, and every command has a
  * short timeout. Its going and coming back are told once each, naming BRIDGE_REDIS_URL.
  */
-export function openRedisLink({ target, prefix, logger, ca }: RedisLinkOptions): CommunityLink & { close(): void } {
+export function openRedisLink({ target, panel, logger, ca }: RedisLinkOptions): CommunityLink & { close(): void } {
+  const id = communityId(panel);
+  const prefix = communityPrefix(panel);
   const client = new Redis(target.url, {
     // Set here rather than left to the scheme: ioredis turns TLS on only for a lower-case `rediss://`.
     ...(target.tls ? { tls: ca ? { ca } : {} } : {}),
@@ -73,14 +77,14 @@ export function openRedisLink({ target, prefix, logger, ca }: RedisLinkOptions):
   client.on('close', () => goDown(lastError));
   client.on('ready', () => {
     lastError = undefined;
-    const again = everUp || state.value === 'down';
+    // The first answer names the community, also when Redis came only after the server started.
+    logger.info(
+      everUp
+        ? `Redis at ${target.where} (${REDIS_URL_CONVAR}) answers again; community ${id} shares the panel's budget again`
+        : `this server is one of a community on Redis at ${target.where} (${REDIS_URL_CONVAR}): community ${id} of the panel ${panel}, keys ${prefix}*`,
+    );
     everUp = true;
     state.next('up');
-    logger.info(
-      again
-        ? `Redis at ${target.where} (${REDIS_URL_CONVAR}) answers again; the community shares the panel's budget again`
-        : `this server is one of a community on Redis at ${target.where} (${REDIS_URL_CONVAR}, keys ${prefix}*)`,
-    );
     connected.next();
   });
 
@@ -131,6 +135,7 @@ export function openRedisLink({ target, prefix, logger, ca }: RedisLinkOptions):
 
   return {
     where: target.where,
+    id,
     prefix,
     get isUp() {
       return state.value === 'up';

@@ -51,8 +51,8 @@ export interface SimCommunityOptions {
   without?: string[];
   /** Lines appended to every server's config.lua. */
   config?: string;
-  /** More convars of one server (by index). */
-  convarsOf?: (index: number) => Record<string, string>;
+  /** More convars of one server (by index), given the mock panel's address. */
+  convarsOf?: (index: number, panelUrl: string) => Record<string, string>;
 }
 
 export interface SimCommunity {
@@ -96,7 +96,7 @@ export async function startSimCommunity(options: SimCommunityOptions): Promise<S
             BRIDGE_API_BASE: server.url,
             BRIDGE_LEO_API_TOKEN: TOKEN,
             ...(options.redisUrl ? { BRIDGE_REDIS_URL: options.redisUrl } : {}),
-            ...options.convarsOf?.(index),
+            ...options.convarsOf?.(index, server.url),
           },
           kvpDir,
           clock: 'real',

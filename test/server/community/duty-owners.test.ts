@@ -33,7 +33,7 @@ describe.skipIf(!redisAvailable())('the duty owners in Redis', () => {
     const logger = createLogger({ print: (line) => lines.push(line) });
     const parsed = parseRedisUrl(redis.url());
     if (!parsed.ok) throw new Error(parsed.error);
-    const link = openRedisLink({ target: parsed.target, prefix: PREFIX, logger });
+    const link = openRedisLink({ target: parsed.target, panel: 'http://panel.test', logger });
     closing.push(() => link.close());
     const sleeps: number[] = [];
     const owners = startDutyOwners({

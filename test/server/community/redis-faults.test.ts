@@ -4,7 +4,6 @@
 import { readFileSync } from 'node:fs';
 import { filter, firstValueFrom } from 'rxjs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { communityPrefix } from '../../../server/community/community-keys.js';
 import { REDIS_CA_FILE_CONVAR, REDIS_URL_CONVAR, redisSecretsOf } from '../../../server/community/redis-convar.js';
 import { openRedisLink } from '../../../server/community/redis-link.js';
 import { parseRedisUrl } from '../../../server/community/redis-url.js';
@@ -19,7 +18,7 @@ function linkTo(url: string, ca?: Buffer) {
   const logger = createLogger({ print: (line) => lines.push(line), wholeSecrets: () => redisSecretsOf(url) });
   const parsed = parseRedisUrl(url);
   if (!parsed.ok) throw new Error(parsed.error);
-  const link = openRedisLink({ target: parsed.target, prefix: communityPrefix('http://panel.test'), logger, ca });
+  const link = openRedisLink({ target: parsed.target, panel: 'http://panel.test', logger, ca });
   const warned = async () => {
     await firstValueFrom(link.up$.pipe(filter((up) => !up)));
     for (let tries = 0; !lines.some((line) => line.startsWith('WARN')) && tries < 100; tries++) {

@@ -2,7 +2,7 @@
 // going and coming back are one line each, naming BRIDGE_REDIS_URL, with the password masked.
 import { filter, firstValueFrom } from 'rxjs';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { communityPrefix } from '../../../server/community/community-keys.js';
+import { communityId, communityPrefix } from '../../../server/community/community-keys.js';
 import { REDIS_URL_CONVAR, redisSecretsOf } from '../../../server/community/redis-convar.js';
 import { openRedisLink } from '../../../server/community/redis-link.js';
 import { parseRedisUrl } from '../../../server/community/redis-url.js';
@@ -16,7 +16,7 @@ function linkTo(url: string) {
   const logger = createLogger({ print: (line) => lines.push(line), wholeSecrets: () => redisSecretsOf(url) });
   const parsed = parseRedisUrl(url);
   if (!parsed.ok) throw new Error(parsed.error);
-  const link = openRedisLink({ target: parsed.target, prefix: communityPrefix('http://panel.test'), logger });
+  const link = openRedisLink({ target: parsed.target, panel: 'http://panel.test', logger });
   return { link, lines };
 }
 
@@ -44,7 +44,7 @@ describe.skipIf(!redisAvailable())('the Redis link', () => {
     expect(await link.call('PING')).toBe('PONG');
     expect(await link.script('return ARGV[1] + 1', [], [41])).toBe(42);
     expect(lines).toEqual([
-      `INFO: this server is one of a community on Redis at redis://***@127.0.0.1:${redis.port}/0 (${REDIS_URL_CONVAR}, keys ${communityPrefix('http://panel.test')}*)`,
+      `INFO: this server is one of a community on Redis at redis://***@127.0.0.1:${redis.port}/0 (${REDIS_URL_CONVAR}): community ${communityId('http://panel.test')} of the panel http://panel.test, keys ${communityPrefix('http://panel.test')}*`,
     ]);
     expect(lines.join('\n')).not.toContain(PASSWORD);
   });
@@ -71,6 +71,25 @@ describe.skipIf(!redisAvailable())('the Redis link', () => {
         /^WARN: Redis at redis:\/\/127\.0\.0\.1:\d+\/0 \(BRIDGE_REDIS_URL\) does not answer \(.*ECONNREFUSED/,
       ),
     ]);
+  });
+
+  it('unreachable at start, then it answers: the INFO line names the community and its panel, as a first start does', async () => {
+    const late = await startRedisServer();
+    try {
+      await late.kill();
+      const { link, lines } = linkTo(late.url());
+      close = () => link.close();
+      await firstValueFrom(link.up$.pipe(filter((up) => !up)));
+      const up = firstValueFrom(link.connected$);
+      await late.restart();
+      await up;
+      expect(lines).toEqual([
+        expect.stringMatching(/^WARN: Redis at redis:\/\/127\.0\.0\.1:\d+\/0 \(BRIDGE_REDIS_URL\) does not answer/),
+        `INFO: this server is one of a community on Redis at redis://127.0.0.1:${late.port}/0 (${REDIS_URL_CONVAR}): community ${communityId('http://panel.test')} of the panel http://panel.test, keys ${communityPrefix('http://panel.test')}*`,
+      ]);
+    } finally {
+      await late.stop();
+    }
   });
 
   it('killed with -9 mid-run, then restarted empty: one WARN, one INFO, connected$ again, scripts run again', async () => {
