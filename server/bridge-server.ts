@@ -1,8 +1,10 @@
 import { resolve } from 'node:path';
 import { INTERNAL_EVENTS } from '../shared/events.js';
+import { communityStatusOf } from './commands/community-status.js';
 import { panelStatusOf } from './commands/panel-status.js';
 import { CommunityOnDutyCount } from './community/community-on-duty-count.js';
 import { startCommunityRun } from './community/community-run.js';
+import { HeldForRedis } from './community/held-for-redis.js';
 import { joinCommunity } from './community/load-community.js';
 import { readBridgeSettings } from './config/bridge-settings.js';
 import { endDutiesLeftOpen } from './duty/crashed-run-recovery.js';
@@ -62,6 +64,8 @@ export function startBridgeServer(port: ServerPort, runtime: BridgeRuntime): Bri
         runtime.load,
       )
     : undefined;
+  // What waits for Redis to answer, for `bridge status`: a part that holds a call until Redis confirms registers it.
+  const heldForRedis = new HeldForRedis(runtime.now);
   // Who owns each account's duty across the community: this server's shifts in Redis (issue 25 item 3).
   const owners = community?.dutyOwners(port.store);
   // Every panel request goes through this stack's scheduler, within the panel's rate limit.
@@ -153,6 +157,7 @@ export function startBridgeServer(port: ServerPort, runtime: BridgeRuntime): Bri
   const game = startGameSide({
     ...{ port, runtime, logger, config, token, players, duty, profiles, playersOnline },
     panelStatus: panelStatusOf(stack, outbox, apiBase, config.DegradedMode),
+    communityStatus: communityStatusOf(settings.redisUrl, community, heldForRedis),
     communityCount: (slug) => communityCount.count(slug),
   });
   // Every duty change reaches each of these the same way, whatever caused it; an integration is one more here.

@@ -37,6 +37,8 @@ export interface GameSideWiring {
   playersOnline: (count: number) => void;
   /** The panel's part of `bridge status`; undefined when the bridge is not configured. */
   panelStatus: () => StatusSnapshot['panel'];
+  /** The community's part of `bridge status`; undefined when the bridge is not configured. */
+  communityStatus: () => StatusSnapshot['community'];
   /** GetCommunityOnDutyCount's answer. */
   communityCount: (slug: unknown) => number;
 }

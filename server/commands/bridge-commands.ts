@@ -20,6 +20,8 @@ export interface BridgeCommandsWiring {
   serverExports: Pick<BridgeServerExports, 'RefreshPlayer' | 'SetPlayerDuty'>;
   /** The panel's part of `bridge status`; undefined when the bridge is not configured. */
   panelStatus: () => StatusSnapshot['panel'];
+  /** The community's part of `bridge status`; undefined when the bridge is not configured. */
+  communityStatus: () => StatusSnapshot['community'];
   cachedProfiles: () => number;
 }
 

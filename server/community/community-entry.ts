@@ -16,50 +16,62 @@ import { parseRedisUrl, type RedisTarget } from './redis-url.js';
 import { sharedBudget } from './shared-budget.js';
 import { unreachableLink } from './unreachable-link.js';
 
-/** BRIDGE_REDIS_URL and BRIDGE_REDIS_CA_FILE read, each problem one line; nothing when this server must run alone. */
-function redisSettings({ url, caFile, logger }: CommunityOptions): { target: RedisTarget; ca?: Buffer } | undefined {
+type RedisSettings = { ok: true; target: RedisTarget; ca?: Buffer } | { ok: false; reason: string };
+
+/** BRIDGE_REDIS_URL and BRIDGE_REDIS_CA_FILE read, each problem one line; why, when this server must run alone. */
+function redisSettings({ url, caFile, logger }: CommunityOptions): RedisSettings {
   const parsed = parseRedisUrl(url);
-  const alone = (error: string) => {
+  const alone = (error: string, reason: string): RedisSettings => {
     logger.error(`${error} Until then this server runs alone.`);
-    return undefined;
+    return { ok: false, reason };
   };
-  if (!parsed.ok) return alone(parsed.error);
-  if (caFile === undefined) return { target: parsed.target };
+  if (!parsed.ok) return alone(parsed.error, `${REDIS_URL_CONVAR} does not read`);
+  if (caFile === undefined) return { ok: true, target: parsed.target };
   if (!parsed.target.tls) {
     logger.warn(
       `${REDIS_CA_FILE_CONVAR} is set but ${REDIS_URL_CONVAR} is redis://, without TLS: the CA is not used. Write rediss:// to reach Redis over TLS.`,
     );
-    return { target: parsed.target };
+    return { ok: true, target: parsed.target };
   }
   const ca = readRedisCa(caFile);
-  return ca.ok ? { target: parsed.target, ca: ca.ca } : alone(ca.error);
+  return ca.ok
+    ? { ok: true, target: parsed.target, ca: ca.ca }
+    : alone(ca.error, `${REDIS_CA_FILE_CONVAR} cannot serve`);
 }
 
 export function startCommunity(options: CommunityOptions): Community {
-  const { logger } = options;
+  const { logger, now, sleep } = options;
   const panel = options.apiBase;
   const redis = redisSettings(options);
-  const link = redis ? openRedisLink({ ...redis, panel, logger }) : unreachableLink(panel);
+  const link = redis.ok ? openRedisLink({ ...redis, panel, logger, now }) : unreachableLink(panel, redis.reason);
   const readShared = sharedReader(logger);
   // This run of this server, in what it writes and announces: a run after a crash is a new one.
   const serverId = options.run.id;
   const profiles = startCommunityProfiles({ link, readShared, serverId, logger });
   const counts = startCommunityCounts({
-    ...{ link, readShared, serverId, logger },
+    ...{ link, readShared, serverId, logger, now, sleep },
     previousRun: options.run.previous,
-    now: options.now,
-    sleep: options.sleep,
   });
-  const others = watchOtherCommunities({ link, id: link.id, panel, logger, sleep: options.sleep });
+  const budget = sharedBudget({ link, readShared, now, logger, serverId });
+  const others = watchOtherCommunities({ link, id: link.id, panel, logger, sleep });
   return {
     link,
-    budget: sharedBudget({ link, readShared, now: options.now, logger, serverId }),
+    budget,
     readShared,
     profiles,
     counts,
     // A URL (or CA file) that does not read leaves this server alone: its duty is one server's, crash recovery included.
-    dutyOwners: (store) =>
-      redis ? startDutyOwners({ link, readShared, store, logger, now: options.now, sleep: options.sleep }) : undefined,
+    dutyOwners: (store) => (redis.ok ? startDutyOwners({ link, readShared, store, logger, now, sleep }) : undefined),
+    snapshot: () => ({
+      id: link.id,
+      panel,
+      where: link.where,
+      up: link.isUp,
+      since: link.since,
+      reason: link.reason,
+      serversAlive: counts.servers,
+      budget: { shared: budget.active, servers: budget.servers, aloneForMs: budget.aloneForMs },
+    }),
     stop() {
       others.stop();
       counts.stop();

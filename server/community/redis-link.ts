@@ -21,6 +21,8 @@ export interface RedisLinkOptions {
   logger: Logger;
   /** The CA certificates (PEM) `rediss://` trusts instead of Node's own: a private CA, or a self-signed certificate. */
   ca?: Buffer;
+  /** This server's monotonic clock, for since when Redis answers or not (`bridge status`); main.ts's by default. */
+  now?: () => number;
 }
 
 // Redis's own error codes, which say it all: the rest of their text is about its protocol, not the owner's setting.
@@ -31,7 +33,13 @@ const REDIS_CODE = /^(NOAUTH|WRONGPASS)\b/;
  * waits for it: the offline queue is off, so a command while Redis is gone fails at once, and every command has a
  * short timeout. Its going and coming back are told once each, naming BRIDGE_REDIS_URL.
  */
-export function openRedisLink({ target, panel, logger, ca }: RedisLinkOptions): CommunityLink & { close(): void } {
+export function openRedisLink({
+  target,
+  panel,
+  logger,
+  ca,
+  now = () => performance.timeOrigin + performance.now(),
+}: RedisLinkOptions): CommunityLink & { close(): void } {
   const id = communityId(panel);
   const prefix = communityPrefix(panel);
   const client = new Redis(target.url, {
@@ -51,14 +59,17 @@ export function openRedisLink({ target, panel, logger, ca }: RedisLinkOptions): 
   let everUp = false;
   let closed = false;
   let lastError: unknown;
+  let since: number | undefined;
+  let reason: string | undefined;
 
   // Told once per outage, with what to set when the error says (a password, a certificate) or when a probe of the
   // port finds TLS on one side only; the state changes at once, the line follows the probe (a round trip).
   const goDown = (error: unknown) => {
     if (state.value === 'down') return;
-    state.next('down');
     const text = error === undefined ? 'connection closed' : errorText(error);
-    const reason = REDIS_CODE.exec(text)?.[1] ?? text;
+    reason = REDIS_CODE.exec(text)?.[1] ?? text;
+    since = now();
+    state.next('down');
     const what = `Redis at ${target.where} (${REDIS_URL_CONVAR}) ${everUp ? 'is gone' : 'does not answer'} (${reason})`;
     const tell = (hint: string | undefined) => {
       if (closed) return;
@@ -84,6 +95,8 @@ export function openRedisLink({ target, panel, logger, ca }: RedisLinkOptions): 
         : `this server is one of a community on Redis at ${target.where} (${REDIS_URL_CONVAR}): community ${id} of the panel ${panel}, keys ${prefix}*`,
     );
     everUp = true;
+    since = now();
+    reason = undefined;
     state.next('up');
     connected.next();
   });
@@ -139,6 +152,12 @@ export function openRedisLink({ target, panel, logger, ca }: RedisLinkOptions): 
     prefix,
     get isUp() {
       return state.value === 'up';
+    },
+    get since() {
+      return since;
+    },
+    get reason() {
+      return reason;
     },
     up$: state.pipe(
       filter((now) => now !== 'connecting'),

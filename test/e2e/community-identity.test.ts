@@ -62,3 +62,50 @@ describe.skipIf(!redisAvailable())('the community a server is one of', () => {
     expect(community.consoleOf(sim as never)).not.toContain('answers again');
   });
 });
+
+describe.skipIf(!redisAvailable())('bridge status in a community', () => {
+  /** The lines `bridge status` printed on that server, from the community line to the next section. */
+  function communitySection(of: SimCommunity, index: number): string[] {
+    const sim = of.sims[index];
+    if (!sim) throw new Error('no server');
+    const before = sim.console.length;
+    sim.command('bridge status');
+    const lines = sim.console.slice(before).map((line) => line.text);
+    const from = lines.findIndex((line) => line.startsWith('community'));
+    const end = lines.findIndex((line, at) => at > from && !line.startsWith(' '));
+    return lines.slice(from, end);
+  }
+
+  it('shows the community, Redis answering and for how long, the servers alive, the shared budget; then Redis gone', async () => {
+    redis = await startRedisServer();
+    community = await startSimCommunity({ servers: 2, redisUrl: redis.url() });
+    await community.untilOnRedis();
+    const [first, second] = community.sims;
+    // Both servers' counts are written at once; each reads the other's at its next 2 s beat.
+    await first?.until(
+      () => communitySection(community as SimCommunity, 0)[1]?.includes('2 server(s)') ?? false,
+      10_000,
+      'the second server',
+    );
+    await community.join(second as never, '284619375016482817', 'Alex Mercer');
+    const panel = community.server.url;
+    const section = communitySection(community, 0);
+    expect(section[0]).toBe(`community ${communityId(panel)} of the panel ${panel}, on Redis at ${redis.url()}`);
+    expect(section[1]).toMatch(/^ {10}Redis answers, for \d+ s; 2 server\(s\) of the community alive$/);
+    expect(section[2]).toMatch(/^ {10}budget shared by the community \(\d server\(s\) asked it in the last minute\)$/);
+    expect(section[3]).toBe('          held for Redis: nothing');
+
+    await redis.kill();
+    await first?.until(
+      () => communitySection(community as SimCommunity, 0)[1]?.includes('DOES NOT ANSWER') ?? false,
+      10_000,
+      'Redis gone',
+    );
+    expect(communitySection(community, 0).slice(1, 3)).toEqual([
+      expect.stringMatching(/^ {10}Redis DOES NOT ANSWER, for \d+ s \(.+\); this server serves its own players$/),
+      expect.stringMatching(
+        /^ {10}budget this server's own: 1\/\d of what the panel says is left, until Redis answers$/,
+      ),
+    ]);
+  });
+});
