@@ -28,7 +28,7 @@ const PLAYERS: Record<number, DutyPlayer | undefined> = {
   8: { chatId: JAMIE, name: 'Jamie' },
 };
 const NOW = Date.UTC(2025, 5, 1, 20, 0, 0);
-const CONTEXT: DecideContext = { now: NOW, panelDown: false, degradedMode: undefined };
+const CONTEXT: DecideContext = { now: NOW, panelDown: false, degradedMode: undefined, resumeWindowMs: 0 };
 const QUEUE_WHILE_DOWN: DecideContext = { ...CONTEXT, panelDown: true, degradedMode: 'queue' };
 
 const department = (id: number, rankId: number) => ({
