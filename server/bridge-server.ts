@@ -145,6 +145,7 @@ export function startBridgeServer(port: ServerPort, runtime: BridgeRuntime): Bri
   // Players on duty are polled: what the panel changes reaches their duty through the profile reconciliation.
   const polling = new OnDutyRevalidation({
     intervalMs: config.RefreshIntervalMs,
+    now: runtime.now,
     sleep: runtime.sleep,
     freshForMs: (chatId) => profiles.freshForMs(chatId),
     refresh: (chatId, priority) => profiles.refreshInBackground(chatId, priority),
