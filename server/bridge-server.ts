@@ -10,7 +10,7 @@ import { snapshotOf } from './duty/duty-state.js';
 import { grantDutyPrincipals } from './duty/effects/ace-principals.js';
 import { emitClientDutyEvents } from './duty/effects/client-duty-events.js';
 import { logDutyChanges } from './duty/effects/duty-log.js';
-import { recordDutyOwners } from './duty/effects/duty-owner-record.js';
+import { recordDutyOwners, releaseEndedShifts } from './duty/effects/duty-owner-record.js';
 import { publishDutyStateBags } from './duty/effects/duty-state-bag.js';
 import { tellIntegrations } from './duty/effects/integrations.js';
 import { publishOnDutyCounts } from './duty/effects/on-duty-count.js';
@@ -177,6 +177,7 @@ export function startBridgeServer(port: ServerPort, runtime: BridgeRuntime): Bri
     emitClientDutyEvents(port, logger),
   ]);
   const endedShifts = closeEndedShifts(duty.heldEnded$, openDuties);
+  if (owners) endedShifts.add(releaseEndedShifts(duty.heldEnded$, owners));
   const takenElsewhere = owners && endDutiesTakenElsewhere(owners, dutyStore, duty);
   const txAdmin = followTxAdmin({
     events$: port.txAdminEvents$,

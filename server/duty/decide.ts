@@ -122,8 +122,11 @@ export type DutyCallStep =
   | { kind: 'log'; level: 'info' | 'warn'; message: string }
   /** A shift is now held: `heldLapsed` comes back after `ms` (the resume window, on the monotonic clock). */
   | { kind: 'lapseAfter'; chatId: string; src: number; ms: number }
-  /** The held shift `src` dropped from ended without it (its `off` is in the outbox): its crash record goes. */
-  | { kind: 'heldEnded'; chatId: string; src: number };
+  /**
+   * The held shift `src` dropped from ended without it (its `off` is in the outbox, or another `on` replaced it): its
+   * crash record goes, and in a community its claim. `since`: when the shift began.
+   */
+  | { kind: 'heldEnded'; chatId: string; src: number; since: number | null };
 
 /** An update of the model with the model after it (as this decision saw it), or a call. */
 export type DutyStep = (DutyUpdate & { after: DutyModel }) | DutyCallStep;
@@ -431,6 +434,9 @@ class Deciding implements Decision {
    * session goes off duty in game only (`replaced`), with no `off`, which would end the other server's duty there.
    */
   private takenElsewhere(src: number, chatId: string): DutyOutcome {
+    // A shift held here after a crash: the other server's `on` replaced it at the panel, so it ends without an `off`.
+    const shift = this.state.held.get(chatId);
+    if (shift?.src === src) this.endHeld(chatId, shift, null);
     if (!this.holds(chatId, src)) return this.ok(src, false);
     this.update({ kind: 'release', chatId });
     this.replace(src, chatId);
@@ -709,7 +715,7 @@ class Deciding implements Decision {
   private endHeld(chatId: string, shift: HeldShift, off: DutyOffBody | null): void {
     this.update({ kind: 'endHeld', chatId });
     if (off) this.send({ action: 'off', body: off });
-    this.steps.push({ kind: 'heldEnded', chatId, src: shift.src });
+    this.steps.push({ kind: 'heldEnded', chatId, src: shift.src, since: shift.state.since });
   }
 
   private offOf(chatId: string, { state }: HeldShift): DutyOffBody {

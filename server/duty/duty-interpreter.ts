@@ -54,6 +54,9 @@ export interface HeldShiftNews {
   src: number;
 }
 
+/** A held shift that ended without its session, and when that shift began. */
+export type HeldShiftEnd = HeldShiftNews & { since: number | null };
+
 /** An `on` the game applied before the panel accepted it, and how to recognise that duty if the panel refuses it. */
 export interface AppliedOn {
   delivery: Promise<DeliveryResult>;
@@ -79,9 +82,9 @@ export class DutyInterpreter {
   private readonly lapses = new Subject<HeldShiftNews & { ms: number }>();
   /** Each shift held after its game crashed or timed out: `heldLapsed` is due `ms` later. */
   readonly lapses$: Observable<HeldShiftNews & { ms: number }> = this.lapses.asObservable();
-  private readonly heldEnded = new Subject<HeldShiftNews>();
+  private readonly heldEnded = new Subject<HeldShiftEnd>();
   /** Each held shift that ended without its session coming back, once its `off` is in the outbox. */
-  readonly heldEnded$: Observable<HeldShiftNews> = this.heldEnded.asObservable();
+  readonly heldEnded$: Observable<HeldShiftEnd> = this.heldEnded.asObservable();
   /** Filled in before each decision: one object, not one per decision. */
   private readonly context: DecideContext;
 
@@ -185,6 +188,8 @@ export class DutyInterpreter {
         case 'release':
         case 'leave':
         case 'forget':
+        case 'holdShift':
+        case 'endHeld':
           this.store.commit(step, step.after, model);
           model = step.after;
           break;

@@ -19,7 +19,7 @@ import { abandonableWait } from '../time/abandonable-wait.js';
 import type { Drop, Duty, DutyRequest } from './duty.js';
 import type { DutyChange } from './duty-change.js';
 import type { DutyIntent, SubmittedIntent } from './duty-intent.js';
-import { DutyInterpreter, type DutyInterpreterOptions, type HeldShiftNews } from './duty-interpreter.js';
+import { DutyInterpreter, type DutyInterpreterOptions, type HeldShiftEnd } from './duty-interpreter.js';
 import type { DutyState } from './duty-state.js';
 import { DutyStore } from './model/duty-store.js';
 
@@ -66,7 +66,7 @@ export class DutyService implements Duty {
   /** Every transition of a player's duty, in the order they happen; the effects subscribe to it. */
   readonly dutyChanges$: Observable<DutyChange>;
   /** Each held shift that ended without its player coming back, its `off` kept in the outbox. */
-  readonly heldEnded$: Observable<HeldShiftNews>;
+  readonly heldEnded$: Observable<HeldShiftEnd>;
   private readonly lanes = { open: 0 };
   private nextIntentId = 1;
   private readonly subscription: Subscription;

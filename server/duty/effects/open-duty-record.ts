@@ -1,6 +1,6 @@
 import type { Observable, Subscription } from 'rxjs';
 import type { Logger } from '../../log/logger.js';
-import type { HeldShiftNews } from '../duty-interpreter.js';
+import type { HeldShiftEnd } from '../duty-interpreter.js';
 import type { OpenDutyLedger } from '../open-duty-ledger.js';
 import { type DutyEffect, dutyEffect } from './duty-effect.js';
 
@@ -18,5 +18,5 @@ export const recordOpenDuties = (ledger: OpenDutyLedger, logger: Logger): DutyEf
   });
 
 /** A held shift ended without its player (its `off` is in the outbox by then): its record goes. */
-export const closeEndedShifts = (heldEnded$: Observable<HeldShiftNews>, ledger: OpenDutyLedger): Subscription =>
+export const closeEndedShifts = (heldEnded$: Observable<HeldShiftEnd>, ledger: OpenDutyLedger): Subscription =>
   heldEnded$.subscribe(({ chatId, src }) => ledger.closed(chatId, src));

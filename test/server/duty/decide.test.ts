@@ -656,6 +656,15 @@ const HELD_SHIFTS: Row[] = [
     held: {},
   },
   {
+    rule: 'another server of the community took the account while its shift was held here: it ends without an `off`',
+    model: () => held(),
+    input: { kind: 'takenElsewhere', src: 7, chatId: ALEX },
+    replies: { context: RESUME },
+    steps: ['record of 7 goes'],
+    outcome: ok(false, null),
+    held: {},
+  },
+  {
     rule: 'the server going away (txAdmin, the resource stopping) ends every held shift at the panel',
     model: () => held(),
     input: { kind: 'endHeldShifts' },
