@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { BridgeServerExports, DeptDataPayload } from '../../shared/events.js';
 import type { SimPlayer } from '../../sim/index.js';
 import { LSPD, LSPD_ROLES, TWO_DEPARTMENTS } from '../mock-panel/support/demo-users.js';
+import { STUB_RESOURCES } from '../server/integrations/support/stub-resources.js';
 import { bridgeOf, changeDuty } from './support/bridge-exports.js';
 import { MAY_CHANGE_PRINCIPALS } from './support/supervisors.js';
 import { startWorld, type World } from './support/world.js';
@@ -81,6 +82,32 @@ describe('a game crash does not end the shift (Config.ResumeWindowMs)', () => {
     expect(bridgeOf(alex).IsPlayerOnDuty()).toBe(true);
     expect(dutyPosts(requestsAtCrash)).toEqual([]);
     expect(alexSessions().map((session) => session.endedAt)).toEqual([null]);
+  });
+
+  it("gives the department's job back in the shift that goes on, once the framework loads the character", async () => {
+    type QbCore = { loadPlayer(src: number, citizenId: string): void; calls(): Array<Record<string, unknown>> };
+    const config = `Config.ResumeWindowMs = ${WINDOW_MS}\nConfig.Integrations.JobFramework = 'qbcore'`;
+    world = await startWorld({ clock: 'virtual', config, resources: [STUB_RESOURCES.qbcore] });
+    const qb = () => world.sim.exports['qb-core'] as unknown as QbCore;
+    const gaveLspd = (src: number) => () =>
+      qb()
+        .calls()
+        .some((call) => call.src === src && call.job === 'lspd');
+    const ghost = await world.join(TWO_DEPARTMENTS, 'Alex Mercer');
+    qb().loadPlayer(ghost.id, 'QBC00001');
+    expect(await changeDuty(world.sim, ghost, true)).toMatchObject({ ok: true, departmentId: LSPD.id });
+    await world.sim.until(gaveLspd(ghost.id), 5000, 'the job on duty');
+    ghost.crash();
+    await world.sim.settle();
+
+    const alex = await alexBack();
+    qb().loadPlayer(alex.id, 'QBC00001');
+    await world.sim.until(gaveLspd(alex.id), 5000, "the department's job again");
+    await world.sim.settle();
+    const jobs = qb()
+      .calls()
+      .filter((call) => call.src === alex.id && call.fn === 'SetJob');
+    expect(jobs.at(-1)).toMatchObject({ job: 'lspd' });
   });
 
   it('a timeout without a rejoin: the off goes to the panel when the window runs out, not before', async () => {
