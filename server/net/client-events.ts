@@ -85,8 +85,14 @@ export function subscribeClientEvents(deps: ClientEventsDeps): Subscription {
     port.drops$.pipe(
       mergeMap(
         guarded('drop', logger, async ({ src, ...drop }) => {
-          await duty.leave(src, readDrop(drop));
+          const reading = readDrop(drop);
+          const chatId = players.chatId(src);
+          await duty.leave(src, reading);
           deps.forget(src);
+          // A game that froze and came back before the server gave up on it: its new session takes the shift.
+          if (deps.resumeShifts && reading.resumable && chatId !== undefined) {
+            for (const other of players.sessionsOf(chatId)) duty.submit({ kind: 'resume', src: other.src });
+          }
         }),
       ),
     ),

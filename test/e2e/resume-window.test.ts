@@ -110,6 +110,19 @@ describe('a game crash does not end the shift (Config.ResumeWindowMs)', () => {
     expect(jobs.at(-1)).toMatchObject({ job: 'lspd' });
   });
 
+  it('a ghost that times out after its player is back: the session already in game takes the shift', async () => {
+    const ghost = await alexOnDuty();
+    const requestsBefore = world.requests().length;
+    // The game froze; the player restarted it and joined again before the server gave up on the old connection.
+    const alex = await world.join(TWO_DEPARTMENTS, 'Alex Mercer');
+    expect(bridgeOf(alex).IsPlayerOnDuty()).toBe(false);
+    ghost.timeOut();
+    await world.sim.until(() => bridgeOf(alex).IsPlayerOnDuty(), 5000, 'the session in game to take the shift');
+    expect(world.eventArgs('bridge:server:playerOnDuty').at(-1)).toEqual([alex.id, LSPD.id, LSPD.sergeant, true]);
+    expect(dutyPosts(requestsBefore)).toEqual([]);
+    expect(alexSessions().map((session) => session.endedAt)).toEqual([null]);
+  });
+
   it('a timeout without a rejoin: the off goes to the panel when the window runs out, not before', async () => {
     const alex = await alexOnDuty();
     alex.timeOut();
