@@ -13,12 +13,12 @@ import { snapshotOf } from './duty/duty-state.js';
 import { grantDutyPrincipals } from './duty/effects/ace-principals.js';
 import { emitClientDutyEvents } from './duty/effects/client-duty-events.js';
 import { logDutyChanges } from './duty/effects/duty-log.js';
-import { recordDutyOwners } from './duty/effects/duty-owner-record.js';
+import { recordDutyOwners, releaseEndedShifts } from './duty/effects/duty-owner-record.js';
 import { publishDutyStateBags } from './duty/effects/duty-state-bag.js';
 import { tellIntegrations } from './duty/effects/integrations.js';
 import { publishOnDutyCounts } from './duty/effects/on-duty-count.js';
 import { pollOnDutyProfiles } from './duty/effects/on-duty-polling.js';
-import { recordOpenDuties } from './duty/effects/open-duty-record.js';
+import { closeEndedShifts, recordOpenDuties } from './duty/effects/open-duty-record.js';
 import { emitServerDutyEvents } from './duty/effects/server-duty-events.js';
 import { subscribeDutyEffects } from './duty/effects/subscribe-duty-effects.js';
 import { DutyStore } from './duty/model/duty-store.js';
@@ -41,6 +41,7 @@ import { reconcileDuties } from './profiles/subscribers/duty-reconciliation.js';
 import { wireProfileSubscribers } from './profiles/wire-profile-subscribers.js';
 import type { BridgeRuntime, ServerPort } from './server-port.js';
 import type { BridgeServer } from './started-bridge.js';
+import { followTxAdmin } from './txadmin/txadmin-events.js';
 
 /** The composition root: builds the bridge's parts and wires them; what each does lives in its own module. */
 export function startBridgeServer(port: ServerPort, runtime: BridgeRuntime): BridgeServer {
@@ -125,6 +126,7 @@ export function startBridgeServer(port: ServerPort, runtime: BridgeRuntime): Bri
     now: runtime.wallNow,
     sleep: runtime.sleep,
     onDutyWaitMs: config.RequestTimeoutMs * 2,
+    resumeWindowMs: config.ResumeWindowMs,
     player: dutyPlayerOf(players),
     profile: (src, refetch) => profiles.forDuty(src, refetch),
     latestProfile: (src) => profiles.cached(src),
@@ -149,6 +151,7 @@ export function startBridgeServer(port: ServerPort, runtime: BridgeRuntime): Bri
   // Players on duty are polled: what the panel changes reaches their duty through the profile reconciliation.
   const polling = new OnDutyRevalidation({
     intervalMs: config.RefreshIntervalMs,
+    now: runtime.now,
     sleep: runtime.sleep,
     freshForMs: (chatId) => profiles.freshForMs(chatId),
     refresh: (chatId, priority) => profiles.refreshInBackground(chatId, priority),
@@ -180,7 +183,16 @@ export function startBridgeServer(port: ServerPort, runtime: BridgeRuntime): Bri
     emitServerDutyEvents(port, logger),
     emitClientDutyEvents(port, logger),
   ]);
+  const endedShifts = closeEndedShifts(duty.heldEnded$, openDuties);
+  if (owners) endedShifts.add(releaseEndedShifts(duty.heldEnded$, owners));
   const takenElsewhere = owners && endDutiesTakenElsewhere(owners, dutyStore, duty);
+  const txAdmin = followTxAdmin({
+    events$: port.txAdminEvents$,
+    duty,
+    port,
+    restartNotice: config.RestartNotice,
+    logger,
+  });
   // The panel answering again refreshes the stale profiles.
   const recovery = stack.breaker.recovered$.subscribe(() => profiles.recover());
 
@@ -192,8 +204,10 @@ export function startBridgeServer(port: ServerPort, runtime: BridgeRuntime): Bri
     ready: probeThenResume(stack.client, apiBase, outbox, logger),
     stop() {
       // Synchronous: the runtime is torn down right after, so nothing asynchronous would complete.
-      for (const [src] of duty.onDutyPlayers()) duty.forceOffNow(src, 'resource_stop');
+      duty.endAll('resource_stop');
       game.stop();
+      txAdmin.unsubscribe();
+      endedShifts.unsubscribe();
       recovery.unsubscribe();
       takenElsewhere?.unsubscribe();
       profileSubscribers.unsubscribe();

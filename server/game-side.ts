@@ -96,6 +96,7 @@ export function startGameSide(wiring: GameSideWiring): GameSide {
   });
   const clientEvents = subscribeClientEvents({
     ...wiring,
+    resumeShifts: config.ResumeWindowMs > 0,
     refreshOther: serverExports.RefreshPlayer,
     now: runtime.now,
     refreshCooldownMs: config.RefreshCooldownMs,

@@ -5,7 +5,8 @@ import type { DutyStore } from './model/duty-store.js';
 
 /**
  * Redis as a source of intents: an account another server of the community took becomes a `takenElsewhere` intent
- * for the session holding it here, in the account's lane like any other, and decide ends that duty without an `off`.
+ * for the session holding it here (or whose shift is held here after a crash), in the account's lane like any other,
+ * and decide ends that duty without an `off`.
  */
 export const endDutiesTakenElsewhere = (
   owners: Pick<DutyOwners, 'takenElsewhere$'>,
@@ -13,6 +14,6 @@ export const endDutiesTakenElsewhere = (
   duty: Pick<Duty, 'submit'>,
 ): Subscription =>
   owners.takenElsewhere$.subscribe((chatId) => {
-    const holder = store.model.holders.get(chatId);
+    const holder = store.model.holders.get(chatId) ?? store.model.held.get(chatId);
     if (holder) duty.submit({ kind: 'takenElsewhere', src: holder.src, chatId });
   });

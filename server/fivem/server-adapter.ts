@@ -1,6 +1,8 @@
 import { Observable, Subject } from 'rxjs';
 import { INTERNAL_EVENTS } from '../../shared/events.js';
-import type { ClientMessage, PlayerStateWrite, ServerPort } from '../server-port.js';
+import type { PlayerDrop } from '../players/drop-reading.js';
+import type { ClientMessage, PlayerStateWrite, ServerPort, TxAdminEvent } from '../server-port.js';
+import { TXADMIN_EVENTS, TXADMIN_RESOURCE } from '../txadmin/txadmin-payloads.js';
 import { serveHttp } from './http-handler.js';
 import { createResourceKvpStore } from './resource-kvp.js';
 import { createResourcePort } from './resource-port.js';
@@ -25,16 +27,31 @@ function netStream(name: string): Subject<ClientMessage> {
 export function createServerPort(onStop: () => void): ServerPort {
   const resourceName = GetCurrentResourceName();
   const joins$ = new Subject<number>();
-  const drops$ = new Subject<{ src: number; reason: string }>();
+  const drops$ = new Subject<{ src: number } & PlayerDrop>();
+  const txAdminEvents$ = new Subject<TxAdminEvent>();
 
   on('playerJoining', () => {
     const src = playerSource();
     if (src !== undefined) joins$.next(src);
   });
-  on('playerDropped', (reason: unknown) => {
+  on('playerDropped', (reason: unknown, resource: unknown, code: unknown) => {
     const src = playerSource();
-    if (src !== undefined) drops$.next({ src, reason: String(reason ?? '') });
+    if (src === undefined) return;
+    drops$.next({
+      src,
+      reason: String(reason ?? ''),
+      resource: String(resource ?? ''),
+      code: Number(code) || undefined,
+    });
   });
+  // Plain `on`: FXServer refuses a client's net event of these names (not safe for net). They are local events of
+  // txAdmin's monitor resource (sv_main.lua, txaEvent), so one fired by any other resource is not heard either.
+  for (const name of TXADMIN_EVENTS) {
+    on(`txAdmin:events:${name}`, (data: unknown) => {
+      if (playerSource() === undefined && GetInvokingResource() === TXADMIN_RESOURCE)
+        txAdminEvents$.next({ name, data });
+    });
+  }
   on('onResourceStop', (name: string) => {
     if (name === resourceName) onStop();
   });
@@ -42,6 +59,7 @@ export function createServerPort(onStop: () => void): ServerPort {
   return {
     joins$,
     drops$,
+    txAdminEvents$,
     clientReady$: netStream(INTERNAL_EVENTS.clientReady),
     dutyRequests$: netStream(INTERNAL_EVENTS.dutyRequest),
     refreshRequests$: netStream(INTERNAL_EVENTS.refreshRequest),

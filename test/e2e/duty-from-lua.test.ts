@@ -12,7 +12,7 @@ type Seen = {
 };
 type ServerSeen = {
   onDuty: Array<{ argc: number; src: number; types: string[]; name: string }>;
-  offDuty: Array<{ argc: number; src: number; type: string }>;
+  offDuty: Array<{ argc: number; src: number; type: string; reason: string; resumable: boolean }>;
 };
 
 describe('the duty states, driven by a Lua duty menu', () => {
@@ -60,9 +60,9 @@ describe('the duty states, driven by a Lua duty menu', () => {
       expect.objectContaining({ departmentId: LSPD.id, rankId: LSPD.sergeant, endedAt: null }),
     ]);
     expect(serverSeen().onDuty).toEqual([
-      { argc: 3, src: alex.id, types: ['integer', 'integer', 'integer'], name: 'Alex Mercer' },
+      { argc: 4, src: alex.id, types: ['integer', 'integer', 'integer', 'boolean'], name: 'Alex Mercer' },
     ]);
-    expect(world.eventArgs('bridge:server:playerOnDuty')).toEqual([[alex.id, LSPD.id, LSPD.sergeant]]);
+    expect(world.eventArgs('bridge:server:playerOnDuty')).toEqual([[alex.id, LSPD.id, LSPD.sergeant, false]]);
     const seen = clientSeen(alex);
     expect(seen.outcomes).toEqual([
       expect.objectContaining({ ok: true, changed: true, onDuty: true, departmentId: LSPD.id, rankId: LSPD.sergeant }),
@@ -84,7 +84,9 @@ describe('the duty states, driven by a Lua duty menu', () => {
     await world.sim.until(() => world.requests().length === 3, 10_000, 'the off call');
     await world.sim.settle();
     expect(world.requests().at(-1)).toBe('POST /api/leo/duty/off 200');
-    expect(serverSeen().offDuty).toEqual([{ argc: 1, src: alex.id, type: 'integer' }]);
+    expect(serverSeen().offDuty).toEqual([
+      { argc: 3, src: alex.id, type: 'integer', reason: 'request', resumable: false },
+    ]);
     expect(clientSeen(alex).offDuty).toEqual([{ departmentId: BCSO.id, reason: 'request' }]);
     expect(clientSeen(alex).outcomes[1]).toMatchObject({ ok: true, changed: true, onDuty: false });
     expect(luaMenuOf(alex).isOnDuty()).toBe(false);
@@ -97,7 +99,9 @@ describe('the duty states, driven by a Lua duty menu', () => {
     await goOnDuty(alex, 1);
     alex.drop('Exiting');
     await world.sim.until(() => world.requests().includes('POST /api/leo/duty/off 200'), 10_000, 'the off call');
-    expect(serverSeen().offDuty).toEqual([{ argc: 1, src: alex.id, type: 'integer' }]);
+    expect(serverSeen().offDuty).toEqual([
+      { argc: 3, src: alex.id, type: 'integer', reason: 'dropped', resumable: false },
+    ]);
     expect(world.panel.controls.sessions(TWO_DEPARTMENTS)[0]).toMatchObject({ endedBy: 'off' });
   });
 

@@ -35,7 +35,7 @@ const scrapeMetrics = (of: World) =>
 async function dutyWorks(of: World): Promise<SimPlayer> {
   const alex = await of.join(TWO_DEPARTMENTS, 'Alex Mercer');
   expect(await changeDuty(of.sim, alex, true)).toMatchObject({ ok: true });
-  expect(of.eventArgs('bridge:server:playerOnDuty')).toEqual([[alex.id, LSPD.id, LSPD.sergeant]]);
+  expect(of.eventArgs('bridge:server:playerOnDuty')).toEqual([[alex.id, LSPD.id, LSPD.sergeant, false]]);
   expect(await changeDuty(of.sim, alex, false)).toMatchObject({ ok: true });
   expect(of.eventArgs('bridge:server:playerOffDuty')).toHaveLength(1);
   return alex;
@@ -77,7 +77,7 @@ describe('with the feature on and its file missing from the install', () => {
     stub().loadPlayer(alex.id, 'QBC00001');
     const loaded = stub().calls().length;
     expect(await changeDuty(world.sim, alex, true)).toMatchObject({ ok: true });
-    expect(world.eventArgs('bridge:server:playerOnDuty')).toEqual([[alex.id, LSPD.id, LSPD.sergeant]]);
+    expect(world.eventArgs('bridge:server:playerOnDuty')).toEqual([[alex.id, LSPD.id, LSPD.sergeant, false]]);
     expect(stub().calls().slice(loaded)).toEqual([]);
     expect(errors(world)).toHaveLength(1);
   });

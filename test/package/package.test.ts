@@ -118,7 +118,7 @@ describe('npm run package', () => {
       expect(world.panel.controls.sessions(TWO_DEPARTMENTS)).toEqual([
         expect.objectContaining({ departmentId: LSPD.id, rankId: LSPD.sergeant, endedAt: null }),
       ]);
-      expect(world.eventArgs('bridge:server:playerOnDuty')).toEqual([[alex.id, LSPD.id, LSPD.sergeant]]);
+      expect(world.eventArgs('bridge:server:playerOnDuty')).toEqual([[alex.id, LSPD.id, LSPD.sergeant, false]]);
     });
   });
 });

@@ -45,6 +45,7 @@ const PAYLOAD_CLASSES = {
     name: true,
     rank: true,
     data: true,
+    resumed: true,
   }),
   BridgeOffDutyPayload: keysOf<keyof OffDutyPayload>({ departmentId: true, reason: true }),
   BridgeDutyOutcome: keysOf<KeysOf<DutyOutcome>>({
@@ -76,6 +77,9 @@ const UNIONS = {
     resource_stop: true,
     admin: true,
     replaced: true,
+    server_shutdown: true,
+    kicked: true,
+    banned: true,
   }),
   BridgeDutyErrorCode: keysOf<DutyErrorCode>({
     not_configured: true,

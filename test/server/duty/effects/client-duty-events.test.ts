@@ -48,6 +48,9 @@ describe("the client's offDuty event", () => {
     resource_stop: true,
     admin: true,
     replaced: true,
+    server_shutdown: true,
+    kicked: true,
+    banned: true,
   };
 
   it.each(Object.keys(toClient) as OffDutyReason[])('tells the player why, for %s', (reason) => {
