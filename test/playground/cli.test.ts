@@ -1,20 +1,14 @@
-import { connect } from 'node:net';
+import { readFileSync } from 'node:fs';
 import ky from 'ky';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parsePlaygroundOptions } from '../../playground/cli-options.js';
-import { killCliProcesses, startCli } from '../mock-panel/support/cli-process.js';
+import {
+  killCliProcesses,
+  isListening as listening,
+  startCli,
+  startNpmScript,
+} from '../mock-panel/support/cli-process.js';
 import { redisAvailable } from '../support/redis-server.js';
-
-/** Whether something listens on this loopback port. */
-const listening = (port: number) =>
-  new Promise<boolean>((resolve) => {
-    const socket = connect(port, '127.0.0.1');
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-  });
 
 afterEach(killCliProcesses);
 
@@ -59,6 +53,21 @@ describe('npm start (the playground)', () => {
     expect(await cli.exited).toBe(0);
     expect(cli.stdout).toContain('playground stopped');
   }, 60_000);
+
+  it('stops and frees its port, exiting 0, when npm run playground gets SIGTERM (as from docker stop)', async () => {
+    const cli = startNpmScript('playground', ['--port', '0'], { LEO_API_TOKEN: 'given-playground-token-9' });
+    const [, port] = await cli.lineMatching(/Dashboard: http:\/\/127\.0\.0\.1:(\d+)\/$/);
+    await cli.lineMatching(/3 demo players have joined/);
+    cli.child.kill('SIGTERM');
+    expect(await cli.exited).toBe(0);
+    expect(cli.stdout).toContain('playground stopped');
+    expect(await listening(Number(port))).toBe(false);
+  }, 60_000);
+
+  it('runs the playground from npm start as npm run playground does, after the build', async () => {
+    const { scripts } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
+    expect(scripts.start).toBe(`npm run build && ${scripts.playground}`);
+  });
 
   it('exits 2 with the usage on a bad flag', async () => {
     const cli = startCli('playground/cli.ts', ['--port', 'many']);
