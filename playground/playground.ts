@@ -12,7 +12,7 @@ import {
   type PlayerDuty,
   type ProfilePayload,
 } from '../shared/events.js';
-import { createSim, type Sim, type SimEvent, type SimPlayer } from '../sim/index.js';
+import { type ConsoleLine, createSim, type Sim, type SimEvent, type SimPlayer } from '../sim/index.js';
 import { bridgeResource } from './bridge-resource.js';
 import { type DutyCommandAnswer, DutyCommandRunner } from './duty-command-runner.js';
 import { chatLinesOf, onDutyCountOf } from './server-view.js';
@@ -46,8 +46,15 @@ export interface PlaygroundOptions {
   refreshIntervalMs?: number;
   /** More lines for the bridge's config.lua (a test's `Config.RefreshCooldownMs = 0`). */
   config?: readonly string[];
-  /** More resources for the simulated server, started after the bridge (a test's stand-in for another resource). */
+  /** More resources for the simulated server, started after the bridge (`npm start -- --resource ../my-mdt`). */
   resources?: ReadonlyArray<{ dir: string; name: string }>;
+  /**
+   * More server.cfg lines (`npm start -- --cfg extra.cfg`): run after the playground's own, before any resource
+   * starts. An `ensure` among them starts that resource there, as in FXServer.
+   */
+  serverCfg?: readonly string[];
+  /** Hears every console line of this server as it is printed (the CLI prints those of the tester's resources). */
+  echo?: (line: ConsoleLine, server: number) => void;
   /**
    * Called with why the bridge took a player off duty, as the game side shows it: the reason of
    * `bridge:client:offDuty`, or `dropped` for a player the playground drops while on duty (their client is gone).
@@ -145,7 +152,7 @@ export class Playground {
     const workDir = mkdtempSync(join(tmpdir(), 'bridge-playground-'));
     const kvpDir = join(workDir, 'kvp');
     mkdirSync(kvpDir);
-    const { refreshIntervalMs, config = [] } = options;
+    const { refreshIntervalMs, config = [], echo, server = 1 } = options;
     const configLines = [
       `Config.DutyCommand = { Enabled = true, Name = '${DUTY_COMMAND}' }`,
       'Config.AcePermissions = true',
@@ -165,10 +172,12 @@ export class Playground {
       aces: [
         'add_ace resource.bridge command.add_principal allow',
         'add_ace resource.bridge command.remove_principal allow',
+        ...(options.serverCfg ?? []),
       ],
       kvpDir,
       clock: 'real',
       recordEvents: (name) => name.startsWith('bridge:'),
+      echo: echo && ((line) => echo(line, server)),
     });
     return new Playground(sim, options, workDir);
   }
