@@ -58,6 +58,7 @@ export const ControlErrorBodySchema = z.object({
     'unauthorized',
     'invalid_control',
     'invalid_json',
+    'malformed_chat_id',
     'user_not_found',
     'department_not_found',
     'not_found',

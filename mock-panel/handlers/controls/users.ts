@@ -15,9 +15,11 @@ export function userHandlers(context: PanelContext, controls: PanelControls, ori
     http.put(
       routePredicate(origin, `${CONTROL_PREFIX}/users/:chatId/roles`),
       controlRoute(context, async ({ request, params }) => {
+        const chatId = chatIdParam(params.chatId);
+        if (!chatId.ok) return chatId.response;
         const body = await readControlBody(request, RolesBodySchema);
         if (!body.ok) return body.response;
-        const change = controls.setRoles(String(params.chatId), body.value.roles, body.value.guildId);
+        const change = controls.setRoles(chatId.chatId, body.value.roles, body.value.guildId);
         if (!change) return apiError('user_not_found', 'no panel user has this chat id');
         return respond(RolesResponseSchema, { ok: true, ...change });
       }),
