@@ -29,7 +29,8 @@ const MockDepartmentSchema = z.object({
    * the rank roles gets the first (entry) rank, so every member can go on duty.
    */
   ranks: z.array(MockRankSchema).min(1),
-  data: DepartmentDataSchema,
+  /** Optional, as in the contract: a department without it is answered without it, and the bridge sends `{}`. */
+  data: z.optional(DepartmentDataSchema),
 });
 
 function duplicatesOf(values: readonly (string | number)[]): (string | number)[] {
