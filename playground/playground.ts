@@ -40,8 +40,8 @@ export interface PlaygroundOptions {
   /** BRIDGE_REDIS_URL: the community's Redis; none, the bridge is alone as before issue 25. */
   redisUrl?: string;
   token: string;
-  /** Who can join from the dashboard. */
-  users: readonly PlaygroundUser[];
+  /** Who can join from the dashboard, asked each time: a user added to the panel while it runs is among them. */
+  users: () => readonly PlaygroundUser[];
   /** The bridge's `Config.RefreshIntervalMs`; by default the shipped config.lua's. */
   refreshIntervalMs?: number;
   /** More lines for the bridge's config.lua (a test's `Config.RefreshCooldownMs = 0`). */
@@ -186,7 +186,7 @@ export class Playground {
     this.collect();
     return {
       ok: true,
-      demoUsers: [...this.options.users],
+      demoUsers: [...this.options.users()],
       players: this.sim.players.map((player) => this.describe(player)),
       dutyCommand: `/${DUTY_COMMAND}`,
       onDutyCount: onDutyCountOf(this.sim),
@@ -203,7 +203,7 @@ export class Playground {
 
   /** Joins a player with that chat account and waits for the bridge to send their profile. */
   async join(chatId: string, name?: string): Promise<{ id: number; name: string }> {
-    const known = this.options.users.find((user) => user.chatId === chatId);
+    const known = this.options.users().find((user) => user.chatId === chatId);
     const player = await this.sim.join({
       name: name?.trim() || known?.name || `Player ${chatId.slice(-4)}`,
       identifiers: [`license:${chatId.padStart(40, '0').slice(-40)}`, `chat:${chatId}`],

@@ -87,7 +87,7 @@ export async function startPlaygroundWithPanel(
   let redis: RedisServer | undefined;
   try {
     if (count > 1 && withRedis) redis = await startRedisServer();
-    const users = [...panel.store.users.all().map(({ chatId, name }) => ({ chatId, name })), UNREGISTERED];
+    const users = () => [...panel.store.users.all().map(({ chatId, name }) => ({ chatId, name })), UNREGISTERED];
     servers = await PlaygroundServers.start(
       count,
       {

@@ -113,6 +113,7 @@ describe('tester controls, in-process', () => {
     };
 
     it.each([
+      ['PUT', '/__mock/users/alex', { name: 'Alex' }],
       ['PUT', '/__mock/users/alex/roles', { roles: [] }],
       ['DELETE', '/__mock/users/alex', undefined],
       ['GET', '/__mock/sessions?chatId=alex', undefined],
@@ -127,6 +128,7 @@ describe('tester controls, in-process', () => {
     });
 
     it('changes nothing: the users and their roles are as they were', async () => {
+      await running.client.put('/__mock/users/alex', { name: 'Alex' });
       await running.client.put('/__mock/users/alex/roles', { roles: [] });
       await running.client.delete('/__mock/users/alex');
       expect(running.panel.store.users.all()).toHaveLength(5);

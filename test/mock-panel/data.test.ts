@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -14,7 +14,7 @@ import {
   OTHER_GUILD_ONLY,
   TWO_DEPARTMENTS,
 } from './support/demo-users';
-import { inProcess } from './support/panel-transports';
+import { bodyOf, inProcess } from './support/panel-transports';
 
 const seed = loadMockPanelData();
 const scratch = mkdtempSync(join(tmpdir(), 'mock-panel-data-'));
@@ -106,6 +106,23 @@ describe('loading a data file', () => {
       expect(lspd).not.toHaveProperty('data');
       expect(bcso?.data?.vehicles.length).toBeGreaterThan(0);
       expect(DepartmentsReadSchema.parse(answer).departments[0]?.data).toEqual({});
+    } finally {
+      await running.stop();
+    }
+  });
+
+  it('loads the minimal file mock-panel/README.md shows: one user in one department without data', async () => {
+    const readme = readFileSync(new URL('../../mock-panel/README.md', import.meta.url), 'utf8');
+    const shown = /## Data file[\s\S]*?```json\n([\s\S]*?)```/.exec(readme)?.[1] ?? '';
+    const running = await inProcess.start({ data: loadMockPanelData(writeData('readme.json', shown)) });
+    try {
+      const answer = await bodyOf(
+        await running.client.get(departmentsPath('701234567890123456')),
+        DepartmentsResponseSchema,
+      );
+      expect(answer.departments).toEqual([
+        { id: 9, slug: 'doa', name: 'Department of Aviation', rank: { id: 91, name: 'Pilot' } },
+      ]);
     } finally {
       await running.stop();
     }
