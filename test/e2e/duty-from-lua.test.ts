@@ -96,6 +96,26 @@ describe('the duty states, driven by a Lua duty menu', () => {
     expect(world.panel.controls.sessions(TWO_DEPARTMENTS)).toEqual([]);
   });
 
+  it('hands Lua every time as an integer (epoch ms), on the server and on the client, as the types say', async () => {
+    await goOnDuty(alex, 1);
+    const integers = {
+      duty: 'integer',
+      onDutyPlayers: 'integer',
+      bag: 'integer',
+      setDuty: 'integer',
+      refresh: 'integer',
+    };
+    const server = world.sim.exports.lua_duty_menu as { timeTypes: (src: number) => Promise<Record<string, string>> };
+    expect(await server.timeTypes(alex.id)).toEqual(integers);
+    await world.sim.settle();
+    expect(luaMenuOf(alex).timeTypes()).toEqual({
+      profile: 'integer',
+      outcome: 'integer',
+      bag: 'integer',
+      options: 'integer',
+    });
+  });
+
   it('on duty → off duty: UpdatePlayerDuty(false) calls duty/off and fires playerOffDuty and offDuty', async () => {
     await goOnDuty(alex, 2);
     expect(luaMenuOf(alex).goOffDuty()).toBe(true);

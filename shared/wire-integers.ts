@@ -1,0 +1,70 @@
+// FiveM's JS runtime packs a number outside int32 as a msgpack float64 (fivem-runtime.md §1.5), so an epoch-ms time
+// such as a duty's `since` reaches a Lua script as a float: `math.type(since) == 'float'`, though the bridge's types
+// say integer. The same packer writes an int64-buffer `Int64BE` as a msgpack int64
+// (citizenfx/fivem data/shared/citizen/scripting/v8/msgpack.js at 43a1a425, write-type: `u.isInt64BE(r)`, then
+// `r.toArray()`). Lua reads an int64 as an integer, and a JS receiver decodes it to a plain number, as before.
+// int64-buffer recognises its values by the `_isInt64BE` marker, not by their class, so this small stand-in, made in
+// the bridge's own bundle, is packed as one.
+
+const TWO_POW_32 = 2 ** 32;
+
+/** What FiveM's msgpack writer takes for an Int64BE: the marker and the 8 big-endian bytes. */
+class WireInt64 {
+  readonly _isInt64BE = true;
+  constructor(private readonly value: number) {}
+
+  /** Two's complement, big-endian, as Int64BE's toArray() gives them. */
+  toArray(): number[] {
+    const high = Math.floor(this.value / TWO_POW_32);
+    const low = this.value - high * TWO_POW_32;
+    const bytes: number[] = [];
+    for (const word of [high >>> 0, low])
+      bytes.push(word >>> 24, (word >>> 16) & 0xff, (word >>> 8) & 0xff, word & 0xff);
+    return bytes;
+  }
+}
+
+const outsideInt32 = (value: number) => Number.isSafeInteger(value) && value !== (value | 0);
+
+function isPlainObject(value: object): value is Record<string, unknown> {
+  const proto = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}
+
+/**
+ * `value` as the bridge hands it to FiveM (exports, events, state bags): every safe integer outside int32, at any
+ * depth of plain objects and arrays, packed as a msgpack int64 so Lua gets an integer. Functions and everything else
+ * are kept as they are; a value with no such integer is returned itself, not copied.
+ */
+export function wireIntegers<T>(value: T): T {
+  if (typeof value === 'number') return (outsideInt32(value) ? new WireInt64(value) : value) as T;
+  if (typeof value !== 'object' || value === null) return value;
+  if (Array.isArray(value)) {
+    const items = value.map(wireIntegers);
+    return (items.some((item, index) => item !== value[index]) ? items : value) as T;
+  }
+  if (!isPlainObject(value)) return value;
+  let copy: Record<string, unknown> | undefined;
+  for (const [key, field] of Object.entries(value)) {
+    const wired = wireIntegers(field);
+    if (wired !== field) {
+      copy ??= { ...value };
+      copy[key] = wired;
+    }
+  }
+  return (copy ?? value) as T;
+}
+
+/**
+ * An export as FiveM runs it, with what it hands back (its result, a promise's value, what it passes to a callback it
+ * was given) put through wireIntegers: a Lua caller gets integers where the types say so.
+ */
+export function wiredExport(fn: (...args: never[]) => unknown): (...args: unknown[]) => unknown {
+  return (...args) => {
+    const wiredArgs = args.map((arg) =>
+      typeof arg === 'function' ? (...values: unknown[]) => arg(...values.map(wireIntegers)) : arg,
+    );
+    const result = (fn as (...args: unknown[]) => unknown)(...wiredArgs);
+    return result instanceof Promise ? result.then(wireIntegers) : wireIntegers(result);
+  };
+}
