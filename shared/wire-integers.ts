@@ -7,6 +7,12 @@
 // the bridge's own bundle, is packed as one.
 
 const TWO_POW_32 = 2 ** 32;
+// Read once: every global looked up in a call costs a lookup, a slow one in a Node vm context such as the simulator's,
+// and a list of 400 players on duty is thousands of them.
+const { isArray } = Array;
+const { isSafeInteger } = Number;
+const { getPrototypeOf, prototype: OBJECT_PROTOTYPE } = Object;
+const { floor } = Math;
 
 /** What FiveM's msgpack writer takes for an Int64BE: the marker and the 8 big-endian bytes. */
 class WireInt64 {
@@ -15,20 +21,26 @@ class WireInt64 {
 
   /** Two's complement, big-endian, as Int64BE's toArray() gives them. */
   toArray(): number[] {
-    const high = Math.floor(this.value / TWO_POW_32);
+    const high = floor(this.value / TWO_POW_32);
     const low = this.value - high * TWO_POW_32;
-    const bytes: number[] = [];
-    for (const word of [high >>> 0, low])
-      bytes.push(word >>> 24, (word >>> 16) & 0xff, (word >>> 8) & 0xff, word & 0xff);
-    return bytes;
+    return [
+      (high >>> 24) & 0xff,
+      (high >>> 16) & 0xff,
+      (high >>> 8) & 0xff,
+      high & 0xff,
+      low >>> 24,
+      (low >>> 16) & 0xff,
+      (low >>> 8) & 0xff,
+      low & 0xff,
+    ];
   }
 }
 
-const outsideInt32 = (value: number) => Number.isSafeInteger(value) && value !== (value | 0);
+const outsideInt32 = (value: number) => isSafeInteger(value) && value !== (value | 0);
 
 function isPlainObject(value: object): value is Record<string, unknown> {
-  const proto = Object.getPrototypeOf(value);
-  return proto === Object.prototype || proto === null;
+  const proto = getPrototypeOf(value);
+  return proto === OBJECT_PROTOTYPE || proto === null;
 }
 
 /**
@@ -39,18 +51,25 @@ function isPlainObject(value: object): value is Record<string, unknown> {
 export function wireIntegers<T>(value: T): T {
   if (typeof value === 'number') return (outsideInt32(value) ? new WireInt64(value) : value) as T;
   if (typeof value !== 'object' || value === null) return value;
-  if (Array.isArray(value)) {
-    const items = value.map(wireIntegers);
-    return (items.some((item, index) => item !== value[index]) ? items : value) as T;
+  // Every duty change passes through here, most with nothing to change: nothing is allocated until something does.
+  if (isArray(value)) {
+    let copy: unknown[] | undefined;
+    for (let index = 0; index < value.length; index++) {
+      const wired = wireIntegers(value[index]);
+      if (wired === value[index]) continue;
+      copy ??= value.slice();
+      copy[index] = wired;
+    }
+    return (copy ?? value) as T;
   }
   if (!isPlainObject(value)) return value;
   let copy: Record<string, unknown> | undefined;
-  for (const [key, field] of Object.entries(value)) {
-    const wired = wireIntegers(field);
-    if (wired !== field) {
-      copy ??= { ...value };
-      copy[key] = wired;
-    }
+  // A plain object's for...in sees its own keys only; unlike Object.entries it allocates nothing.
+  for (const key in value) {
+    const wired = wireIntegers(value[key]);
+    if (wired === value[key]) continue;
+    copy ??= { ...value };
+    copy[key] = wired;
   }
   return (copy ?? value) as T;
 }
@@ -61,9 +80,9 @@ export function wireIntegers<T>(value: T): T {
  */
 export function wiredExport(fn: (...args: never[]) => unknown): (...args: unknown[]) => unknown {
   return (...args) => {
-    const wiredArgs = args.map((arg) =>
-      typeof arg === 'function' ? (...values: unknown[]) => arg(...values.map(wireIntegers)) : arg,
-    );
+    const wiredArgs = args.some((arg) => typeof arg === 'function')
+      ? args.map((arg) => (typeof arg === 'function' ? (...values: unknown[]) => arg(...wireIntegers(values)) : arg))
+      : args;
     const result = (fn as (...args: unknown[]) => unknown)(...wiredArgs);
     return result instanceof Promise ? result.then(wireIntegers) : wireIntegers(result);
   };

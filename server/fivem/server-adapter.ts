@@ -52,8 +52,8 @@ export function createServerPort(onStop: () => void): ServerPort {
     playerName: (src) => GetPlayerName(String(src)) ?? `player ${src}`,
     playerIdentifiers: (src) => getPlayerIdentifiers(String(src)) ?? [],
     connectedPlayers: () => getPlayers().map(Number),
-    emitLocal: (event, ...args) => emit(event, ...args.map(wireIntegers)),
-    emitClient: (event, src, ...args) => emitNet(event, src, ...args.map(wireIntegers)),
+    emitLocal: (event, ...args) => emit(event, ...wireIntegers(args)),
+    emitClient: (event, src, ...args) => emitNet(event, src, ...wireIntegers(args)),
     print: (line) => console.log(line),
     registerCommand(name, handler, restricted) {
       // Commands do not set `source`: FXServer passes who ran it (0 for the console) as the first argument.
