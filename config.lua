@@ -150,7 +150,7 @@ Config.Locale = {
   refreshing = 'Refreshing your departments...',
   -- Going on duty without being a member of any department.
   no_departments = 'You are not a member of any department. If that is wrong, run /syncme in the chat or press "Refresh roles" in the panel, then /dutyrefresh.',
-  -- Going on duty before a menu selected one of the player's departments.
+  -- Going on duty before a menu selected one of the player's several departments.
   no_department_selected = 'Select a department before going on duty.',
   -- A menu called UpdatePlayerDuty with something other than true or false.
   invalid_status = 'UpdatePlayerDuty needs true (on duty) or false (off duty).',

@@ -173,7 +173,10 @@ export interface DutyOptions {
 export interface BridgeClientExports {
   IsPlayerOnDuty(): boolean;
   GetDutyOptions(): DutyOptions;
-  /** True when the request was sent; the callback receives the outcome. */
+  /**
+   * On duty (for the department set with `setActive`, or the player's only one) or off duty. True when the request
+   * was sent; the callback receives the outcome.
+   */
   UpdatePlayerDuty(status: boolean, callback?: (outcome: DutyOutcome) => void): boolean;
 }
 

@@ -9,6 +9,7 @@ export { LuaModule } from './lua/lua-api.js';
 export { readManifest, scriptsFor } from './manifest/manifest.js';
 export { SimPlayer } from './player.js';
 export { ConnectionRejected, type JoinOptions } from './server/connections.js';
+export { cfgLines } from './server/console-line.js';
 export type { SimHttpRequest, SimHttpResponse } from './server/http.js';
 export { KvpStore } from './server/kvp.js';
 export { createSim, type ResourceOption, Sim, type SimOptions } from './sim.js';

@@ -32,8 +32,8 @@ export interface SimOptions {
   clock?: ClockMode;
   serverFrameMs?: number;
   clientFrameMs?: number;
-  /** Print console lines as they happen (default false). */
-  echo?: boolean;
+  /** Print console lines as they happen, or hand each to a function (default false). */
+  echo?: boolean | ((line: ConsoleLine) => void);
   recordEvents?: boolean | ((name: string) => boolean);
   maxEvents?: number;
   /** A stand-in `chat` resource that records messages and suggestions on clients (default true). */

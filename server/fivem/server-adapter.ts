@@ -1,5 +1,6 @@
 import { Observable, Subject } from 'rxjs';
 import { INTERNAL_EVENTS } from '../../shared/events.js';
+import { wiredExport, wireIntegers } from '../../shared/wire-integers.js';
 import type { PlayerDrop } from '../players/drop-reading.js';
 import type { ClientMessage, PlayerStateWrite, ServerPort, TxAdminEvent } from '../server-port.js';
 import { TXADMIN_EVENTS, TXADMIN_RESOURCE } from '../txadmin/txadmin-payloads.js';
@@ -69,8 +70,8 @@ export function createServerPort(onStop: () => void): ServerPort {
     playerName: (src) => GetPlayerName(String(src)) ?? `player ${src}`,
     playerIdentifiers: (src) => getPlayerIdentifiers(String(src)) ?? [],
     connectedPlayers: () => getPlayers().map(Number),
-    emitLocal: (event, ...args) => emit(event, ...args),
-    emitClient: (event, src, ...args) => emitNet(event, src, ...args),
+    emitLocal: (event, ...args) => emit(event, ...wireIntegers(args)),
+    emitClient: (event, src, ...args) => emitNet(event, src, ...wireIntegers(args)),
     print: (line) => console.log(line),
     registerCommand(name, handler, restricted) {
       // Commands do not set `source`: FXServer passes who ran it (0 for the console) as the first argument.
@@ -89,7 +90,7 @@ export function createServerPort(onStop: () => void): ServerPort {
     executeCommand: (line) => ExecuteCommand(line),
     isPrincipalAceAllowed: (principal, object) => IsPrincipalAceAllowed(principal, object),
     isPlayerAceAllowed: (src, object) => IsPlayerAceAllowed(String(src), object),
-    setGlobalState: (key, value) => GlobalState.set(key, value, true),
+    setGlobalState: (key, value) => GlobalState.set(key, wireIntegers(value), true),
     convar: (name) => GetConvar(name, ''),
     readConfig() {
       try {
@@ -99,9 +100,9 @@ export function createServerPort(onStop: () => void): ServerPort {
       }
     },
     store: createResourceKvpStore(),
-    registerExport: (name, fn) => exports(name, fn),
+    registerExport: (name, fn) => exports(name, wiredExport(fn)),
     // The third argument matters in JS: without `true` the value is not replicated, even on the server.
-    setPlayerState: (src, key, value) => Player(src).state.set(key, value, true),
+    setPlayerState: (src, key, value) => Player(src).state.set(key, wireIntegers(value), true),
     playerStateWrites: (keys) =>
       new Observable<PlayerStateWrite>((subscriber) => {
         // One handler per key on every bag; the handler runs before FXServer stores the value.

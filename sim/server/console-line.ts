@@ -35,10 +35,13 @@ export function tokenize(line: string): string[] {
   return tokens;
 }
 
-/** Splits a cfg text into its lines (`;` does not separate commands in cfg files read by the simulator). */
+/**
+ * Splits a cfg text into the lines that say something: blank and comment-only lines go (`;` does not separate
+ * commands in cfg files read by the simulator).
+ */
 export function cfgLines(text: string): string[] {
   return text
     .split(/\r?\n/)
     .map((l) => l.trim())
-    .filter((l) => l.length > 0);
+    .filter((l) => tokenize(l).length > 0);
 }

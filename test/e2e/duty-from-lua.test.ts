@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { SimPlayer } from '../../sim/index.js';
-import { BCSO, LSPD, TWO_DEPARTMENTS } from '../mock-panel/support/demo-users.js';
+import { BCSO, LSPD, ONE_DEPARTMENT, SAFR, TWO_DEPARTMENTS } from '../mock-panel/support/demo-users.js';
 import { luaMenuOf } from './support/bridge-exports.js';
 import { startWorld, type World } from './support/world.js';
 
@@ -75,6 +75,45 @@ describe('the duty states, driven by a Lua duty menu', () => {
     expect(alex.notifications.map((n) => n.text)).toContain(
       'You are now on duty: Los Santos Police Department, Sergeant.',
     );
+  });
+
+  it('UpdatePlayerDuty(true) without setActive: the only department of a player with one, a choice with two', async () => {
+    const jamie = await world.join(ONE_DEPARTMENT, 'Jamie Rivera');
+    expect(luaMenuOf(jamie).goOnDutyAsSelected()).toBe(true);
+    await world.sim.until(() => clientSeen(jamie).outcomes.length > 0, 10_000, 'the duty outcome');
+    expect(clientSeen(jamie).outcomes).toEqual([
+      expect.objectContaining({ ok: true, changed: true, onDuty: true, departmentId: SAFR.id, rankId: SAFR.captain }),
+    ]);
+    expect(world.panel.controls.sessions(ONE_DEPARTMENT)).toEqual([
+      expect.objectContaining({ departmentId: SAFR.id, rankId: SAFR.captain, endedAt: null }),
+    ]);
+
+    expect(luaMenuOf(alex).goOnDutyAsSelected()).toBe(false);
+    await world.sim.until(() => clientSeen(alex).outcomes.length > 0, 10_000, 'the refusal');
+    expect(clientSeen(alex).outcomes).toEqual([
+      expect.objectContaining({ ok: false, error: 'no_department_selected' }),
+    ]);
+    expect(world.panel.controls.sessions(TWO_DEPARTMENTS)).toEqual([]);
+  });
+
+  it('hands Lua every time as an integer (epoch ms), on the server and on the client, as the types say', async () => {
+    await goOnDuty(alex, 1);
+    const integers = {
+      duty: 'integer',
+      onDutyPlayers: 'integer',
+      bag: 'integer',
+      setDuty: 'integer',
+      refresh: 'integer',
+    };
+    const server = world.sim.exports.lua_duty_menu as { timeTypes: (src: number) => Promise<Record<string, string>> };
+    expect(await server.timeTypes(alex.id)).toEqual(integers);
+    await world.sim.settle();
+    expect(luaMenuOf(alex).timeTypes()).toEqual({
+      profile: 'integer',
+      outcome: 'integer',
+      bag: 'integer',
+      options: 'integer',
+    });
   });
 
   it('on duty → off duty: UpdatePlayerDuty(false) calls duty/off and fires playerOffDuty and offDuty', async () => {
