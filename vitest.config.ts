@@ -14,7 +14,9 @@ export default defineConfig({
     // may change, and every file builds its own sims, panels and servers.
     isolate: false,
     // vitest's default leaves one core to the main process, which on a 2-core machine runs the files one at a time;
-    // the main process mostly waits on the workers.
-    maxWorkers: availableParallelism(),
+    // the main process mostly waits on the workers. One worker more than the cores fills the time the real-time
+    // files (community storms, chromium, CLI processes) spend waiting; a second more cost more CPU in module imports
+    // than it saved (2-core machine under load: 145 s with three workers, 150 s with four).
+    maxWorkers: availableParallelism() + 1,
   },
 });

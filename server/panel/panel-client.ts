@@ -1,4 +1,3 @@
-import ky, { type KyInstance } from 'ky';
 import {
   type DepartmentsAnswer,
   DepartmentsReadSchema,
@@ -103,35 +102,6 @@ function untilAborted(signal: AbortSignal): { promise: Promise<never>; dispose: 
     dispose = () => signal.removeEventListener('abort', onAbort);
   });
   return { promise, dispose };
-}
-
-/** Options ky does not know, which it hands to `fetch` as they are: the request's deadline, and a call's JSON. */
-interface BesideKy {
-  deadline: AbortSignal;
-  jsonText?: string;
-}
-
-/**
- * `fetch` with the request's deadline as its signal, and a duty call's JSON as its body. Both go beside ky rather
- * than through its options:
- * - ky joins a caller's `signal` to its own with AbortSignal.any on every request, the dearest step of its set-up.
- * - A body given to ky (`json`) becomes a stream in ky's Request, which ky tees at once for retries it never makes
- *   here (`retry: 0`), and which fetch, handed that Request, pipes through a TransformStream into its own copy: three
- *   streams and their readers for every duty call, most of what a duty toggle allocated in Node's fetch
- *   (docs/budget.md, "Bytes allocated per duty toggle"). Given the text, fetch builds its Request from a string.
- * Without an injected fetch, the global one is looked up at each call, as ky does.
- */
-function besideKy(fetchImpl: typeof fetch | undefined): typeof fetch {
-  return (input, init) => {
-    const { deadline, jsonText, ...rest } = (init ?? {}) as RequestInit & Partial<BesideKy>;
-    const send = fetchImpl ?? globalThis.fetch;
-    if (jsonText === undefined) return send(input, deadline ? { ...rest, signal: deadline } : rest);
-    // ky hands over its Request; anything else is read as one, so the body is never dropped.
-    const request = input instanceof Request ? input : new Request(input, rest);
-    const { headers } = request;
-    headers.set('content-type', 'application/json');
-    return send(request.url, { ...rest, method: request.method, headers, body: jsonText, signal: deadline ?? null });
-  };
 }
 
 const utf8 = new TextDecoder();
@@ -241,18 +211,23 @@ export function createPanelTransport(options: PanelTransportOptions): PanelTrans
   // A failure's message reaches the console and the player (`panel_refused`): an upstream that echoes the request
   // headers must not put the token, or a piece of it, there.
   const redact = createRedactor(() => [options.token]);
-  const http: KyInstance = ky.create({
-    prefixUrl: options.apiBase,
-    headers: { authorization: `Bearer ${options.token}`, accept: 'application/json' },
-    // The deadline below covers the whole exchange; ky's own timeout would stop at the headers, and a panel that
-    // drips its body in byte by byte would hold the call forever.
-    timeout: false,
-    throwHttpErrors: false,
-    // No hidden retries: the outbox retries duty calls in order and callers decide when a read is worth repeating,
-    // so every request spends the panel's shared budget knowingly.
-    retry: 0,
-    fetch: besideKy(options.fetch),
-  });
+  // Plain fetch, not ky: every part of ky the bridge could use is one it must not. Its timeout stops at the headers
+  // (the deadline below covers the body too); its retries would spend the panel's shared budget unseen (the outbox
+  // and the callers decide); its HTTPError and its json() would buffer a body of any size (readBody stops at 1 MiB).
+  // What was left, a prefix and two headers, cost 14 KB of dist/server.js (docs/architecture.md, "The panel client").
+  const base = options.apiBase.replace(/\/+$/, '');
+  const authorization = `Bearer ${options.token}`;
+  /** Without an injected fetch, the global one is looked up at each call, so a test's or an owner's patch applies. */
+  const send = (path: string, method: 'GET' | 'POST', jsonText: string | undefined, signal: AbortSignal) =>
+    (options.fetch ?? globalThis.fetch)(`${base}${path.startsWith('/') ? '' : '/'}${path}`, {
+      method,
+      headers:
+        jsonText === undefined
+          ? { authorization, accept: 'application/json' }
+          : { authorization, accept: 'application/json', 'content-type': 'application/json' },
+      ...(jsonText === undefined ? {} : { body: jsonText }),
+      signal,
+    });
 
   /** One request and its whole body, within RequestTimeoutMs. */
   async function call<T>(
@@ -288,8 +263,7 @@ export function createPanelTransport(options: PanelTransportOptions): PanelTrans
     const timedOut = () =>
       answer({ ok: false, failure: { kind: 'timeout', message: `no answer within ${options.timeoutMs} ms` } });
     try {
-      const beside: BesideKy = { deadline: signal, ...(json ? { jsonText: JSON.stringify(json) } : {}) };
-      response = await http(path.replace(/^\//, ''), { method, ...beside });
+      response = await send(path, method, json ? JSON.stringify(json) : undefined, signal);
     } catch (error) {
       if (signal.aborted) return timedOut();
       return answer({

@@ -5,7 +5,6 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
-const TSX = fileURLToPath(new URL('../../../node_modules/tsx/dist/cli.mjs', import.meta.url));
 
 const children: ChildProcess[] = [];
 /** npm's children in their own process group: npm killed leaves the shell and the server behind. */
@@ -23,9 +22,13 @@ export function killCliProcesses(): void {
   }
 }
 
-/** Runs a TS entry point of the repository with tsx, as `npm run <script>` does, and reads its output by line. */
+/**
+ * Runs a TS entry point of the repository as `npm run <script>` does (`node --import tsx`), and reads its output by
+ * line. Not tsx's own CLI: that is a parent process which, on SIGTERM, gives its child 30 ms to say it saw the
+ * signal, then 30 ms more, then kills it and exits 143; on a loaded machine a clean stop then failed.
+ */
 export function startCli(script: string, args: string[], env: Record<string, string | undefined> = {}) {
-  return startProcess(process.execPath, [TSX, script, ...args], env);
+  return startProcess(process.execPath, ['--import', 'tsx', script, ...args], env);
 }
 
 /**

@@ -1,5 +1,5 @@
-// A duty call's JSON goes to fetch beside ky (server/panel/panel-client.ts, besideKy): what reaches a real listening
-// panel must still be the call as the contract has it, and the request's deadline must still hold.
+// A duty call's JSON goes to fetch as text (server/panel/panel-client.ts): what reaches a real listening panel must
+// be the call as the contract has it, and the request's deadline must hold.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
