@@ -1,0 +1,242 @@
+// The faults a real Redis deployment sees, against a community of simulated servers, one mock panel and one real
+// redis-server (issue 30): writes paused, a restart from an older dump.rdb, a failover to a replica that lagged, a
+// server cut off from Redis, a server made by copying another's folder, and a budget key of the wrong type. After
+// each, the panel's duty book must match the games: every open session is held by a game, in its department, and
+// no game's duty is missing at the panel.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { copyKvpFolder } from '../../sim/community/kvp-folder.js';
+import { type RedisReplica, startReplica } from '../../sim/community/redis-replica.js';
+import type { Sim } from '../../sim/index.js';
+import { BCSO, LSPD, ONE_DEPARTMENT, TWO_DEPARTMENTS } from '../mock-panel/support/demo-users.js';
+import { type RedisServer, redisAvailable, startRedisServer } from '../support/redis-server.js';
+import { changeDuty } from './support/bridge-exports.js';
+import { type SimCommunity, type SimCommunityOptions, startSimCommunity } from './support/community.js';
+import {
+  claimedIn,
+  dutyCallsOf,
+  gameOnDuty,
+  inCommunity,
+  joined,
+  LIVENESS_CONVAR,
+  linesOf,
+  offDuty,
+  offDutyEventsOf,
+  onDuty,
+  openAt,
+  ownerRecord,
+  printConsoles,
+  TEST_LIVENESS_MS,
+  untilQuiet,
+} from './support/community-duty.js';
+
+let community: SimCommunity | undefined;
+let redis: RedisServer | undefined;
+let replica: RedisReplica | undefined;
+let ran: SimCommunity | undefined;
+beforeEach(({ onTestFailed }) => {
+  onTestFailed(() => printConsoles(ran));
+});
+afterEach(async () => {
+  ran = community;
+  await community?.close();
+  await replica?.stop();
+  await redis?.stop();
+  community = undefined;
+  redis = undefined;
+  replica = undefined;
+});
+
+const JAMIE = ONE_DEPARTMENT;
+const ALEX = TWO_DEPARTMENTS;
+
+async function startCommunity(options: Partial<SimCommunityOptions> = {}): Promise<SimCommunity> {
+  redis = await startRedisServer();
+  community = await startSimCommunity({
+    servers: 2,
+    ...(options.proxiedRedis ? {} : { redisUrl: redis.url() }),
+    convarsOf: () => ({ [LIVENESS_CONVAR]: String(TEST_LIVENESS_MS) }),
+    ...options,
+  });
+  await Promise.all(community.sims.map(inCommunity));
+  return community;
+}
+
+const settle = (sim: Sim, ms: number) => sim.advance(ms);
+
+describe.skipIf(!redisAvailable())('duty across the community under faults (two servers, one panel, one Redis)', () => {
+  it('writes paused (CLIENT PAUSE 4000 WRITE) while A claims: B’s later duty is not ended by A, and A’s game lets go', async () => {
+    const { sims } = await startCommunity();
+    const [a, b] = sims as [Sim, Sim];
+    const onA = await joined(community as SimCommunity, a, JAMIE);
+    // Redis stalls (a fork for a save, a slow disk): A's claim times out after 500 ms, and lands when the pause ends.
+    await redis?.pause(4_000, 'WRITE');
+    await onDuty(a, onA);
+    await settle(a, 4_500);
+
+    const onB = await joined(community as SimCommunity, b, JAMIE);
+    await onDuty(b, onB);
+    // A hears B's claim and gives the account up in game, without an off.
+    await a.until(() => offDutyEventsOf(a, onA).length > 0, 10_000, 'A to let the account go').catch(() => {});
+    await changeDuty(a, onA, false);
+    await settle(b, 1_000);
+
+    expect(openAt(community as SimCommunity, JAMIE)).toEqual([expect.objectContaining({ departmentId: 3 })]);
+    expect(gameOnDuty(onB)).toBe(true);
+    expect(gameOnDuty(onA)).toBe(false);
+    expect(offDutyEventsOf(a, onA)).toEqual([[{ departmentId: 3, reason: 'replaced' }]]);
+    await offDuty(b, onB);
+    await b.until(() => openAt(community as SimCommunity, JAMIE).length === 0, 10_000, 'B’s off');
+    expect(dutyCallsOf(community as SimCommunity)).toEqual(['on', 'on', 'off']);
+  }, 30_000);
+
+  it('kill -9, then a restart from an older dump.rdb: B keeps the duty it took after the snapshot', async () => {
+    const { sims } = await startCommunity();
+    const [a, b] = sims as [Sim, Sim];
+    const onA = await joined(community as SimCommunity, a, JAMIE);
+    await onDuty(a, onA);
+    await claimedIn(redis as RedisServer, JAMIE);
+    // Debian's redis.conf saves snapshots: this one has A's claim.
+    const older = await (redis as RedisServer).snapshot();
+    const onB = await joined(community as SimCommunity, b, JAMIE);
+    await onDuty(b, onB);
+    await a.until(() => offDutyEventsOf(a, onA).length > 0, 10_000, 'A to let the account go');
+    const bOwns = await ownerRecord(redis as RedisServer, JAMIE);
+
+    await (redis as RedisServer).restartFrom(older);
+    // Both servers reconnect and settle: B's claim is the later one.
+    await b.until(() => linesOf(b, /answers again/).length > 0, 15_000, 'B back on Redis');
+    await settle(b, 9_000);
+
+    expect(gameOnDuty(onB)).toBe(true);
+    expect(offDutyEventsOf(b, onB)).toEqual([]);
+    expect((await ownerRecord(redis as RedisServer, JAMIE))?.server).toBe(bOwns?.server);
+    expect(openAt(community as SimCommunity, JAMIE)).toEqual([expect.objectContaining({ departmentId: 3 })]);
+    await offDuty(b, onB);
+    await b.until(() => openAt(community as SimCommunity, JAMIE).length === 0, 10_000, 'B’s off');
+  }, 40_000);
+
+  it('a failover to a replica that lagged: B keeps the duty the replica never heard of', async () => {
+    redis = await startRedisServer();
+    replica = await startReplica(redis);
+    // Each server reaches "the Redis" through one address (its proxy), which the failover points at the replica.
+    community = await startSimCommunity({
+      servers: 2,
+      proxiedRedis: redis,
+      convarsOf: () => ({ [LIVENESS_CONVAR]: String(TEST_LIVENESS_MS) }),
+    });
+    await Promise.all(community.sims.map(inCommunity));
+    const [a, b] = community.sims as [Sim, Sim];
+    const onA = await joined(community, a, JAMIE);
+    await onDuty(a, onA);
+    await claimedIn(redis as RedisServer, JAMIE);
+    await replica.inSync();
+    replica.lag();
+    const onB = await joined(community, b, JAMIE);
+    await onDuty(b, onB);
+    await a.until(() => offDutyEventsOf(a, onA).length > 0, 10_000, 'A to let the account go');
+
+    // The primary dies; the replica, which never got B's claim, is promoted and takes its address.
+    await redis.kill();
+    await replica.server.promote();
+    for (const sim of [a, b]) community.proxyOf(sim).retarget(replica.server.port);
+    await b.until(() => linesOf(b, /answers again/).length > 0, 15_000, 'B on the promoted replica');
+    await b.advance(9_000);
+
+    expect(gameOnDuty(onB)).toBe(true);
+    expect(offDutyEventsOf(b, onB)).toEqual([]);
+    expect(openAt(community, JAMIE)).toEqual([expect.objectContaining({ departmentId: 3 })]);
+    await offDuty(b, onB);
+    await b.until(() => openAt(community as SimCommunity, JAMIE).length === 0, 10_000, 'B’s off');
+  }, 40_000);
+
+  it('a partition: A, cut off, puts the account on duty in LSPD; B then in BCSO; once healed the panel and the games agree on B', async () => {
+    redis = await startRedisServer();
+    community = await startSimCommunity({
+      servers: 2,
+      proxiedRedis: redis,
+      convarsOf: () => ({ [LIVENESS_CONVAR]: String(TEST_LIVENESS_MS) }),
+    });
+    await Promise.all(community.sims.map(inCommunity));
+    const [a, b] = community.sims as [Sim, Sim];
+    const onA = await joined(community, a, ALEX);
+    const onB = await joined(community, b, ALEX);
+    community.proxyOf(a).cutLink('reset');
+    await a.until(() => linesOf(a, /is gone/).length > 0, 10_000, 'A cut off');
+    await onDuty(a, onA, 0);
+    await onDuty(b, onB, 1);
+    await b.advance(1_000);
+
+    community.proxyOf(a).heal();
+    await a.until(() => linesOf(a, /answers again/).length > 0, 15_000, 'A back');
+    await untilQuiet(community, redis, { quietMs: 3_000 });
+
+    expect(openAt(community, ALEX)).toEqual([expect.objectContaining({ departmentId: BCSO.id })]);
+    expect(gameOnDuty(onB)).toBe(true);
+    expect(gameOnDuty(onA)).toBe(false);
+    expect(offDutyEventsOf(a, onA)).toEqual([[{ departmentId: LSPD.id, reason: 'superseded' }]]);
+    expect(offDutyEventsOf(b, onB)).toEqual([]);
+  }, 40_000);
+
+  it('a server made by copying another’s folder (KVP included) takes an identity of its own and ends none of its duties', async () => {
+    const { sims } = await startCommunity({ servers: 1 });
+    const [a] = sims as [Sim];
+    const onA = await joined(community as SimCommunity, a, JAMIE);
+    await onDuty(a, onA);
+    const copied = copyKvpFolder((community as SimCommunity).kvpDirOf(a));
+    const c = await (community as SimCommunity).addServer({ kvpDir: copied });
+    await inCommunity(c);
+    await c.advance(4_000);
+
+    // A's shift is untouched: the copy's inherited duty records were A's.
+    expect(openAt(community as SimCommunity, JAMIE)).toEqual([expect.objectContaining({ departmentId: 3 })]);
+    expect(dutyCallsOf(community as SimCommunity)).toEqual(['on']);
+    expect(linesOf(c, /copied|is not sent/)).toEqual([
+      expect.stringMatching(/^WARN: .*most likely copied.*this server is [0-9a-f]{16} in the community from now on/),
+      expect.stringMatching(/^INFO: the off of chat account \d+ is not sent: it is a call of the live server/),
+    ]);
+
+    // With an identity of its own, a duty taken on C ends A's in game, and A sends nothing when its player leaves.
+    const onC = await joined(community as SimCommunity, c, JAMIE);
+    await onDuty(c, onC);
+    await a.until(() => offDutyEventsOf(a, onA).length > 0, 10_000, 'A to let the account go');
+    onA.drop();
+    await c.advance(1_000);
+    expect(openAt(community as SimCommunity, JAMIE)).toEqual([expect.objectContaining({ departmentId: 3 })]);
+    expect(gameOnDuty(onC)).toBe(true);
+    await offDuty(c, onC);
+    await c.until(() => openAt(community as SimCommunity, JAMIE).length === 0, 10_000, 'C’s off');
+    expect(dutyCallsOf(community as SimCommunity)).toEqual(['on', 'on', 'off']);
+  }, 40_000);
+
+  it('a budget key of the wrong type is set aside with one WARN, and the community shares its budget again', async () => {
+    redis = await startRedisServer();
+    // Another program left a list where the community keeps its budget (a hash).
+    const prefixOf = async () => {
+      for (let tries = 0; tries < 200; tries++) {
+        const keys = (await redis?.command('KEYS', 'bridge:*:counts')) as string[];
+        if (keys[0]) return keys[0].replace(/counts$/, '');
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+      throw new Error('no community keys');
+    };
+    community = await startSimCommunity({ servers: 2, redisUrl: redis.url() });
+    const [a, b] = community.sims as [Sim, Sim];
+    await Promise.all([inCommunity(a), inCommunity(b)]);
+    const prefix = await prefixOf();
+    await redis.command(
+      'EVAL',
+      "redis.call('DEL', KEYS[1]); return redis.call('RPUSH', KEYS[1], 'not', 'a', 'budget')",
+      '1',
+      `${prefix}budget`,
+    );
+    for (const [index, sim] of [a, b].entries()) await joined(community, sim, index === 0 ? JAMIE : ALEX);
+    await a.advance(1_000);
+
+    const warnings = [a, b].flatMap((sim) => linesOf(sim, /set aside/));
+    expect(warnings).toEqual([
+      expect.stringMatching(/^WARN: Redis holds a list under bridge:[0-9a-f]{16}:budget, not the hash .*set aside as/),
+    ]);
+    expect(await redis.command('TYPE', `${prefix}budget:set-aside`)).toBe('list');
+    expect(await redis.command('TYPE', `${prefix}budget`)).toBe('hash');
+  }, 30_000);
+});
