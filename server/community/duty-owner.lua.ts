@@ -149,12 +149,13 @@ end
 if cur and cur.server == server and cur.shift == shift then
   if mode == 'keep' then
     if cur.state ~= 'live' then return {'ended'} end
-  elseif cur.state == 'ended' or (cur.state == 'ending' and cur.by ~= nil and cur.by ~= confirmer) then
-    -- Its off was sent already, or another server (a peer, for a lapsed server) is sending it.
+  elseif cur.state == 'ended' or (cur.state == 'ending' and cur.by ~= nil and cur.by ~= confirmer and cur.by ~= server) then
+    -- Its off was sent already, or a peer is sending it (for a lapsed server).
     return {'stale', cur.by or cur.server, 'ended'}
   else
+    -- A peer takes over the off of a lapsed server that died with it on its way.
     cur.state = 'ending'
-    if cur.by == nil then cur.by = confirmer end
+    if cur.by == nil or (cur.by == server and confirmer ~= server) then cur.by = confirmer end
   end
   hold(cur)
   write(key, cur)

@@ -19,6 +19,9 @@ export const OWNERS_REWRITTEN_WITHIN_MS = 8_000;
 /** Two `on`s of one account this close (µs, on Redis's clock, errors included) may have reached the panel either way. */
 const OVERLAP_US = 250_000;
 const LONGEST_RETRY_MS = 5_000;
+/** When an `on` left is kept for its claim; one the panel never took is forgotten after this, past this many kept. */
+const SENT_KEPT_MS = 120_000;
+const SENT_KEPT_AT_MOST = 256;
 /** A restate goes a little after the other server's last call could reach the panel. */
 const RESTATE_MARGIN_MS = 250;
 
@@ -361,6 +364,10 @@ export function startDutyOwners(options: DutyOwnersOptions): DutyOwners {
     sending(chatId) {
       const at = now();
       onSentAt.set(chatId, Math.min(onSentAt.get(chatId) ?? at, at));
+      // An `on` the panel never took leaves its moment behind: forgotten once far older than any claim could use.
+      if (onSentAt.size > SENT_KEPT_AT_MOST) {
+        for (const [account, sentAt] of onSentAt) if (at - sentAt > SENT_KEPT_MS) onSentAt.delete(account);
+      }
     },
     confirm,
     delivered(request) {

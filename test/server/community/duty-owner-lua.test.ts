@@ -148,6 +148,16 @@ describe.skipIf(!redisAvailable())('the duty owner scripts', () => {
     expect(await confirm('aaaa', '7:1', 'keep')).toEqual(['go']);
   });
 
+  it('a peer takes over the off of a lapsed server that died with it on its way; back, that server sends nothing', async () => {
+    await claim('aaaa', '7:1', T, T - S);
+    expect(await confirm('aaaa', '7:1', 'end')).toEqual(['go']);
+    await redis.command('ZADD', SERVERS, String(Date.now() - 60_000), 'aaaa');
+    expect(await confirm('aaaa', '7:1', 'end', { confirmer: 'bbbb' })).toEqual(['go']);
+    expect(await record()).toMatchObject({ state: 'ending', by: 'bbbb' });
+    expect(await confirm('aaaa', '7:1', 'end')).toEqual(['stale', 'bbbb', 'ended']);
+    expect(await confirm('aaaa', '7:1', 'end', { confirmer: 'cccc' })).toEqual(['stale', 'bbbb', 'ended']);
+  });
+
   describe('liveness', () => {
     const renew = (server: string, runId: string, { allowRun = '', allowScore = '', sweep = false } = {}) =>
       run(RENEW_LUA, [SERVERS, RUNS, OWNED], [server, runId, 3_000, allowRun, allowScore, sweep ? 1 : 0]);
