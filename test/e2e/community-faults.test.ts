@@ -3,14 +3,15 @@
 // a budget key of the wrong type (Redis back older than the community: community-restore.test.ts). After each, the
 // panel's duty book must match the games: every open session is held by a game, in its department, and no game's
 // duty is missing at the panel.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { copyKvpFolder } from '../../sim/community/kvp-folder.js';
 import type { Sim } from '../../sim/index.js';
 import { BCSO, LSPD, ONE_DEPARTMENT, TWO_DEPARTMENTS } from '../mock-panel/support/demo-users.js';
-import { type RedisServer, redisAvailable, startRedisServer } from '../support/redis-server.js';
+import { type RedisServer, redisAvailable } from '../support/redis-server.js';
 import { changeDuty } from './support/bridge-exports.js';
-import { type SimCommunity, type SimCommunityOptions, startSimCommunity } from './support/community.js';
+import type { SimCommunity, SimCommunityOptions } from './support/community.js';
 import {
+  communityPerTest,
   dutyCallsOf,
   gameOnDuty,
   inCommunity,
@@ -21,38 +22,27 @@ import {
   offDutyEventsOf,
   onDuty,
   openAt,
-  printConsoles,
   TEST_LIVENESS_MS,
   untilQuiet,
 } from './support/community-duty.js';
 
-let community: SimCommunity | undefined;
-let redis: RedisServer | undefined;
-let ran: SimCommunity | undefined;
-beforeEach(({ onTestFailed }) => {
-  onTestFailed(() => printConsoles(ran));
-});
-afterEach(async () => {
-  ran = community;
-  await community?.close();
-  await redis?.stop();
-  community = undefined;
-  redis = undefined;
-});
+const world = communityPerTest();
 
 const JAMIE = ONE_DEPARTMENT;
 const ALEX = TWO_DEPARTMENTS;
 
-async function startCommunity(options: Partial<SimCommunityOptions> = {}): Promise<SimCommunity> {
-  redis = await startRedisServer();
-  community = await startSimCommunity({
+async function startCommunity(
+  options: Partial<SimCommunityOptions> = {},
+): Promise<{ community: SimCommunity; redis: RedisServer }> {
+  const redis = await world.redisServer();
+  const community = await world.simCommunity({
     servers: 2,
     ...(options.proxiedRedis ? {} : { redisUrl: redis.url() }),
     convarsOf: () => ({ [LIVENESS_CONVAR]: String(TEST_LIVENESS_MS) }),
     ...options,
   });
   await Promise.all(community.sims.map(inCommunity));
-  return community;
+  return { community, redis };
 }
 
 const settle = (sim: Sim, ms: number) => sim.advance(ms);
@@ -60,33 +50,33 @@ const settle = (sim: Sim, ms: number) => sim.advance(ms);
 describe.skipIf(!redisAvailable())('duty across the community under faults (two servers, one panel, one Redis)', () => {
   it('writes paused (CLIENT PAUSE 4000 WRITE) while A claims: B’s later duty is not ended by A, and A’s game lets go', async () => {
     // A liveness well above the pause, as the default (30 s) is: no server is taken for gone by it.
-    const { sims } = await startCommunity({ convarsOf: () => ({ [LIVENESS_CONVAR]: '12000' }) });
-    const [a, b] = sims as [Sim, Sim];
-    const onA = await joined(community as SimCommunity, a, JAMIE);
+    const { community, redis } = await startCommunity({ convarsOf: () => ({ [LIVENESS_CONVAR]: '12000' }) });
+    const [a, b] = community.sims as [Sim, Sim];
+    const onA = await joined(community, a, JAMIE);
     // Redis stalls (a fork for a save, a slow disk): A's claim times out after 500 ms, and lands when the pause ends.
-    await redis?.pause(4_000, 'WRITE');
+    await redis.pause(4_000, 'WRITE');
     await onDuty(a, onA);
     await settle(a, 4_500);
 
-    const onB = await joined(community as SimCommunity, b, JAMIE);
+    const onB = await joined(community, b, JAMIE);
     await onDuty(b, onB);
     // A hears B's claim and gives the account up in game, without an off.
     await a.until(() => offDutyEventsOf(a, onA).length > 0, 10_000, 'A to let the account go').catch(() => {});
     await changeDuty(a, onA, false);
     await settle(b, 1_000);
 
-    expect(openAt(community as SimCommunity, JAMIE)).toEqual([expect.objectContaining({ departmentId: 3 })]);
+    expect(openAt(community, JAMIE)).toEqual([expect.objectContaining({ departmentId: 3 })]);
     expect(gameOnDuty(onB)).toBe(true);
     expect(gameOnDuty(onA)).toBe(false);
     expect(offDutyEventsOf(a, onA)).toEqual([[{ departmentId: 3, reason: 'replaced' }]]);
     await offDuty(b, onB);
-    await b.until(() => openAt(community as SimCommunity, JAMIE).length === 0, 10_000, 'B’s off');
-    expect(dutyCallsOf(community as SimCommunity)).toEqual(['on', 'on', 'off']);
+    await b.until(() => openAt(community, JAMIE).length === 0, 10_000, 'B’s off');
+    expect(dutyCallsOf(community)).toEqual(['on', 'on', 'off']);
   }, 30_000);
 
   it('a partition: A, cut off, puts the account on duty in LSPD; B then in BCSO; once healed the panel and the games agree on B', async () => {
-    redis = await startRedisServer();
-    community = await startSimCommunity({
+    const redis = await world.redisServer();
+    const community = await world.simCommunity({
       servers: 2,
       proxiedRedis: redis,
       convarsOf: () => ({ [LIVENESS_CONVAR]: String(TEST_LIVENESS_MS) }),
@@ -113,48 +103,48 @@ describe.skipIf(!redisAvailable())('duty across the community under faults (two 
   }, 40_000);
 
   it('a server made by copying another’s folder (KVP included) takes an identity of its own and ends none of its duties', async () => {
-    const { sims } = await startCommunity({ servers: 1 });
-    const [a] = sims as [Sim];
-    const onA = await joined(community as SimCommunity, a, JAMIE);
+    const { community } = await startCommunity({ servers: 1 });
+    const [a] = community.sims as [Sim];
+    const onA = await joined(community, a, JAMIE);
     await onDuty(a, onA);
-    const copied = copyKvpFolder((community as SimCommunity).kvpDirOf(a));
-    const c = await (community as SimCommunity).addServer({ kvpDir: copied });
+    const copied = copyKvpFolder(community.kvpDirOf(a));
+    const c = await community.addServer({ kvpDir: copied });
     await inCommunity(c);
     await c.advance(4_000);
 
     // A's shift is untouched: the copy's inherited duty records were A's.
-    expect(openAt(community as SimCommunity, JAMIE)).toEqual([expect.objectContaining({ departmentId: 3 })]);
-    expect(dutyCallsOf(community as SimCommunity)).toEqual(['on']);
+    expect(openAt(community, JAMIE)).toEqual([expect.objectContaining({ departmentId: 3 })]);
+    expect(dutyCallsOf(community)).toEqual(['on']);
     expect(linesOf(c, /copied|is not sent/)).toEqual([
       expect.stringMatching(/^WARN: .*most likely copied.*this server is [0-9a-f]{16} in the community from now on/),
       expect.stringMatching(/^INFO: the off of chat account \d+ is not sent: it is a call of the live server/),
     ]);
 
     // With an identity of its own, a duty taken on C ends A's in game, and A sends nothing when its player leaves.
-    const onC = await joined(community as SimCommunity, c, JAMIE);
+    const onC = await joined(community, c, JAMIE);
     await onDuty(c, onC);
     await a.until(() => offDutyEventsOf(a, onA).length > 0, 10_000, 'A to let the account go');
     onA.drop();
     await c.advance(1_000);
-    expect(openAt(community as SimCommunity, JAMIE)).toEqual([expect.objectContaining({ departmentId: 3 })]);
+    expect(openAt(community, JAMIE)).toEqual([expect.objectContaining({ departmentId: 3 })]);
     expect(gameOnDuty(onC)).toBe(true);
     await offDuty(c, onC);
-    await c.until(() => openAt(community as SimCommunity, JAMIE).length === 0, 10_000, 'C’s off');
-    expect(dutyCallsOf(community as SimCommunity)).toEqual(['on', 'on', 'off']);
+    await c.until(() => openAt(community, JAMIE).length === 0, 10_000, 'C’s off');
+    expect(dutyCallsOf(community)).toEqual(['on', 'on', 'off']);
   }, 40_000);
 
   it('a budget key of the wrong type is set aside with one WARN, and the community shares its budget again', async () => {
-    redis = await startRedisServer();
+    const redis = await world.redisServer();
     // Another program left a list where the community keeps its budget (a hash).
     const prefixOf = async () => {
       for (let tries = 0; tries < 200; tries++) {
-        const keys = (await redis?.command('KEYS', 'bridge:*:counts')) as string[];
+        const keys = (await redis.command('KEYS', 'bridge:*:counts')) as string[];
         if (keys[0]) return keys[0].replace(/counts$/, '');
         await new Promise((resolve) => setTimeout(resolve, 25));
       }
       throw new Error('no community keys');
     };
-    community = await startSimCommunity({ servers: 2, redisUrl: redis.url() });
+    const community = await world.simCommunity({ servers: 2, redisUrl: redis.url() });
     const [a, b] = community.sims as [Sim, Sim];
     await Promise.all([inCommunity(a), inCommunity(b)]);
     const prefix = await prefixOf();

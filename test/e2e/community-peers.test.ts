@@ -1,14 +1,14 @@
 // Liveness across the community (issue 30): a server that stops renewing its liveness on Redis's clock has its
 // shifts ended at the panel by a surviving server, fenced; a server that was only cut off from Redis puts the panel
 // right again once it is back; and an `off` that Redis cannot confirm waits for it, never sent on a guess.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Sim } from '../../sim/index.js';
 import { ONE_DEPARTMENT } from '../mock-panel/support/demo-users.js';
-import { type RedisServer, redisAvailable, startRedisServer } from '../support/redis-server.js';
+import { redisAvailable } from '../support/redis-server.js';
 import { changeDuty } from './support/bridge-exports.js';
-import { type SimCommunity, startSimCommunity } from './support/community.js';
 import {
   claimedIn,
+  communityPerTest,
   dutyCallsOf,
   gameOnDuty,
   inCommunity,
@@ -19,39 +19,30 @@ import {
   offDutyEventsOf,
   onDuty,
   openAt,
-  printConsoles,
   statusOf,
   TEST_LIVENESS_MS,
 } from './support/community-duty.js';
 
-let community: SimCommunity | undefined;
-let redis: RedisServer | undefined;
-let ran: SimCommunity | undefined;
-beforeEach(({ onTestFailed }) => {
-  onTestFailed(() => printConsoles(ran));
-});
-afterEach(async () => {
-  ran = community;
-  await community?.close();
-  await redis?.stop();
-  community = undefined;
-  redis = undefined;
-});
+const world = communityPerTest();
 
 const JAMIE = ONE_DEPARTMENT;
 const withLiveness = () => ({ [LIVENESS_CONVAR]: String(TEST_LIVENESS_MS) });
 
 describe.skipIf(!redisAvailable())('liveness across the community', () => {
   it('a crashed server’s shift is ended at the panel by a surviving server, and the crashed server sends nothing when back', async () => {
-    redis = await startRedisServer();
-    community = await startSimCommunity({ servers: 2, redisUrl: redis.url(), convarsOf: withLiveness });
+    const redis = await world.redisServer();
+    const community = await world.simCommunity({
+      servers: 2,
+      redisUrl: redis.url(),
+      convarsOf: withLiveness,
+    });
     const [a, b] = community.sims as [Sim, Sim];
     await Promise.all([inCommunity(a), inCommunity(b)]);
     await onDuty(a, await joined(community, a, JAMIE));
     await claimedIn(redis, JAMIE);
 
     await a.kill();
-    await b.until(() => openAt(community as SimCommunity, JAMIE).length === 0, 3 * TEST_LIVENESS_MS, 'B to end it');
+    await b.until(() => openAt(community, JAMIE).length === 0, 3 * TEST_LIVENESS_MS, 'B to end it');
     expect(community.panel.controls.sessions(JAMIE)).toEqual([expect.objectContaining({ endedBy: 'off' })]);
     expect(linesOf(b, /stopped renewing/)).toEqual([
       expect.stringMatching(/^INFO: server [0-9a-f]{16} stopped renewing its liveness .*1 duty\(ies\)/),
@@ -66,8 +57,12 @@ describe.skipIf(!redisAvailable())('liveness across the community', () => {
   }, 30_000);
 
   it('a server alive but cut off from Redis past its liveness: a peer ends its shift, and once the link heals it claims again and the panel has the shift its game still holds', async () => {
-    redis = await startRedisServer();
-    community = await startSimCommunity({ servers: 2, proxiedRedis: redis, convarsOf: withLiveness });
+    const redis = await world.redisServer();
+    const community = await world.simCommunity({
+      servers: 2,
+      proxiedRedis: redis,
+      convarsOf: withLiveness,
+    });
     const [a, b] = community.sims as [Sim, Sim];
     await Promise.all([inCommunity(a), inCommunity(b)]);
     const onA = await joined(community, a, JAMIE);
@@ -76,24 +71,28 @@ describe.skipIf(!redisAvailable())('liveness across the community', () => {
 
     // Packets dropped: A's commands only time out; its players keep playing.
     community.proxyOf(a).cutLink('blackhole');
-    await b.until(() => openAt(community as SimCommunity, JAMIE).length === 0, 4 * TEST_LIVENESS_MS, 'B to end it');
+    await b.until(() => openAt(community, JAMIE).length === 0, 4 * TEST_LIVENESS_MS, 'B to end it');
     expect(gameOnDuty(onA)).toBe(true);
 
     community.proxyOf(a).heal();
-    await a.until(() => openAt(community as SimCommunity, JAMIE).length === 1, 20_000, 'A to put the panel right');
+    await a.until(() => openAt(community, JAMIE).length === 1, 20_000, 'A to put the panel right');
     await a.advance(1_000);
     expect(gameOnDuty(onA)).toBe(true);
     expect(offDutyEventsOf(a, onA)).toEqual([]);
     expect(openAt(community, JAMIE)).toEqual([expect.objectContaining({ departmentId: 3 })]);
 
     await offDuty(a, onA);
-    await a.until(() => openAt(community as SimCommunity, JAMIE).length === 0, 10_000, 'A’s off');
+    await a.until(() => openAt(community, JAMIE).length === 0, 10_000, 'A’s off');
     expect(dutyCallsOf(community)).toEqual(['on', 'off', 'on', 'off']);
   }, 40_000);
 
   it('an off that Redis cannot confirm waits for it (one WARN, listed by bridge status), and is then not sent when another server took the account', async () => {
-    redis = await startRedisServer();
-    community = await startSimCommunity({ servers: 2, redisUrl: redis.url(), convarsOf: withLiveness });
+    const redis = await world.redisServer();
+    const community = await world.simCommunity({
+      servers: 2,
+      redisUrl: redis.url(),
+      convarsOf: withLiveness,
+    });
     const { panel } = community;
     const [a, b] = community.sims as [Sim, Sim];
     await Promise.all([inCommunity(a), inCommunity(b)]);
@@ -129,12 +128,16 @@ describe.skipIf(!redisAvailable())('liveness across the community', () => {
     expect(openAt(community, JAMIE)).toEqual([expect.objectContaining({ departmentId: 3 })]);
     expect(gameOnDuty(onB)).toBe(true);
     await offDuty(b, onB);
-    await b.until(() => openAt(community as SimCommunity, JAMIE).length === 0, 10_000, 'B’s off');
+    await b.until(() => openAt(community, JAMIE).length === 0, 10_000, 'B’s off');
   }, 40_000);
 
   it('bridge release sends the calls held for Redis without its confirmation, and says what that risks', async () => {
-    redis = await startRedisServer();
-    community = await startSimCommunity({ servers: 1, redisUrl: redis.url(), convarsOf: withLiveness });
+    const redis = await world.redisServer();
+    const community = await world.simCommunity({
+      servers: 1,
+      redisUrl: redis.url(),
+      convarsOf: withLiveness,
+    });
     const [a] = community.sims as [Sim];
     await inCommunity(a);
     const onA = await joined(community, a, JAMIE);
@@ -151,7 +154,7 @@ describe.skipIf(!redisAvailable())('liveness across the community', () => {
     expect(replies).toEqual(
       expect.arrayContaining([expect.stringMatching(/^released 1 duty call\(s\) held for Redis.*another server/)]),
     );
-    await a.until(() => openAt(community as SimCommunity, JAMIE).length === 0, 10_000, 'the released off');
+    await a.until(() => openAt(community, JAMIE).length === 0, 10_000, 'the released off');
     expect(dutyCallsOf(community)).toEqual(['on', 'off']);
     expect(linesOf(a, /without Redis's confirmation/)).toEqual([expect.stringMatching(/^WARN: /)]);
   }, 30_000);

@@ -1,11 +1,12 @@
 // What the several-servers duty tests read and do, shared by community-duty-owner, community-faults and
 // community-peers: the panel's duty book is the witness, each game's duty the other side of it, and the owner
 // record in the community's Redis the fence between them.
-import { expect } from 'vitest';
-import type { RedisServer } from '../../../sim/community/redis-server.js';
+import { afterEach, beforeEach, expect } from 'vitest';
+import { type RedisReplica, startReplica } from '../../../sim/community/redis-replica.js';
+import { type RedisServer, type RedisServerOptions, startRedisServer } from '../../../sim/community/redis-server.js';
 import type { Sim, SimPlayer } from '../../../sim/index.js';
 import { bridgeOf, changeDuty } from './bridge-exports.js';
-import type { SimCommunity } from './community.js';
+import { type SimCommunity, type SimCommunityOptions, startSimCommunity } from './community.js';
 
 /** Short enough for a test: a server that stops renewing is taken for gone after 3 s (the default is 30 s). */
 export const TEST_LIVENESS_MS = 3_000;
@@ -128,4 +129,49 @@ export function printConsoles(community: SimCommunity | undefined): void {
   for (const [index, sim] of (community?.sims ?? []).entries()) {
     process.stderr.write(`server ${index}:\n${community?.consoleOf(sim)}\n`);
   }
+}
+
+/** What a test of a file using communityPerTest() starts; each is stopped after the test, whatever happened. */
+export interface CommunityOfTest {
+  redisServer(options?: RedisServerOptions): Promise<RedisServer>;
+  simCommunity(options: SimCommunityOptions): Promise<SimCommunity>;
+  replicaOf(primary: RedisServer): Promise<RedisReplica>;
+}
+
+/**
+ * One community, its Redis and any replica per test, started through the returned functions and stopped after the
+ * test; when it fails, what each server said is printed (the failure hook runs after the stop, so the consoles are
+ * kept for it).
+ */
+export function communityPerTest(): CommunityOfTest {
+  let community: SimCommunity | undefined;
+  let redis: RedisServer | undefined;
+  let replica: RedisReplica | undefined;
+  let ran: SimCommunity | undefined;
+  beforeEach(({ onTestFailed }) => {
+    onTestFailed(() => printConsoles(ran));
+  });
+  afterEach(async () => {
+    ran = community;
+    await community?.close();
+    await replica?.stop();
+    await redis?.stop();
+    community = undefined;
+    redis = undefined;
+    replica = undefined;
+  });
+  return {
+    async redisServer(options) {
+      redis = await startRedisServer(options);
+      return redis;
+    },
+    async simCommunity(options) {
+      community = await startSimCommunity(options);
+      return community;
+    },
+    async replicaOf(primary) {
+      replica = await startReplica(primary);
+      return replica;
+    },
+  };
 }
