@@ -7,8 +7,11 @@ import { backoffMs } from '../time/backoff.js';
 import { sleepUntilWoken } from '../time/sleep-until-woken.js';
 import type { CallFence, DutyCall, OutboxRecord } from './duty-call.js';
 
-/** How long a confirmed attempt may wait for its turn (the panel's budget) before it must be confirmed again. */
-export const SEND_WITHIN_MS = 5_000;
+/**
+ * How long a confirmed attempt may wait for its turn (the panel's budget) before it must be confirmed again: one
+ * request timeout, at least a second.
+ */
+export const sendWithinMs = (requestTimeoutMs: number): number => Math.max(1_000, requestTimeoutMs);
 /** Past the request's own timeout, for the panel to finish what it took just before the deadline. */
 const LEASE_MARGIN_MS = 2_000;
 const RETRY = { baseMs: 250, maxMs: 5_000 };
@@ -42,6 +45,8 @@ export class OutboxFenceGate {
   private readonly forced = new Set<number>();
   private readonly released = new Subject<void>();
   private readonly leaseMs: number;
+  /** See sendWithinMs. */
+  readonly sendWithinMs: number;
 
   constructor(
     private readonly fence: OutboxFence,
@@ -53,7 +58,8 @@ export class OutboxFenceGate {
       requestTimeoutMs: number;
     },
   ) {
-    this.leaseMs = SEND_WITHIN_MS + options.requestTimeoutMs + LEASE_MARGIN_MS;
+    this.sendWithinMs = sendWithinMs(options.requestTimeoutMs);
+    this.leaseMs = this.sendWithinMs + options.requestTimeoutMs + LEASE_MARGIN_MS;
   }
 
   /**

@@ -11,7 +11,7 @@ import { LONGEST_WAIT_MS } from '../time/longest-wait.js';
 import { sleepUntilWoken } from '../time/sleep-until-woken.js';
 import type { CallFence, DeliveryResult, DutyCall, OutboxRecord } from './duty-call.js';
 import { OutboxFaultReports } from './outbox-fault-reports.js';
-import { type HeldCall, NotConfirmed, type OutboxFence, OutboxFenceGate, SEND_WITHIN_MS } from './outbox-fence.js';
+import { type HeldCall, NotConfirmed, type OutboxFence, OutboxFenceGate } from './outbox-fence.js';
 import { OutboxStore } from './outbox-store.js';
 
 // The call types live in duty-call.ts (the duty rules make calls without knowing the outbox); named here too for
@@ -299,7 +299,7 @@ export class Outbox {
   }
 
   /**
-   * One attempt at the panel. A fenced one must leave within SEND_WITHIN_MS of its confirmation (its turn may wait
+   * One attempt at the panel. A fenced one must leave within a request timeout of its confirmation (its turn may wait
    * for the panel's budget): later, it is taken back and confirmed again, so Redis's `quiet` stays a true bound.
    */
   private send(item: Pending, fence?: CallFence): Observable<DeliveryResult> {
@@ -307,7 +307,7 @@ export class Outbox {
     const lease = fence ? new AbortController() : undefined;
     let left = false;
     if (lease) {
-      void this.options.sleep(SEND_WITHIN_MS).then(() => {
+      void this.options.sleep(this.gate?.sendWithinMs ?? 0).then(() => {
         if (!left) lease.abort();
       });
     }

@@ -101,6 +101,8 @@ export async function startRedisServer(options: RedisServerOptions = {}): Promis
     new Promise<void>((resolve, reject) => {
       const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir];
       args.push('--logfile', '', '--daemonize', 'no', '--protected-mode', 'yes');
+      // A replica's first sync starts at once (Redis 7 waits 5 s by default, for more replicas to share it).
+      args.push('--repl-diskless-sync-delay', '0');
       if (options.password) args.push('--requirepass', options.password, '--masterauth', options.password);
       if (options.replicaOf !== undefined) args.push('--replicaof', '127.0.0.1', String(options.replicaOf));
       const started = spawn(binary, args, { stdio: ['ignore', 'pipe', 'pipe'] });

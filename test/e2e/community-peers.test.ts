@@ -58,10 +58,12 @@ describe.skipIf(!redisAvailable())('liveness across the community', () => {
 
   it('a server alive but cut off from Redis past its liveness: a peer ends its shift, and once the link heals it claims again and the panel has the shift its game still holds', async () => {
     const redis = await world.redisServer();
+    // A short request timeout keeps the peer's lease (and so the restate after it) short.
     const community = await world.simCommunity({
       servers: 2,
       proxiedRedis: redis,
       convarsOf: withLiveness,
+      config: 'Config.RequestTimeoutMs = 1000',
     });
     const [a, b] = community.sims as [Sim, Sim];
     await Promise.all([inCommunity(a), inCommunity(b)]);

@@ -647,7 +647,7 @@ describe('fenced calls in a community of servers', () => {
       expect.objectContaining({ chatId: ALEX, action: 'off', fence: { shift: '7:100' }, departmentId: 1 }),
       expect.objectContaining({ chatId: ALEX, action: 'off', fence: { shift: '7:100' } }),
     ]);
-    // The lease covers the wait for its turn, the request's own timeout and a margin.
+    // The lease covers the wait for its turn (a request timeout at most), the request's own timeout and a margin.
     expect(asked[0]?.leaseMs).toBe(5_000 + 5_000 + 2_000);
     expect(told).toHaveLength(1);
   });
@@ -732,7 +732,7 @@ describe('fenced calls in a community of servers', () => {
     expect(outbox.releaseHeld()).toBe(0);
   });
 
-  it('takes a confirmed attempt back when it has not left within 5 s (its turn waited), and confirms it again', async () => {
+  it('takes a confirmed attempt back when it has not left within a request timeout (its turn waited), and confirms it again', async () => {
     const { fence, asked } = fakeFence(async () => GO);
     let open = false;
     const attempts: string[] = [];
