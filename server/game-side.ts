@@ -37,6 +37,8 @@ export interface GameSideWiring {
   playersOnline: (count: number) => void;
   /** The panel's part of `bridge status`; undefined when the bridge is not configured. */
   panelStatus: () => StatusSnapshot['panel'];
+  /** The community's part of `bridge status`; undefined when the bridge is not configured. */
+  communityStatus: () => StatusSnapshot['community'];
   /** GetCommunityOnDutyCount's answer. */
   communityCount: (slug: unknown) => number;
   /** `bridge release` (BRIDGE_REDIS_URL): the duty calls held for Redis go without its confirmation; how many. */
@@ -96,6 +98,7 @@ export function startGameSide(wiring: GameSideWiring): GameSide {
   });
   const clientEvents = subscribeClientEvents({
     ...wiring,
+    resumeShifts: config.ResumeWindowMs > 0,
     refreshOther: serverExports.RefreshPlayer,
     now: runtime.now,
     refreshCooldownMs: config.RefreshCooldownMs,

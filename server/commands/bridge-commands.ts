@@ -21,6 +21,8 @@ export interface BridgeCommandsWiring {
   serverExports: Pick<BridgeServerExports, 'RefreshPlayer' | 'SetPlayerDuty'>;
   /** The panel's part of `bridge status`; undefined when the bridge is not configured. */
   panelStatus: () => StatusSnapshot['panel'];
+  /** The community's part of `bridge status`; undefined when the bridge is not configured. */
+  communityStatus: () => StatusSnapshot['community'];
   cachedProfiles: () => number;
   /** With BRIDGE_REDIS_URL: the duty calls held for Redis go without its confirmation (`bridge release`). */
   releaseHeld?: () => number;

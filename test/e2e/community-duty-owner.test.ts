@@ -157,6 +157,28 @@ describe.skipIf(!redisAvailable())('duty across the community (two servers, one 
     for (const sim of [a, b]) expect(sim.errors).toEqual([]);
   }, 60_000);
 
+  it('a shift held on A after a crash (Config.ResumeWindowMs): the player goes on duty on B, and A lets the held shift go without an off', async () => {
+    redis = await startRedisServer();
+    community = await startSimCommunity({ servers: 2, redisUrl: redis.url(), config: 'Config.ResumeWindowMs = 8000' });
+    const [a, b] = community.sims as [Sim, Sim];
+    await Promise.all([inCommunity(a), inCommunity(b)]);
+    const onA = await joined(a);
+    await onDuty(a, onA);
+    onA.crash();
+    await a.settle();
+
+    const onB = await joined(b);
+    await onDuty(b, onB);
+    // A's window runs out later: B's shift is the account's by then, so A sends nothing.
+    await a.advance(10_000);
+    await a.settle();
+    expect(dutyCalls()).toEqual(['on', 'on']);
+    // B's `on` names the department and rank A's shift has: the panel's session simply goes on.
+    expect(sessions()).toEqual([expect.objectContaining({ endedAt: null })]);
+    expect(bridgeOf(onB).IsPlayerOnDuty()).toBe(true);
+    for (const sim of [a, b]) expect(sim.errors).toEqual([]);
+  }, 60_000);
+
   it('Redis gone at crash recovery: the record is kept and nothing sent (one WARN); settled when Redis is back (one INFO)', async () => {
     redis = await startRedisServer();
     community = await start({ servers: 1, redisUrl: redis.url() });

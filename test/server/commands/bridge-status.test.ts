@@ -124,6 +124,22 @@ describe('bridge status', () => {
     expect(status).toMatch(/429s 1/);
   });
 
+  it('without BRIDGE_REDIS_URL: one community line, saying this server runs alone', async () => {
+    const running = await startBridge(mock.panel);
+    expect(running.port.runCommand('bridge status')).toContain(
+      'community none: BRIDGE_REDIS_URL is not set; this server runs alone',
+    );
+  });
+
+  it('with BRIDGE_REDIS_URL but no community module (dist/redis.cjs missing): the line says so', async () => {
+    const running = await startBridge(mock.panel, {
+      convars: panelConvars({ BRIDGE_REDIS_URL: 'redis://127.0.0.1:6379/0' }),
+    });
+    expect(running.port.runCommand('bridge status')).toContain(
+      "community none: BRIDGE_REDIS_URL is set but the community's module did not start (the ERROR at start says why); this server runs alone",
+    );
+  });
+
   it('says the bridge is not configured when the convars are missing', async () => {
     const running = await startBridge(mock.panel, { convars: panelConvars({ [API_BASE_CONVAR]: '' }) });
     expect(running.port.runCommand('bridge status')).toEqual([
