@@ -465,6 +465,11 @@ class Deciding implements Decision {
     const shift = this.state.held.get(chatId);
     if (shift?.src === src) {
       this.endHeld(chatId, shift, panelOff ? { ...this.offOf(chatId, shift), fence: UNCLAIMED } : null);
+      this.steps.push({
+        kind: 'log',
+        level: 'info',
+        message: `the shift of player ${src}, held since their game crashed or timed out, is another server's now: it ends here without an off`,
+      });
       return this.ok(src, false);
     }
     const { departmentId } = this.session(src);

@@ -169,10 +169,15 @@ describe.skipIf(!redisAvailable())('duty across the community (two servers, one 
 
     const onB = await joined(b);
     await onDuty(b, onB);
+    // A hears B's claim and lets its held shift go, without an off.
+    await a.until(() => linesOf(a, /is another server's now: it ends here without an off/).length === 1, 10_000, 'A');
     // A's window runs out later: B's shift is the account's by then, so A sends nothing.
     await a.advance(10_000);
     await a.settle();
-    expect(dutyCalls()).toEqual(['on', 'on']);
+    // Only ons: B's, and its restates when the two ons were close enough to reach the panel in either order (here
+    // often within 250 ms), each a no-op there.
+    expect(dutyCalls()).toEqual(expect.arrayContaining(['on', 'on']));
+    expect(dutyCalls().filter((call) => call !== 'on')).toEqual([]);
     // B's `on` names the department and rank A's shift has: the panel's session simply goes on.
     expect(sessions()).toEqual([expect.objectContaining({ endedAt: null })]);
     expect(bridgeOf(onB).IsPlayerOnDuty()).toBe(true);
