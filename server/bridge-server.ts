@@ -115,7 +115,7 @@ export function startBridgeServer(port: ServerPort, runtime: BridgeRuntime): Bri
     sleep: runtime.sleep,
     random: runtime.random,
     // In a community every call that could undo a duty is confirmed against its claim in Redis first.
-    ...(owners ? { fence: { owners, requestTimeoutMs: config.RequestTimeoutMs, held: heldForRedis } } : {}),
+    ...(owners ? { fence: owners.fenceGate({ heldForRedis, requestTimeoutMs: config.RequestTimeoutMs }) } : {}),
   });
   // Before anything can put a player on duty or reach the panel: the duties a crashed run left open become `off`
   // calls kept in the outbox, which the start-up sends behind that run's own kept calls once the probe has answered.
@@ -166,7 +166,7 @@ export function startBridgeServer(port: ServerPort, runtime: BridgeRuntime): Bri
   const game = startGameSide({
     ...{ port, runtime, logger, config, token, players, duty, profiles, playersOnline },
     panelStatus: panelStatusOf(stack, outbox, apiBase, config.DegradedMode),
-    communityStatus: communityStatusOf(settings.redisUrl, community, heldForRedis),
+    communityStatus: communityStatusOf(settings.redisUrl, community, heldForRedis, runtime.now),
     communityCount: (slug) => communityCount.count(slug),
     ...(owners ? { releaseHeld: () => outbox.releaseHeld() } : {}),
   });

@@ -6,6 +6,7 @@
 import type { Community, CommunityOptions } from './community.js';
 import { startCommunityCounts } from './community-counts.js';
 import { startCommunityProfiles } from './community-profiles.js';
+import { communityStatusLines } from './community-status-lines.js';
 import type { DutyOwners } from './duty-owner-api.js';
 import { startDutyOwners } from './duty-owners.js';
 import { watchOtherCommunities } from './other-communities.js';
@@ -71,16 +72,21 @@ export function startCommunity(options: CommunityOptions): Community {
       });
       return owners;
     },
-    snapshot: () => ({
-      id: link.id,
-      panel,
-      where: link.where,
-      up: link.isUp,
-      since: link.since,
-      reason: link.reason,
-      serversAlive: counts.servers,
-      budget: { shared: budget.active, servers: budget.servers, aloneForMs: budget.aloneForMs },
-    }),
+    statusLines: (held, at) =>
+      communityStatusLines(
+        {
+          id: link.id,
+          panel,
+          where: link.where,
+          up: link.isUp,
+          since: link.since,
+          reason: link.reason,
+          serversAlive: counts.servers,
+          budget: { shared: budget.active, servers: budget.servers, aloneForMs: budget.aloneForMs },
+        },
+        held,
+        at,
+      ),
     stop() {
       owners?.stop();
       others.stop();

@@ -2,7 +2,8 @@
 // side is server/community/duty-owners.ts, in dist/redis.cjs. How it works: docs/several-servers.md, "How an account's
 // duty is fenced".
 import type { Observable } from 'rxjs';
-import type { CallFence } from '../duty/duty-call.js';
+import type { CallFence, DutyCall, OutboxRecord } from '../duty/duty-call.js';
+import type { HeldForRedis } from './held-for-redis.js';
 
 /**
  * A shift of this server: the session and the moment its duty began. It is the same across a rank change or a
@@ -50,6 +51,29 @@ export interface LapsedServer {
 }
 
 /**
+ * The community's fence in front of the outbox (outbox-fence-gate.ts, in dist/redis.cjs): right before each attempt of
+ * a fenced call, Redis confirms that its claim still owns the account; a call it cannot confirm is held.
+ */
+export interface FenceGate {
+  /** How long a confirmed attempt may wait for its turn before it must be confirmed again (ms). */
+  readonly sendWithinMs: number;
+  /** The fence a call goes under, or none (the `on` of a new duty: its claim follows). */
+  fenceOf(call: DutyCall, fromLastRun: boolean): CallFence | undefined;
+  /** Right before an attempt: `go`, `stale` (not this server's to send: dropped), or `held` (Redis cannot confirm). */
+  confirm(record: OutboxRecord, fence: CallFence, fromLastRun: boolean): Promise<'go' | 'stale' | 'held'>;
+  /** A fenced call the panel took. */
+  delivered(record: OutboxRecord, fence: CallFence, fromLastRun: boolean): void;
+  /** An `on` of a new duty leaves for the panel. */
+  sending(chatId: string): void;
+  /** Redis answers again, or the owner released what was held: held calls try again at once. */
+  readonly woken$: Observable<unknown>;
+  /** A call that left the outbox: no longer held. */
+  forget(id: number): void;
+  /** `bridge release`: every held call goes at once, without a confirmation; how many. */
+  release(): number;
+}
+
+/**
  * The duty owner of each chat account across the community, kept in Redis under `<prefix>duty-owner:<chatId>`. Nothing
  * here blocks: claims are retried in the background, and a confirmation rejects while Redis cannot give one.
  */
@@ -72,5 +96,10 @@ export interface DutyOwners {
   readonly restate$: Observable<{ chatId: string; shift: string }>;
   /** A server whose liveness lapsed, taken by this server: its duties are to be ended at the panel, fenced. */
   readonly lapsed$: Observable<LapsedServer>;
+  /**
+   * The fence for this server's outbox; what it holds is listed in `heldForRedis`, and an attempt confirmed must leave
+   * within a request timeout (`requestTimeoutMs`, which also bounds how long it may take).
+   */
+  fenceGate(options: { heldForRedis: Pick<HeldForRedis, 'hold'>; requestTimeoutMs: number }): FenceGate;
   stop(): void;
 }

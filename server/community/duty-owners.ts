@@ -7,6 +7,7 @@ import type { KeyValueStore } from '../storage/key-value-store.js';
 import type { CommunityLink, ReadShared } from './community.js';
 import { CLAIM_LUA, CONFIRM_LUA, ENDED_LUA } from './duty-owner.lua.js';
 import type { DutyOwners, FenceAnswer, FenceRequest, LapsedServer, TakenElsewhere } from './duty-owner-api.js';
+import { OutboxFenceGate } from './outbox-fence-gate.js';
 import { redisClock } from './redis-clock.js';
 import { type Lapsed, startServerLiveness } from './server-liveness.js';
 import { setAsideWrongType } from './set-aside.js';
@@ -345,7 +346,7 @@ export function startDutyOwners(options: DutyOwnersOptions): DutyOwners {
     }
   };
 
-  return {
+  const owners: DutyOwners = {
     claim(chatId, shift, departmentId) {
       for (const [key, claim] of known) if (claim.chatId === chatId) known.delete(key);
       const claim: Claim = {
@@ -385,9 +386,11 @@ export function startDutyOwners(options: DutyOwnersOptions): DutyOwners {
     takenElsewhere$: taken.asObservable(),
     restate$: restates.asObservable(),
     lapsed$: lapsed$.asObservable(),
+    fenceGate: (gateOptions) => new OutboxFenceGate(owners, { ...gateOptions, logger }),
     stop() {
       stopped = true;
       liveness.stop();
     },
   };
+  return owners;
 }
