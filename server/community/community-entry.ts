@@ -5,6 +5,7 @@
 
 import type { Community, CommunityOptions } from './community.js';
 import { startCommunityCounts } from './community-counts.js';
+import { communityDuty } from './community-duty.js';
 import { startCommunityProfiles } from './community-profiles.js';
 import { communityStatusLines } from './community-status-lines.js';
 import type { DutyOwners } from './duty-owner-api.js';
@@ -72,6 +73,7 @@ export function startCommunity(options: CommunityOptions): Community {
       });
       return owners;
     },
+    duty: communityDuty,
     statusLines: (held, at) =>
       communityStatusLines(
         {

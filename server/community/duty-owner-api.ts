@@ -50,6 +50,16 @@ export interface LapsedServer {
   duties: Array<{ chatId: string; shift: string; departmentId: number | undefined }>;
 }
 
+/** A shift held on another server that this server's session took over: the duty it goes on with. */
+export interface HeldElsewhere {
+  departmentId: number;
+  rankId: number;
+  /** When the duty began (ms, the holder's `since`). */
+  since: number;
+  /** How long the window has left (ms): not back by then in game here, the shift ends. */
+  leftMs: number;
+}
+
 /**
  * The community's fence in front of the outbox (outbox-fence-gate.ts, in dist/redis.cjs): right before each attempt of
  * a fenced call, Redis confirms that its claim still owns the account; a call it cannot confirm is held.
@@ -82,6 +92,17 @@ export interface DutyOwners {
   claim(chatId: string, shift: string, departmentId: number): void;
   /** This server's shift of the account ended in game (its fenced `off`, if any, is in the outbox). */
   release(chatId: string, shift: string): void;
+  /**
+   * This server's shift is held after its game crashed (Config.ResumeWindowMs): its record says so, and until when on
+   * Redis's clock, so the account may take it over on another server. Best effort: without it the shift is only held
+   * here.
+   */
+  hold(chatId: string, shift: string, held: { windowMs: number; since: number; rankId: number }): void;
+  /**
+   * The account joined this server as session `src`: if its shift is held on another server and its window is not
+   * over, this server's claim takes it over (fenced, nothing sent to the panel) and its duty is returned.
+   */
+  takeHeld(chatId: string, src: number): Promise<HeldElsewhere | undefined>;
   /** An `on` of a new duty (not fenced: its claim follows) leaves for the panel now. */
   sending(chatId: string): void;
   /** Right before an attempt of a fenced call. Rejects while Redis cannot confirm: the call waits. */
