@@ -103,6 +103,8 @@ Config.AcePermissions = false
 -- when the window runs out. A player who quits ends the shift at once, as does a kick or a ban. 0 (the default)
 -- ends every shift when its player leaves: duty is per session. Players have asked for 15 minutes
 -- (op-framework #2581); the bridge allows up to 10, since the panel counts the whole window as duty.
+-- With several servers (BRIDGE_REDIS_URL), the window holds on every server of the community: the player may come
+-- back on another one, which then takes the shift over, and the panel still hears nothing.
 Config.ResumeWindowMs = 0
 
 -- txAdmin's scheduled restarts: players on duty are told 5 minutes and 1 minute before that their shift ends with
@@ -128,6 +130,9 @@ Config.Locale = {
   off_duty_admin = 'An administrator took you off duty.',
   -- Taken off duty because the same chat account went on duty in another game session (may also use {department}).
   off_duty_replaced = 'You are now off duty: your chat account went on duty in another game session.',
+  -- Taken off duty because, after the servers lost touch (Redis), the same chat account's duty turned out to be on
+  -- another server (may also use {department}).
+  off_duty_superseded = 'You are now off duty: your chat account is on duty in another game session.',
   -- Taken off duty because txAdmin is stopping or restarting the server (may also use {department}).
   off_duty_server_shutdown = 'You are now off duty: the server is shutting down.',
   -- To players on duty, 5 minutes and 1 minute before a restart txAdmin scheduled (Config.RestartNotice).

@@ -5,6 +5,7 @@ import { panelStatusOf } from './commands/panel-status.js';
 import { CommunityOnDutyCount } from './community/community-on-duty-count.js';
 import { startCommunityRun } from './community/community-run.js';
 import { HeldForRedis } from './community/held-for-redis.js';
+import { LIVENESS_CONVAR, livenessMsOf } from './community/liveness-convar.js';
 import { joinCommunity } from './community/load-community.js';
 import { readBridgeSettings } from './config/bridge-settings.js';
 import { endDutiesLeftOpen } from './duty/crashed-run-recovery.js';
@@ -13,7 +14,7 @@ import { snapshotOf } from './duty/duty-state.js';
 import { grantDutyPrincipals } from './duty/effects/ace-principals.js';
 import { emitClientDutyEvents } from './duty/effects/client-duty-events.js';
 import { logDutyChanges } from './duty/effects/duty-log.js';
-import { recordDutyOwners, releaseEndedShifts } from './duty/effects/duty-owner-record.js';
+import { recordDutyOwners } from './duty/effects/duty-owner-record.js';
 import { publishDutyStateBags } from './duty/effects/duty-state-bag.js';
 import { tellIntegrations } from './duty/effects/integrations.js';
 import { publishOnDutyCounts } from './duty/effects/on-duty-count.js';
@@ -24,7 +25,6 @@ import { subscribeDutyEffects } from './duty/effects/subscribe-duty-effects.js';
 import { DutyStore } from './duty/model/duty-store.js';
 import { OpenDutyLedger } from './duty/open-duty-ledger.js';
 import { Outbox } from './duty/outbox.js';
-import { endDutiesTakenElsewhere } from './duty/taken-elsewhere.js';
 import { startGameSide } from './game-side.js';
 import { startInertBridge } from './inert-bridge.js';
 import { createPanelStack } from './panel/panel-stack.js';
@@ -51,6 +51,8 @@ export function startBridgeServer(port: ServerPort, runtime: BridgeRuntime): Bri
   const { apiBase } = settings.panel;
   const budget = { limit: config.PanelRateLimit.Requests, windowMs: config.PanelRateLimit.WindowMs };
   // With BRIDGE_REDIS_URL, the servers naming the same Redis and panel are one community (server/community/).
+  const liveness = livenessMsOf(port.convar(LIVENESS_CONVAR));
+  if (settings.redisUrl && liveness.warning) logger.warn(liveness.warning);
   const community = settings.redisUrl
     ? joinCommunity(
         {
@@ -61,6 +63,7 @@ export function startBridgeServer(port: ServerPort, runtime: BridgeRuntime): Bri
           now: runtime.now,
           sleep: runtime.sleep,
           run: startCommunityRun(port.store),
+          livenessMs: liveness.ms,
         },
         runtime.load,
       )
@@ -109,12 +112,13 @@ export function startBridgeServer(port: ServerPort, runtime: BridgeRuntime): Bri
     now: runtime.wallNow,
     sleep: runtime.sleep,
     random: runtime.random,
-    ...(owners ? { ownerElsewhere: (chatId: string) => owners.ownerElsewhere(chatId) } : {}),
+    // In a community every call that could undo a duty is confirmed against its claim in Redis first.
+    ...(owners ? { fence: owners.fenceGate({ heldForRedis, requestTimeoutMs: config.RequestTimeoutMs }) } : {}),
   });
   // Before anything can put a player on duty or reach the panel: the duties a crashed run left open become `off`
   // calls kept in the outbox, which the start-up sends behind that run's own kept calls once the probe has answered.
   const openDuties = new OpenDutyLedger(port.store);
-  endDutiesLeftOpen(openDuties, outbox, logger, owners);
+  endDutiesLeftOpen(openDuties, outbox, logger, owners !== undefined);
 
   const duty = new DutyService({
     store: dutyStore,
@@ -157,17 +161,21 @@ export function startBridgeServer(port: ServerPort, runtime: BridgeRuntime): Bri
     refresh: (chatId, priority) => profiles.refreshInBackground(chatId, priority),
     logger,
   });
+  // In a community, the duty's side of it (dist/redis.cjs).
+  const sharedDuty =
+    owners && community?.duty(owners, { store: dutyStore, duty, outbox, heldEnded$: duty.heldEnded$, players });
   const game = startGameSide({
     ...{ port, runtime, logger, config, token, players, duty, profiles, playersOnline },
     panelStatus: panelStatusOf(stack, outbox, apiBase, config.DegradedMode),
-    communityStatus: communityStatusOf(settings.redisUrl, community, heldForRedis),
+    communityStatus: communityStatusOf(settings.redisUrl, community, heldForRedis, runtime.now),
     communityCount: (slug) => communityCount.count(slug),
+    ...(sharedDuty ? { releaseHeld: () => outbox.releaseHeld(), takeHeldElsewhere: sharedDuty.takeHeldElsewhere } : {}),
   });
   // Every duty change reaches each of these the same way, whatever caused it; an integration is one more here.
   // The principals and the counts come before the events: a listener of playerOnDuty already finds both.
   const effects = subscribeDutyEffects(duty.dutyChanges$, recordOpenDuties(openDuties, logger), [
     logDutyChanges(logger),
-    ...(owners ? [recordDutyOwners(owners, logger)] : []),
+    ...(owners ? [recordDutyOwners(owners, logger, config.ResumeWindowMs)] : []),
     pollOnDutyProfiles(polling, logger),
     ...(config.AcePermissions ? [grantDutyPrincipals(game.principals, logger)] : []),
     publishOnDutyCounts(
@@ -184,8 +192,7 @@ export function startBridgeServer(port: ServerPort, runtime: BridgeRuntime): Bri
     emitClientDutyEvents(port, logger),
   ]);
   const endedShifts = closeEndedShifts(duty.heldEnded$, openDuties);
-  if (owners) endedShifts.add(releaseEndedShifts(duty.heldEnded$, owners));
-  const takenElsewhere = owners && endDutiesTakenElsewhere(owners, dutyStore, duty);
+  if (sharedDuty) endedShifts.add(sharedDuty.follow());
   const txAdmin = followTxAdmin({
     events$: port.txAdminEvents$,
     duty,
@@ -209,7 +216,6 @@ export function startBridgeServer(port: ServerPort, runtime: BridgeRuntime): Bri
       txAdmin.unsubscribe();
       endedShifts.unsubscribe();
       recovery.unsubscribe();
-      takenElsewhere?.unsubscribe();
       profileSubscribers.unsubscribe();
       effects.unsubscribe();
       polling.stop();

@@ -35,7 +35,9 @@ export interface DeptDataPayload {
 
 /**
  * Why a player went off duty, as their client hears it in `bridge:client:offDuty`. `replaced`: the same chat account
- * went on duty in another session, on this server or another server of the community (one duty per account). `account_removed`: the panel itself answered that it does
+ * went on duty in another session, on this server or another server of the community (one duty per account).
+ * `superseded`: after a fault (Redis unreachable, restarted, failed over) the community settled the account's duty on
+ * another server's later claim. `account_removed`: the panel itself answered that it does
  * not know the chat account (deleted or banned). A player who dropped has no client left to tell, so `dropped`
  * (DutyEndReason) never comes here.
  */
@@ -46,6 +48,7 @@ export type OffDutyReason =
   | 'resource_stop'
   | 'admin'
   | 'replaced'
+  | 'superseded'
   /** txAdmin is stopping or restarting the server (or kicking everyone). */
   | 'server_shutdown'
   /** Kicked or banned through txAdmin. */

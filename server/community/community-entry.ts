@@ -5,7 +5,10 @@
 
 import type { Community, CommunityOptions } from './community.js';
 import { startCommunityCounts } from './community-counts.js';
+import { communityDuty } from './community-duty.js';
 import { startCommunityProfiles } from './community-profiles.js';
+import { communityStatusLines } from './community-status-lines.js';
+import type { DutyOwners } from './duty-owner-api.js';
 import { startDutyOwners } from './duty-owners.js';
 import { watchOtherCommunities } from './other-communities.js';
 import { sharedReader } from './read-shared.js';
@@ -54,6 +57,7 @@ export function startCommunity(options: CommunityOptions): Community {
   });
   const budget = sharedBudget({ link, readShared, now, logger, serverId });
   const others = watchOtherCommunities({ link, id: link.id, panel, logger, sleep });
+  let owners: DutyOwners | undefined;
   return {
     link,
     budget,
@@ -61,18 +65,32 @@ export function startCommunity(options: CommunityOptions): Community {
     profiles,
     counts,
     // A URL (or CA file) that does not read leaves this server alone: its duty is one server's, crash recovery included.
-    dutyOwners: (store) => (redis.ok ? startDutyOwners({ link, readShared, store, logger, now, sleep }) : undefined),
-    snapshot: () => ({
-      id: link.id,
-      panel,
-      where: link.where,
-      up: link.isUp,
-      since: link.since,
-      reason: link.reason,
-      serversAlive: counts.servers,
-      budget: { shared: budget.active, servers: budget.servers, aloneForMs: budget.aloneForMs },
-    }),
+    dutyOwners(store) {
+      if (!redis.ok) return undefined;
+      owners ??= startDutyOwners({
+        ...{ link, readShared, store, logger, now, sleep },
+        ...{ run: options.run, livenessMs: options.livenessMs },
+      });
+      return owners;
+    },
+    duty: communityDuty,
+    statusLines: (held, at) =>
+      communityStatusLines(
+        {
+          id: link.id,
+          panel,
+          where: link.where,
+          up: link.isUp,
+          since: link.since,
+          reason: link.reason,
+          serversAlive: counts.servers,
+          budget: { shared: budget.active, servers: budget.servers, aloneForMs: budget.aloneForMs },
+        },
+        held,
+        at,
+      ),
     stop() {
+      owners?.stop();
       others.stop();
       counts.stop();
       link.close();

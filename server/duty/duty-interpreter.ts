@@ -106,9 +106,11 @@ export class DutyInterpreter {
       case 'on':
       case 'off':
       case 'resume':
+      case 'heldElsewhere':
       case 'queuedOnRefused':
         return this.run({ ...intent, player });
       case 'takenElsewhere':
+      case 'restate':
       case 'heldLapsed':
         return this.run(intent);
       case 'reconcile': {
@@ -201,7 +203,7 @@ export class DutyInterpreter {
           outbox.withdraw(step.id, step.undo);
           break;
         case 'markApplied':
-          outbox.markApplied(step.id);
+          outbox.markApplied(step.id, step.fence);
           break;
         case 'watchApplied': {
           const { src, departmentId, since, retried } = step;

@@ -1,5 +1,6 @@
 import { concatMap, defer, finalize, from, map, type Observable, of, retry, Subject, type Subscription } from 'rxjs';
 import type { DutyAnswer } from '../../shared/contract/index.js';
+import type { FenceGate } from '../community/duty-owner-api.js';
 import type { Logger } from '../log/logger.js';
 import type { PanelClient } from '../panel/panel-client.js';
 import { isRefusalOfTheCall, type PanelFailure, type PanelResult } from '../panel/panel-result.js';
@@ -9,7 +10,7 @@ import { abandonableWait } from '../time/abandonable-wait.js';
 import { backoffMs } from '../time/backoff.js';
 import { LONGEST_WAIT_MS } from '../time/longest-wait.js';
 import { sleepUntilWoken } from '../time/sleep-until-woken.js';
-import type { DeliveryResult, DutyCall, OutboxRecord } from './duty-call.js';
+import type { CallFence, DeliveryResult, DutyCall, OutboxRecord } from './duty-call.js';
 import { OutboxFaultReports } from './outbox-fault-reports.js';
 import { OutboxStore } from './outbox-store.js';
 
@@ -37,13 +38,19 @@ export interface OutboxOptions {
   random?: () => number;
   backoff?: { baseMs: number; maxMs: number };
   /**
-   * In a community (BRIDGE_REDIS_URL): the other server that owns the account's duty, if one does. A call a crashed
-   * run kept is not sent for an account another server has taken since (its `on` replaced that run's at the panel).
+   * In a community (BRIDGE_REDIS_URL): the fence a fenced call must still hold in Redis right before each attempt
+   * (server/community/outbox-fence-gate.ts, in dist/redis.cjs).
    */
-  ownerElsewhere?: (chatId: string) => Promise<string | undefined>;
+  fence?: FenceGate;
 }
 
 const WITHDRAWN: DeliveryResult = { kind: 'withdrawn' };
+
+/** Redis could not confirm a fenced call: the call waits, and is never sent on a guess. */
+class NotConfirmed extends Error {}
+
+/** How a call held for Redis asks again when nothing wakes it first. */
+const HELD_RETRY = { baseMs: 250, maxMs: 5_000 };
 
 /** An attempt that was neither taken nor refused by the panel: `retry` waits and tries again. */
 class NotYetDelivered extends Error {
@@ -63,8 +70,8 @@ interface Pending {
    * an attempt still waiting for its turn is simply taken back.
    */
   mayHaveReachedPanel: boolean;
-  /** A call a crashed run kept (resume): in a community, sent only if no other server took the account since. */
-  fromLastRun?: 'ask' | 'asked';
+  /** A call a run before this one kept (resume): one without a fence goes only while nobody holds the account. */
+  fromLastRun: boolean;
 }
 
 export interface OutboxStats {
@@ -93,10 +100,12 @@ export class Outbox {
   private nextId: number;
   private readonly kept: OutboxStore;
   private readonly reports: OutboxFaultReports;
+  private readonly gate: FenceGate | undefined;
 
   constructor(private readonly options: OutboxOptions) {
     this.kept = new OutboxStore(options.store, options.logger);
     this.reports = new OutboxFaultReports(options.logger);
+    this.gate = options.fence;
     this.nextId = this.kept.sequence() + 1;
     this.subscription = this.queue
       .pipe(
@@ -125,12 +134,15 @@ export class Outbox {
       }
       const { chatId, departmentId } = call.body;
       if (!record.appliedInGame) {
-        this.submit({ ...record, call: { action: 'off', body: { chatId, departmentId } } }, true);
+        // Never claimed: its undo goes only while nobody holds the account.
+        const undo: DutyCall = { action: 'off', body: { chatId, departmentId }, fence: { unclaimed: true } };
+        this.submit({ ...record, call: undo }, true);
         continue;
       }
       this.submit(record, true);
-      // A run that ended without its stop (a crash) left no `off` behind the duty it had.
-      if (lastOf.get(chatId) === record.id) this.enqueue({ action: 'off', body: { chatId, departmentId } }, {}, true);
+      // A run that ended without its stop (a crash) left no `off` behind the duty it had: under the same claim.
+      const off: DutyCall = { action: 'off', body: { chatId, departmentId }, fence: call.fence ?? { unclaimed: true } };
+      if (lastOf.get(chatId) === record.id) this.enqueue(off, {}, true);
     }
     return records.length;
   }
@@ -147,12 +159,21 @@ export class Outbox {
     return { id: record.id, result: this.submit(record, fromLastRun) };
   }
 
-  /** The game applied this queued `on` after all (the panel went down while the player waited): keep it so. */
-  markApplied(id: number): void {
+  /**
+   * The game applied this queued `on` after all (the panel went down while the player waited): keep it so. From now
+   * on it goes under the claim its duty made (`fence`), like an `on` queued while the panel was down.
+   */
+  markApplied(id: number, fence?: CallFence): void {
     const item = this.pending.get(id);
     if (item?.record.call.action !== 'on') return;
     item.record.appliedInGame = true;
+    if (fence) item.record.call = { ...item.record.call, fence };
     this.kept.rewrite(item.record);
+  }
+
+  /** `bridge release`: the calls held for Redis go without its confirmation (how many). */
+  releaseHeld(): number {
+    return this.gate?.release() ?? 0;
   }
 
   /**
@@ -176,9 +197,11 @@ export class Outbox {
     item.abort.abort();
     const { call } = item.record;
     if (!item.mayHaveReachedPanel || call.action !== 'on') return;
-    // Queued now, so the undo follows the attempt in flight and precedes whatever the player asks for next.
+    // Queued now, so the undo follows the attempt in flight and precedes whatever the player asks for next. Never
+    // claimed, the default undo goes only while nobody holds the account.
     const { chatId, departmentId } = call.body;
-    const then = undo === undefined ? { action: 'off' as const, body: { chatId, departmentId } } : undo;
+    const then: DutyCall | null =
+      undo === undefined ? { action: 'off', body: { chatId, departmentId }, fence: { unclaimed: true } } : undo;
     if (then) this.enqueue(then);
   }
 
@@ -210,8 +233,8 @@ export class Outbox {
         withdrawn: false,
         abort: new AbortController(),
         mayHaveReachedPanel: false,
+        fromLastRun,
       };
-      if (fromLastRun && this.options.ownerElsewhere) item.fromLastRun = 'ask';
       this.pending.set(record.id, item);
       this.queue.next(item);
     });
@@ -219,6 +242,7 @@ export class Outbox {
 
   private finish(item: Pending, result: DeliveryResult): DeliveryResult {
     this.pending.delete(item.record.id);
+    this.gate?.forget(item.record.id);
     this.kept.remove(item.record.id);
     item.settle(result);
     return result;
@@ -238,11 +262,17 @@ export class Outbox {
    */
   private delivery(item: Pending): Observable<DeliveryResult> {
     let backoffsSpent = 0;
+    let confirmsFailed = 0;
     return defer(() => this.attempt(item)).pipe(
       retry({
         delay: (error: unknown) => {
+          // Redis cannot confirm: held until it can (or the owner releases it), however long.
+          if (error instanceof NotConfirmed && this.gate) return this.heldWait(this.gate, ++confirmsFailed);
           if (!(error instanceof NotYetDelivered)) throw error;
+          confirmsFailed = 0;
           const { failure } = error;
+          // Not sent within its confirmation (the panel's budget held it): confirmed again at once.
+          if (failure.kind === 'cancelled') return of(undefined);
           return failure.kind === 'unavailable'
             ? this.untilPanelAnswers(() => this.retryDelayMs(++backoffsSpent, failure))
             : this.backOff(item, failure, ++backoffsSpent);
@@ -253,29 +283,48 @@ export class Outbox {
 
   private attempt(item: Pending): Observable<DeliveryResult> {
     if (item.withdrawn) return of(this.finish(item, WITHDRAWN));
+    const { gate } = this;
+    const fence = gate?.fenceOf(item.record.call, item.fromLastRun);
+    if (!gate || !fence) return this.send(item);
+    return from(gate.confirm(item.record, fence, item.fromLastRun)).pipe(
+      concatMap((answer) => {
+        if (answer === 'held') throw new NotConfirmed();
+        if (answer === 'stale') return of(this.finish(item, WITHDRAWN));
+        if (item.withdrawn) return of(this.finish(item, WITHDRAWN));
+        return this.send(item, fence);
+      }),
+    );
+  }
+
+  /**
+   * One attempt at the panel. A fenced one must leave within a request timeout of its confirmation (its turn may wait
+   * for the panel's budget): later, it is taken back and confirmed again, so Redis's `quiet` stays a true bound.
+   */
+  private send(item: Pending, fence?: CallFence): Observable<DeliveryResult> {
     const { call } = item.record;
-    const { ownerElsewhere } = this.options;
-    if (item.fromLastRun === 'ask' && ownerElsewhere) {
-      item.fromLastRun = 'asked';
-      const { chatId } = call.body;
-      // Redis gone: nothing more is known than on one server, and the account's lane is not held for it.
-      return from(ownerElsewhere(chatId).catch(() => undefined)).pipe(
-        concatMap((server) => {
-          if (server === undefined) return this.attempt(item);
-          this.options.logger.info(
-            `the ${call.action} a crashed run kept for chat account ${chatId} is not sent: server ${server} has taken the account since`,
-          );
-          return of(this.finish(item, WITHDRAWN));
-        }),
-      );
+    const lease = fence ? new AbortController() : undefined;
+    let left = false;
+    if (lease) {
+      void this.options.sleep(this.gate?.sendWithinMs ?? 0).then(() => {
+        if (!left) lease.abort();
+      });
     }
-    const options = { signal: item.abort.signal, onSent: () => (item.mayHaveReachedPanel = true) };
+    const signal = lease ? AbortSignal.any([item.abort.signal, lease.signal]) : item.abort.signal;
+    const onSent = () => {
+      left = true;
+      item.mayHaveReachedPanel = true;
+      if (!fence && call.action === 'on') this.gate?.sending(call.body.chatId);
+    };
+    const options = { signal, onSent };
     const sent =
       call.action === 'on'
         ? this.options.panel.setDuty('on', call.body, options)
         : this.options.panel.setDuty('off', call.body, options);
     // Settled in the answer's promise, not in the stream: an answer that comes after stop() still removes its record.
-    const outcome = sent.then((result) => this.outcomeOf(item, result));
+    const outcome = sent.then((result) => {
+      if (result.ok && fence) this.gate?.delivered(item.record, fence, item.fromLastRun);
+      return this.outcomeOf(item, result);
+    });
     return from(outcome).pipe(
       map((result) => {
         if (result instanceof NotYetDelivered) throw result;
@@ -290,8 +339,10 @@ export class Outbox {
       return this.finish(item, { kind: 'delivered', response: result.value });
     }
     const { failure } = result;
-    // Only a withdrawal cancels: the attempt never left, so nothing is to be undone.
-    if (failure.kind === 'cancelled') return this.finish(item, WITHDRAWN);
+    // A withdrawal cancels (the attempt never left, so nothing is to be undone), and so does the end of a fenced
+    // attempt's lease, which is confirmed again.
+    if (failure.kind === 'cancelled')
+      return item.withdrawn ? this.finish(item, WITHDRAWN) : new NotYetDelivered(failure);
     if (failure.kind !== 'unavailable' && isRefusalOfTheCall(failure)) {
       this.reports.refused(item.record.call, failure);
       return this.finish(item, { kind: 'refused', failure });
@@ -313,6 +364,12 @@ export class Outbox {
         this.waitingForPanel -= 1;
       }),
     );
+  }
+
+  /** The wait before a call held for Redis asks again: until Redis answers again, the owner releases it, or a backoff. */
+  private heldWait(gate: FenceGate, attempt: number): Observable<unknown> {
+    const wait = backoffMs(HELD_RETRY, attempt, this.options.random ?? Math.random);
+    return sleepUntilWoken(this.options.sleep, wait, gate.woken$);
   }
 
   private backOff(item: Pending, failure: PanelFailure, attempt: number): Observable<unknown> {

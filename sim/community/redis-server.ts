@@ -1,9 +1,20 @@
 // A real Redis beside simulated servers: Debian's redis-server, started on a free loopback port in its own
-// temporary folder, persisting nothing, and stopped by whoever started it (the tests, the playground's
+// temporary folder, persisting nothing by itself, and stopped by whoever started it (the tests, the playground's
 // `--servers`, the bench's cluster). Not a mock: the bridge's scripts, timeouts and reconnections meet the real
-// server.
+// server. It also plays the faults a real deployment sees (issue 30): a snapshot saved now and restarted from later
+// (an older dump.rdb after a reboot), writes paused (`CLIENT PAUSE`), and a replica that lags and is then promoted
+// (startReplica, through a TcpProxy that is its replication link).
 import { type ChildProcess, spawn } from 'node:child_process';
-import { accessSync, constants, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import {
+  accessSync,
+  constants,
+  copyFileSync,
+  existsSync,
+  mkdtempSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+} from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
@@ -41,6 +52,13 @@ export interface RedisServerOptions {
    * a client trusts. Clients need no certificate of their own. The URL is then `rediss://`.
    */
   tls?: { certFile: string; keyFile: string; caFile: string };
+  /** `--replicaof 127.0.0.1 <port>`: a replica of the Redis on that port, read-only until promote(). */
+  replicaOf?: number;
+}
+
+/** A dump.rdb saved at some moment, to restart a Redis from later (restartFrom). */
+export interface RedisSnapshot {
+  readonly file: string;
 }
 
 export interface RedisServer {
@@ -51,6 +69,17 @@ export interface RedisServer {
   kill(): Promise<void>;
   /** Starts it again on the same port, empty (nothing was persisted). */
   restart(): Promise<void>;
+  /** SAVE now, and keep that dump.rdb aside: what Debian's `save` settings would have on disk at this moment. */
+  snapshot(): Promise<RedisSnapshot>;
+  /**
+   * kill -9, then start again on the same port from an older snapshot: the keys as they were when it was taken,
+   * everything written since lost (a reboot that loads the last dump.rdb).
+   */
+  restartFrom(snapshot: RedisSnapshot): Promise<void>;
+  /** `CLIENT PAUSE <ms> WRITE|ALL`: Redis holds the clients' writes (or everything) that long, then runs them. */
+  pause(ms: number, mode?: 'WRITE' | 'ALL'): Promise<void>;
+  /** `REPLICAOF NO ONE`: a replica becomes a primary with what it had replicated. */
+  promote(): Promise<void>;
   /** Whether it runs now (not killed, not exited). */
   readonly running: boolean;
   /** Runs one command through a short-lived connection of its own: a look into Redis from outside the bridges. */
@@ -78,7 +107,9 @@ export async function startRedisServer(options: RedisServerOptions = {}): Promis
   if (!binary) throw new Error(`redis-server is not installed (${REDIS_SERVER_INSTALL})`);
   const dir = mkdtempSync(join(tmpdir(), 'bridge-redis-'));
   const port = await freePort();
+  const dump = join(dir, 'dump.rdb');
   let child: ChildProcess | undefined;
+  let snapshots = 0;
 
   const launch = () =>
     new Promise<void>((resolve, reject) => {
@@ -89,7 +120,10 @@ export async function startRedisServer(options: RedisServerOptions = {}): Promis
       if (tls) listen.push('--tls-ca-cert-file', tls.caFile, '--tls-auth-clients', 'no');
       const args = [...listen, '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir];
       args.push('--logfile', '', '--daemonize', 'no', '--protected-mode', 'yes');
-      if (options.password) args.push('--requirepass', options.password);
+      // A replica's first sync starts at once (Redis 7 waits 5 s by default, for more replicas to share it).
+      args.push('--repl-diskless-sync-delay', '0');
+      if (options.password) args.push('--requirepass', options.password, '--masterauth', options.password);
+      if (options.replicaOf !== undefined) args.push('--replicaof', '127.0.0.1', String(options.replicaOf));
       const started = spawn(binary, args, { stdio: ['ignore', 'pipe', 'pipe'] });
       child = started;
       let output = '';
@@ -129,6 +163,7 @@ export async function startRedisServer(options: RedisServerOptions = {}): Promis
   }
   const url = ({ password = options.password, db = 0 }: { password?: string; db?: number } = {}) =>
     `${options.tls ? 'rediss' : 'redis'}://${password ? `:${encodeURIComponent(password)}@` : ''}127.0.0.1:${port}/${db}`;
+  const command = (...args: string[]) => redisCommand(port, options, args);
 
   return {
     port,
@@ -136,12 +171,33 @@ export async function startRedisServer(options: RedisServerOptions = {}): Promis
     kill,
     async restart() {
       await kill();
+      // Empty means empty: a snapshot saved earlier is not loaded.
+      rmSync(dump, { force: true });
       await launch();
+    },
+    async snapshot() {
+      await command('SAVE');
+      const file = join(dir, `snapshot-${++snapshots}.rdb`);
+      renameSync(dump, file);
+      return { file };
+    },
+    async restartFrom({ file }) {
+      if (!existsSync(file)) throw new Error(`no snapshot at ${file}`);
+      await kill();
+      copyFileSync(file, dump);
+      await launch();
+      rmSync(dump, { force: true });
+    },
+    async pause(ms, mode = 'WRITE') {
+      await command('CLIENT', 'PAUSE', String(ms), mode);
+    },
+    async promote() {
+      await command('REPLICAOF', 'NO', 'ONE');
     },
     get running() {
       return child !== undefined && child.exitCode === null && child.signalCode === null;
     },
-    command: (...args) => redisCommand(port, options, args),
+    command,
     async stop() {
       await kill();
       rmSync(dir, { recursive: true, force: true });

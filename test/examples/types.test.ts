@@ -45,6 +45,7 @@ onNet('bridge:client:offDuty', (info) => {
     | 'resource_stop'
     | 'admin'
     | 'replaced'
+    | 'superseded'
     | 'server_shutdown'
     | 'kicked'
     | 'banned' = info.reason;

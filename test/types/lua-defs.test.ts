@@ -77,6 +77,7 @@ const UNIONS = {
     resource_stop: true,
     admin: true,
     replaced: true,
+    superseded: true,
     server_shutdown: true,
     kicked: true,
     banned: true,

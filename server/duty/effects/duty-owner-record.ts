@@ -6,22 +6,32 @@ import { type DutyEffect, dutyEffect } from './duty-effect.js';
 
 /**
  * With a community (BRIDGE_REDIS_URL): the account's duty owner in Redis follows this server's duties. A duty that
- * starts makes this server's shift the owner (the panel took its `on`, or, in degraded mode `queue`, will); one that
- * ends marks the shift ended, if it is still the owner (a session replaced by another one owns nothing by then). A
- * shift held after a crash (Config.ResumeWindowMs) is still open at the panel: it stays this server's until it ends
- * (releaseEndedShifts), so another server's `on` meanwhile is heard as taking it.
+ * starts claims the account for this server's shift (the panel took its `on`, or, in degraded mode `queue`, will); one
+ * that ends lets the claim go here (its fenced `off`, if any, is already in the outbox and marks it in Redis). A shift
+ * held after a crash (Config.ResumeWindowMs) is still open at the panel: it keeps its claim, and its fence, until it
+ * ends (releaseEndedShifts), so another server's claim meanwhile is heard as taking it.
  */
-export const recordDutyOwners = (owners: Pick<DutyOwners, 'claim' | 'release'>, logger: Logger): DutyEffect =>
+export const recordDutyOwners = (
+  owners: Pick<DutyOwners, 'claim' | 'release' | 'hold'>,
+  logger: Logger,
+  resumeWindowMs: number,
+): DutyEffect =>
   dutyEffect('duty owner record', logger, (change) => {
     const { kind, src, chatId, previous, next } = change;
     if (chatId === undefined) return;
-    if (kind === 'on' && next.since !== null) owners.claim(chatId, shiftOf(src, next.since));
-    else if (kind === 'off' && !change.resumable && previous.since !== null) {
-      owners.release(chatId, shiftOf(src, previous.since));
+    if (kind === 'on' && next.since !== null && next.departmentId !== null) {
+      owners.claim(chatId, shiftOf(src, next.since), next.departmentId);
+    } else if (kind === 'off' && previous.since !== null) {
+      const shift = shiftOf(src, previous.since);
+      // A held shift's record says so, and until when, for a server where the account joins to take it over.
+      if (!change.resumable) owners.release(chatId, shift);
+      else if (previous.rankId !== null) {
+        owners.hold(chatId, shift, { windowMs: resumeWindowMs, since: previous.since, rankId: previous.rankId });
+      }
     }
   });
 
-/** A held shift ended without its player: its claim is marked ended, if it is still this shift's. */
+/** A held shift ended without its player (its fenced `off`, if any, is in the outbox): its claim is let go here. */
 export const releaseEndedShifts = (
   heldEnded$: Observable<HeldShiftEnd>,
   owners: Pick<DutyOwners, 'release'>,

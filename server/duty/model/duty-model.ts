@@ -19,6 +19,8 @@ export interface HeldShift {
   readonly src: number;
   /** Its duty as it dropped. */
   readonly state: DutyState;
+  /** The `on` that opened it at the panel, to send again if the community asks its claim to restate. */
+  readonly call?: OnCall;
 }
 
 /**

@@ -11,6 +11,8 @@ import {
   type MockPanelServer,
   startMockPanelServer,
 } from '../../../mock-panel/index.js';
+import type { RedisServer } from '../../../sim/community/redis-server.js';
+import { startTcpProxy, type TcpProxy } from '../../../sim/community/tcp-proxy.js';
 import { createSim, type Sim, type SimPlayer } from '../../../sim/index.js';
 import { LUA_DUTY_MENU, REPO_ROOT, TOKEN } from './world.js';
 
@@ -43,6 +45,11 @@ export interface SimCommunityOptions {
   servers: number;
   /** BRIDGE_REDIS_URL of every server; none: each bridge believes it is alone, as before issue 25. */
   redisUrl?: string;
+  /**
+   * The community's Redis, reached by each server through a TCP proxy of its own (`proxyOf`), to cut and heal that
+   * server's link alone (sim/community/tcp-proxy.ts). Instead of `redisUrl`.
+   */
+  proxiedRedis?: RedisServer;
   /** The panel's per-IP limit (all sims are one IP). */
   rateLimit?: MockPanelOptions['rateLimit'];
   /** The panel's users (mock-panel/data/default.json when absent). */
@@ -59,6 +66,12 @@ export interface SimCommunity {
   panel: MockPanel;
   server: MockPanelServer;
   sims: Sim[];
+  /** Each server's link to Redis, with `proxiedRedis`. */
+  proxyOf(sim: Sim): TcpProxy;
+  /** Each server's KVP directory (sim kvpDir): copy it to make a server from a copied folder (kvp-folder.ts). */
+  kvpDirOf(sim: Sim): string;
+  /** Starts one more server of the community (by default with an empty KVP of its own); it joins `sims`. */
+  addServer(options?: { kvpDir?: string }): Promise<Sim>;
   /** Joins a player with a `chat:` identifier on one server (without waiting for the profile). */
   join(sim: Sim, chat: string, name?: string): Promise<SimPlayer>;
   /** Whether this player's client has its profile. */
@@ -83,35 +96,48 @@ export async function startSimCommunity(options: SimCommunityOptions): Promise<S
   const folders: Array<{ remove: () => void }> = [];
   const kvpDirs: string[] = [];
   const sims: Sim[] = [];
-  try {
-    for (let index = 0; index < options.servers; index++) {
-      const folder = bridgeFolder({ config: options.config, without: options.without });
-      folders.push(folder);
-      const kvpDir = mkdtempSync(join(tmpdir(), 'bridge-community-kvp-'));
-      kvpDirs.push(kvpDir);
-      sims.push(
-        await createSim({
-          resources: [{ dir: folder.dir, name: 'bridge' }, LUA_DUTY_MENU],
-          convars: {
-            BRIDGE_API_BASE: server.url,
-            BRIDGE_LEO_API_TOKEN: TOKEN,
-            ...(options.redisUrl ? { BRIDGE_REDIS_URL: options.redisUrl } : {}),
-            ...options.convarsOf?.(index, server.url),
-          },
-          kvpDir,
-          clock: 'real',
-        }),
-      );
-    }
-    await Promise.all(
-      sims.map((sim) =>
-        sim.until(() => sim.console.some((line) => line.text.includes('the panel at')), 10_000, 'the start-up probe'),
-      ),
-    );
-  } catch (error) {
+  const proxies: TcpProxy[] = [];
+  const started = (sim: Sim) =>
+    sim.until(() => sim.console.some((line) => line.text.includes('the panel at')), 10_000, 'the start-up probe');
+  const redisUrlOf = async (): Promise<string | undefined> => {
+    const redis = options.proxiedRedis;
+    if (!redis) return options.redisUrl;
+    const proxy = await startTcpProxy(redis.port);
+    proxies.push(proxy);
+    return `redis://127.0.0.1:${proxy.port}/0`;
+  };
+  const addSim = async (kvpDir = mkdtempSync(join(tmpdir(), 'bridge-community-kvp-'))): Promise<Sim> => {
+    const index = sims.length;
+    const folder = bridgeFolder({ config: options.config, without: options.without });
+    folders.push(folder);
+    kvpDirs.push(kvpDir);
+    const redisUrl = await redisUrlOf();
+    const sim = await createSim({
+      resources: [{ dir: folder.dir, name: 'bridge' }, LUA_DUTY_MENU],
+      convars: {
+        BRIDGE_API_BASE: server.url,
+        BRIDGE_LEO_API_TOKEN: TOKEN,
+        ...(redisUrl ? { BRIDGE_REDIS_URL: redisUrl } : {}),
+        ...options.convarsOf?.(index, server.url),
+      },
+      kvpDir,
+      clock: 'real',
+    });
+    sims.push(sim);
+    return sim;
+  };
+  const closeAll = async () => {
     await Promise.all(sims.map((sim) => sim.stop()));
     await server.close();
+    await Promise.all(proxies.map((proxy) => proxy.close()));
     for (const folder of folders) folder.remove();
+    for (const dir of kvpDirs) rmSync(dir, { recursive: true, force: true });
+  };
+  try {
+    for (let index = 0; index < options.servers; index++) await addSim();
+    await Promise.all(sims.map(started));
+  } catch (error) {
+    await closeAll();
     throw error;
   }
   const consoleOf = (sim: Sim) => sim.console.map((line) => line.text).join('\n');
@@ -121,6 +147,21 @@ export async function startSimCommunity(options: SimCommunityOptions): Promise<S
     panel,
     server,
     sims,
+    proxyOf(sim) {
+      const proxy = proxies[sims.indexOf(sim)];
+      if (!proxy) throw new Error('that server reaches Redis without a proxy (proxiedRedis)');
+      return proxy;
+    },
+    kvpDirOf(sim) {
+      const dir = kvpDirs[sims.indexOf(sim)];
+      if (!dir) throw new Error('not a server of this community');
+      return dir;
+    },
+    async addServer({ kvpDir } = {}) {
+      const sim = await addSim(kvpDir);
+      await started(sim);
+      return sim;
+    },
     join: (sim, chat, name = 'Player') =>
       sim.join({ name, identifiers: [`license:${chat.padStart(16, '0').slice(-16)}`, `chat:${chat}`] }),
     hasProfile: profileOf,
@@ -147,11 +188,6 @@ export async function startSimCommunity(options: SimCommunityOptions): Promise<S
         only.map((sim) => sim.until(() => consoleOf(sim).includes('one of a community on Redis'), 10_000, 'Redis')),
       );
     },
-    async close() {
-      await Promise.all(sims.map((sim) => sim.stop()));
-      await server.close();
-      for (const folder of folders) folder.remove();
-      for (const dir of kvpDirs) rmSync(dir, { recursive: true, force: true });
-    },
+    close: closeAll,
   };
 }

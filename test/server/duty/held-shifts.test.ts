@@ -44,7 +44,13 @@ describe('a held shift in the running duty', () => {
 
   it('is let go when another server takes the account, with no off', async () => {
     const running = await alexHeld();
-    running.bridge.duty.submit({ kind: 'takenElsewhere', src: 7, chatId: ALEX.identifiers[1]?.slice(5) as string });
+    running.bridge.duty.submit({
+      kind: 'takenElsewhere',
+      src: 7,
+      chatId: ALEX.identifiers[1]?.slice(5) as string,
+      reason: 'replaced',
+      panelOff: false,
+    });
     await settle();
     expect(running.bridge.duty.footprint()).toMatchObject({ held: 0 });
     await elapse(WINDOW_MS + 1000);

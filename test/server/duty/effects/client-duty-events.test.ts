@@ -48,6 +48,7 @@ describe("the client's offDuty event", () => {
     resource_stop: true,
     admin: true,
     replaced: true,
+    superseded: true,
     server_shutdown: true,
     kicked: true,
     banned: true,
