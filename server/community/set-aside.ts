@@ -1,5 +1,5 @@
-import { errorText } from '../log/error-text.js';
-import type { Logger } from '../log/logger.js';
+import { errorText } from '../kernel/log/error-text.js';
+import type { Logger } from '../kernel/log/logger.js';
 import type { CommunityLink } from './community.js';
 
 /**

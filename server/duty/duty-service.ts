@@ -14,8 +14,8 @@ import {
   startWith,
 } from 'rxjs';
 import type { DutyEndReason, DutyOutcome } from '../../shared/events.js';
-import { concatMapPerKey } from '../streams/concat-map-per-key.js';
-import { abandonableWait } from '../time/abandonable-wait.js';
+import { concatMapPerKey } from '../kernel/streams/concat-map-per-key.js';
+import { abandonableWait } from '../kernel/time/abandonable-wait.js';
 import type { Drop, Duty, DutyRequest } from './duty.js';
 import type { DutyChange } from './duty-change.js';
 import type { DutyIntent, SubmittedIntent } from './duty-intent.js';

@@ -1,5 +1,9 @@
 import type { Unsubscribable } from 'rxjs';
-import { type LoadModule, type OptionalModule, startOptionalModule } from '../optional-modules/load-optional-module.js';
+import {
+  type LoadModule,
+  type OptionalModule,
+  startOptionalModule,
+} from '../kernel/optional-modules/load-optional-module.js';
 import type * as MetricsEntry from './metrics-entry.js';
 import type { MetricsWiring } from './start-metrics.js';
 

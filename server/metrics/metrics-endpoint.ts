@@ -1,6 +1,6 @@
-import { errorText } from '../log/error-text.js';
-import type { Logger } from '../log/logger.js';
-import type { HttpAnswer, HttpRequest } from '../server-port.js';
+import { errorText } from '../kernel/log/error-text.js';
+import type { Logger } from '../kernel/log/logger.js';
+import type { HttpAnswer, HttpRequest } from '../kernel/server-port.js';
 import { bearerToken, sameToken } from './bearer-token.js';
 import { EXPOSITION_CONTENT_TYPE } from './exposition.js';
 

@@ -1,6 +1,6 @@
 import { PUBLIC_EVENTS } from '../../../shared/events.js';
-import type { Logger } from '../../log/logger.js';
-import type { ServerPort } from '../../server-port.js';
+import type { Logger } from '../../kernel/log/logger.js';
+import type { ServerPort } from '../../kernel/server-port.js';
 import { type DutyEffect, dutyEffect } from './duty-effect.js';
 
 /**

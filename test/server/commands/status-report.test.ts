@@ -1,7 +1,11 @@
 // The community's part of `bridge status` (issue 31, "Redis for an owner" item 5): whether Redis answers and since
 // when, the community's id and panel, the servers alive, the shared budget and what waits for Redis.
 import { describe, expect, it } from 'vitest';
-import { type CommunityStatus, formatStatus, type StatusSnapshot } from '../../../server/commands/status-report.js';
+import {
+  type CommunityStatus,
+  formatStatus,
+  type StatusSnapshot,
+} from '../../../server/edge/commands/status-report.js';
 
 const NOW = 1_000_000;
 

@@ -7,8 +7,8 @@ import type { LeftOpenOwner } from '../../../server/community/duty-owner-api.js'
 import { endDutiesLeftOpen } from '../../../server/duty/crashed-run-recovery.js';
 import { type OpenDuty, OpenDutyLedger } from '../../../server/duty/open-duty-ledger.js';
 import type { DutyCall } from '../../../server/duty/outbox.js';
-import { createLogger } from '../../../server/log/logger.js';
-import { createMemoryStore } from '../../../server/storage/key-value-store.js';
+import { createLogger } from '../../../server/kernel/log/logger.js';
+import { createMemoryStore } from '../../../server/kernel/storage/key-value-store.js';
 
 const ALEX = '284619375016482817';
 const JAMIE = '1039284756102938475';
