@@ -3,8 +3,7 @@
 // so dist/server.js carries none of it (test/build/bundle-size.test.ts).
 import type { Observable } from 'rxjs';
 import type { OnDutyCounts } from '../../shared/events.js';
-import type { Logger } from '../kernel/log/logger.js';
-import type { KeyValueStore } from '../kernel/storage/key-value-store.js';
+import type { KeyValueStore, Logger } from '../kernel/index.js';
 import type { ProfileEntry } from '../profiles/profile-entry.js';
 import type { DutyOwners } from './duty-owner-api.js';
 import type { SharedBudget } from './shared-budget-api.js';

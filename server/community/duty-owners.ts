@@ -1,8 +1,7 @@
 import { firstValueFrom, map, Subject } from 'rxjs';
 import { ChatIdSchema } from '../../shared/contract/chat-id.js';
 import * as z from '../../shared/zod-mini.js';
-import type { Logger } from '../kernel/log/logger.js';
-import type { KeyValueStore } from '../kernel/storage/key-value-store.js';
+import type { KeyValueStore, Logger } from '../kernel/index.js';
 import type { CommunityLink, ReadShared } from './community.js';
 import type { DutyOwners, LeftOpenOwner } from './duty-owner-api.js';
 import { serverIdentity } from './server-identity.js';

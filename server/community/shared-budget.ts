@@ -1,7 +1,6 @@
 import * as z from '../../shared/zod-mini.js';
-import { errorText } from '../kernel/log/error-text.js';
-import type { Logger } from '../kernel/log/logger.js';
-import { LONGEST_WAIT_MS } from '../kernel/time/longest-wait.js';
+import type { Logger } from '../kernel/index.js';
+import { errorText, LONGEST_WAIT_MS } from '../kernel/index.js';
 import type { BudgetSnapshot } from '../panel/rate-limit/rate-budget.js';
 import type { RateLimitObservation } from '../panel/rate-limit/read-rate-limit-headers.js';
 import { classRank, type RequestClass } from '../panel/scheduling/request-classes.js';

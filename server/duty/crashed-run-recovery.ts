@@ -1,5 +1,5 @@
 import type { DutyOwners } from '../community/duty-owner-api.js';
-import type { Logger } from '../kernel/log/logger.js';
+import type { Logger } from '../kernel/index.js';
 import type { OpenDutyLedger } from './open-duty-ledger.js';
 import type { Outbox } from './outbox.js';
 import { endOwnedDutiesLeftOpen } from './owned-duty-recovery.js';

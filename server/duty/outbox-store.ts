@@ -1,9 +1,8 @@
 import { DutyOffBodySchema, DutyOnBodySchema } from '../../shared/contract/index.js';
 import { panelPlayerName } from '../../shared/contract/player-name.js';
 import * as z from '../../shared/zod-mini.js';
-import type { Logger } from '../kernel/log/logger.js';
-import { takeKeptRecords } from '../kernel/storage/kept-record.js';
-import type { KeyValueStore } from '../kernel/storage/key-value-store.js';
+import type { KeyValueStore, Logger } from '../kernel/index.js';
+import { takeKeptRecords } from '../kernel/index.js';
 import type { OutboxRecord } from './duty-call.js';
 
 const KEY_PREFIX = 'outbox:';

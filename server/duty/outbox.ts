@@ -1,12 +1,7 @@
 import { concatMap, defer, finalize, from, map, type Observable, of, retry, Subject, type Subscription } from 'rxjs';
 import type { DutyAnswer } from '../../shared/contract/index.js';
-import type { Logger } from '../kernel/log/logger.js';
-import type { KeyValueStore } from '../kernel/storage/key-value-store.js';
-import { concatMapPerKey } from '../kernel/streams/concat-map-per-key.js';
-import { abandonableWait } from '../kernel/time/abandonable-wait.js';
-import { backoffMs } from '../kernel/time/backoff.js';
-import { LONGEST_WAIT_MS } from '../kernel/time/longest-wait.js';
-import { sleepUntilWoken } from '../kernel/time/sleep-until-woken.js';
+import type { KeyValueStore, Logger } from '../kernel/index.js';
+import { abandonableWait, backoffMs, concatMapPerKey, LONGEST_WAIT_MS, sleepUntilWoken } from '../kernel/index.js';
 import type { PanelClient } from '../panel/panel-client.js';
 import { isRefusalOfTheCall, type PanelFailure, type PanelResult } from '../panel/panel-result.js';
 import type { DeliveryResult, DutyCall, OutboxRecord } from './duty-call.js';

@@ -1,7 +1,7 @@
 import { filter, take } from 'rxjs';
 import { type DutyOwners, shiftOf } from '../community/duty-owner-api.js';
 import { REDIS_URL_CONVAR } from '../community/redis-convar.js';
-import type { Logger } from '../kernel/log/logger.js';
+import type { Logger } from '../kernel/index.js';
 import type { OpenDuty, OpenDutyLedger } from './open-duty-ledger.js';
 import type { Outbox } from './outbox.js';
 

@@ -1,5 +1,5 @@
 import type { Duty } from '../duty/duty.js';
-import type { Logger } from '../kernel/log/logger.js';
+import type { Logger } from '../kernel/index.js';
 import type { Profiles } from '../profiles/profiles.js';
 import type { PlayerRegistry } from './players/player-registry.js';
 

@@ -1,8 +1,38 @@
 import type { Observable } from 'rxjs';
-import type { PlayerDrop } from '../edge/players/drop-reading.js';
-import type { ResourcePort } from '../integrations/integration.js';
 import type { LoadModule } from './optional-modules/load-optional-module.js';
 import type { KeyValueStore } from './storage/key-value-store.js';
+
+/**
+ * What integrations may do in FXServer: look at other resources, call their exports, and use local server
+ * events. The FiveM adapter implements it; tests use stub resources in the simulator or a fake.
+ */
+export interface ResourcePort {
+  /** `GetResourceState`: 'started', 'stopped', 'missing', ... */
+  resourceState(name: string): string;
+  /**
+   * Whether `exports[resource][name]` exists right now. In FiveM reading the property is the lookup, and it throws
+   * `No such export` when nothing answers: `try { return typeof exports[resource][name] === 'function' } catch { return false }`.
+   */
+  hasExport(resource: string, name: string): boolean;
+  /** `exports[resource][name](...args)`; throws as FiveM does when the export is missing or fails. */
+  callExport(resource: string, name: string, ...args: unknown[]): unknown;
+  emitLocal(event: string, ...args: unknown[]): void;
+  /** A net event to one player's client (`emitNet(event, src, ...args)`). */
+  emitClient(event: string, src: number, ...args: unknown[]): void;
+  /** A value of the global state bag (`GlobalState[key]`), where ox_core publishes its groups. */
+  globalState(key: string): unknown;
+  /** Listens to a local server event (`on`, never `onNet`); the handler receives the event's arguments. */
+  onLocal(event: string, handler: (...args: unknown[]) => void): void;
+}
+
+/** `playerDropped`'s arguments: the reason text, the resource that dropped the player, and FXServer's code. */
+export interface PlayerDrop {
+  reason: string;
+  /** `__cfx_internal:client`, `__cfx_internal:server`, or the resource that called DropPlayer. Empty when unknown. */
+  resource: string;
+  /** ClientDropReason; undefined on artifacts that pass only the reason. */
+  code: number | undefined;
+}
 
 export interface ClientMessage {
   src: number;

@@ -1,5 +1,5 @@
-import type { Logger } from '../kernel/log/logger.js';
-import { WakeTimer } from '../kernel/time/wake-timer.js';
+import type { Logger } from '../kernel/index.js';
+import { WakeTimer } from '../kernel/index.js';
 import type { ProfileRequestClass } from '../panel/scheduling/request-classes.js';
 
 export interface OnDutyRevalidationOptions {

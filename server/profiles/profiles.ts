@@ -1,8 +1,8 @@
 import { filter, merge, type Observable, Subject } from 'rxjs';
 import type { DepartmentSummary, ProfilePayload } from '../../shared/events.js';
 import { ENGLISH, type Messages } from '../../shared/locale.js';
-import type { PlayerRegistry } from '../edge/players/player-registry.js';
-import type { Logger } from '../kernel/log/logger.js';
+import type { PlayerRegistry } from '../edge/index.js';
+import type { Logger } from '../kernel/index.js';
 import type { PanelFailure } from '../panel/panel-result.js';
 import type { ProfileRequestClass } from '../panel/scheduling/request-classes.js';
 import { reportTokenRefused } from '../panel/token-refused.js';

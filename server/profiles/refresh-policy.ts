@@ -1,4 +1,4 @@
-import type { PlayerRegistry } from '../edge/players/player-registry.js';
+import type { PlayerRegistry } from '../edge/index.js';
 import type { ProfileRequestClass } from '../panel/scheduling/request-classes.js';
 import { isMember, type ProfileCache } from './profile-cache.js';
 import type { ProfileEntry } from './profile-entry.js';

@@ -1,6 +1,6 @@
-import { dutyPrincipals, isPrincipalSlug } from '../../edge/permissions/duty-principals.js';
-import type { PrincipalGrants } from '../../edge/permissions/principal-grants.js';
-import type { Logger } from '../../kernel/log/logger.js';
+import type { PrincipalGrants } from '../../edge/index.js';
+import { dutyPrincipals, isPrincipalSlug } from '../../edge/index.js';
+import type { Logger } from '../../kernel/index.js';
 import { type DutyEffect, dutyEffect } from './duty-effect.js';
 
 /**

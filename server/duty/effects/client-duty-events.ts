@@ -1,6 +1,5 @@
 import { INTERNAL_EVENTS, PUBLIC_EVENTS } from '../../../shared/events.js';
-import type { Logger } from '../../kernel/log/logger.js';
-import type { ServerPort } from '../../kernel/server-port.js';
+import type { Logger, ServerPort } from '../../kernel/index.js';
 import { snapshotOf } from '../duty-state.js';
 import { type DutyEffect, dutyEffect } from './duty-effect.js';
 

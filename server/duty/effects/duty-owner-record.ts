@@ -1,6 +1,6 @@
 import type { Observable, Subscription } from 'rxjs';
 import { type DutyOwners, shiftOf } from '../../community/duty-owner-api.js';
-import type { Logger } from '../../kernel/log/logger.js';
+import type { Logger } from '../../kernel/index.js';
 import type { HeldShiftEnd } from '../duty-interpreter.js';
 import { type DutyEffect, dutyEffect } from './duty-effect.js';
 

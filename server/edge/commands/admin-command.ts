@@ -1,4 +1,4 @@
-import type { ServerPort } from '../../kernel/server-port.js';
+import type { ServerPort } from '../../kernel/index.js';
 
 /** The restricted console command every admin action hangs off: `bridge <subcommand> [arguments]`. */
 export const ADMIN_COMMAND = 'bridge';

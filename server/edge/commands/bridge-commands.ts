@@ -1,7 +1,6 @@
 import type { BridgeServerExports } from '../../../shared/events.js';
 import type { Duty } from '../../duty/duty.js';
-import type { Logger } from '../../kernel/log/logger.js';
-import type { BridgeRuntime, ServerPort } from '../../kernel/server-port.js';
+import type { BridgeRuntime, Logger, ServerPort } from '../../kernel/index.js';
 import type { PlayerRegistry } from '../players/player-registry.js';
 import { registerAdminCommand } from './admin-command.js';
 import { registerDutyKickCommand } from './dutykick-command.js';

@@ -1,6 +1,5 @@
 import type { DutyOutcome } from '../../../shared/events.js';
-import type { Logger } from '../../kernel/log/logger.js';
-import type { ServerPort } from '../../kernel/server-port.js';
+import type { Logger, ServerPort } from '../../kernel/index.js';
 import type { PlayerRegistry } from '../players/player-registry.js';
 import { playerLabel } from './player-label.js';
 import { parsePlayerId } from './player-target.js';

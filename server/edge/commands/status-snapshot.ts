@@ -1,5 +1,5 @@
 import type { Duty } from '../../duty/duty.js';
-import type { BridgeRuntime } from '../../kernel/server-port.js';
+import type { BridgeRuntime } from '../../kernel/index.js';
 import type { PlayerRegistry } from '../players/player-registry.js';
 import type { StatusSnapshot } from './status-report.js';
 

@@ -1,7 +1,7 @@
 import type { BridgeServerExports } from '../../../shared/events.js';
 import type { Messages } from '../../../shared/locale.js';
 import type { Duty } from '../../duty/duty.js';
-import type { ServerPort } from '../../kernel/server-port.js';
+import type { ServerPort } from '../../kernel/index.js';
 import { type Profiles, payloadOf } from '../../profiles/profiles.js';
 import type { PlayerRegistry } from '../players/player-registry.js';
 import { createServerExports } from './server-exports.js';

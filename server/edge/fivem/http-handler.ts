@@ -1,4 +1,4 @@
-import type { HttpAnswer, HttpRequest } from '../../kernel/server-port.js';
+import type { HttpAnswer, HttpRequest } from '../../kernel/index.js';
 
 /** FXServer's request as SetHttpHandler hands it over (natives docs, ResourceHttpComponent.cpp). */
 interface FxRequest {

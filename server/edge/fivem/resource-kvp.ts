@@ -1,4 +1,4 @@
-import type { KeyValueStore } from '../../kernel/storage/key-value-store.js';
+import type { KeyValueStore } from '../../kernel/index.js';
 
 /** Resource KVP: persisted by FXServer per resource, so it survives resource and server restarts. */
 export function createResourceKvpStore(): KeyValueStore {

@@ -1,4 +1,4 @@
-import type { ResourcePort } from '../../integrations/integration.js';
+import type { ResourcePort } from '../../kernel/index.js';
 
 /** Other resources as FXServer shows them: their state, their exports, and local server events. */
 export function createResourcePort(): ResourcePort {

@@ -1,8 +1,7 @@
 import { Observable, Subject } from 'rxjs';
 import { INTERNAL_EVENTS } from '../../../shared/events.js';
 import { wiredExport, wireIntegers } from '../../../shared/wire-integers.js';
-import type { ClientMessage, PlayerStateWrite, ServerPort, TxAdminEvent } from '../../kernel/server-port.js';
-import type { PlayerDrop } from '../players/drop-reading.js';
+import type { ClientMessage, PlayerDrop, PlayerStateWrite, ServerPort, TxAdminEvent } from '../../kernel/index.js';
 import { TXADMIN_EVENTS, TXADMIN_RESOURCE } from '../txadmin/txadmin-payloads.js';
 import { serveHttp } from './http-handler.js';
 import { createResourceKvpStore } from './resource-kvp.js';

@@ -1,5 +1,5 @@
 import { INTERNAL_EVENTS } from '../../../shared/events.js';
-import type { Logger } from '../../kernel/log/logger.js';
+import type { Logger } from '../../kernel/index.js';
 import { TokenBuckets } from './token-bucket.js';
 
 /** The events a client sends the server; each has its own per-player limit below. */

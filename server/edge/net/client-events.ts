@@ -1,8 +1,7 @@
 import { filter, map, merge, mergeMap, type Subscription } from 'rxjs';
 import type { ProfilePayload } from '../../../shared/events.js';
 import type { Duty } from '../../duty/duty.js';
-import type { Logger } from '../../kernel/log/logger.js';
-import type { ServerPort } from '../../kernel/server-port.js';
+import type { Logger, ServerPort } from '../../kernel/index.js';
 import type { Profiles } from '../../profiles/profiles.js';
 import type { RevalidationAsks } from '../../profiles/revalidation-asks.js';
 import { readDrop } from '../players/drop-reading.js';

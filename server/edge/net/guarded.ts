@@ -1,5 +1,5 @@
 import { catchError, defer, EMPTY, ignoreElements, type Observable } from 'rxjs';
-import type { Logger } from '../../kernel/log/logger.js';
+import type { Logger } from '../../kernel/index.js';
 
 /**
  * A handler of one input as the inner stream of its `mergeMap`: a failure is logged and never ends the input's

@@ -1,6 +1,5 @@
 import type { ProfilePayload } from '../../../shared/events.js';
-import type { Logger } from '../../kernel/log/logger.js';
-import type { ServerPort } from '../../kernel/server-port.js';
+import type { Logger, ServerPort } from '../../kernel/index.js';
 import { playerLabel } from '../commands/player-label.js';
 import { parsePlayerId } from '../commands/player-target.js';
 import { describeRefresh } from '../commands/refresh-command.js';

@@ -1,5 +1,5 @@
 import { INTERNAL_EVENTS } from '../../../shared/events.js';
-import type { ServerPort } from '../../kernel/server-port.js';
+import type { ServerPort } from '../../kernel/index.js';
 import type { Profiles } from '../../profiles/profiles.js';
 import type { PlayerRegistry } from '../players/player-registry.js';
 import type { ClientEventLimits } from './client-event-limits.js';

@@ -1,4 +1,4 @@
-import type { ServerPort } from '../../kernel/server-port.js';
+import type { ServerPort } from '../../kernel/index.js';
 
 /** What the bridge asks of FXServer's security context: principal inheritance, through the server console. */
 export interface AceConsole {

@@ -1,8 +1,7 @@
 import { ChatIdSchema } from '../../../shared/contract/index.js';
 import * as z from '../../../shared/zod-mini.js';
-import type { Logger } from '../../kernel/log/logger.js';
-import { type KeptPlace, readKeptRecord, takeKeptRecords } from '../../kernel/storage/kept-record.js';
-import type { KeyValueStore } from '../../kernel/storage/key-value-store.js';
+import type { KeyValueStore, Logger } from '../../kernel/index.js';
+import { type KeptPlace, readKeptRecord, takeKeptRecords } from '../../kernel/index.js';
 import type { AceConsole } from './ace-console.js';
 import { accountPrincipal, DUTY_PRINCIPAL, identifierPrincipal } from './duty-principals.js';
 

@@ -1,13 +1,5 @@
 import type { Drop } from '../../duty/duty.js';
-
-/** `playerDropped`'s arguments: the reason text, the resource that dropped the player, and FXServer's code. */
-export interface PlayerDrop {
-  reason: string;
-  /** `__cfx_internal:client`, `__cfx_internal:server`, or the resource that called DropPlayer. Empty when unknown. */
-  resource: string;
-  /** ClientDropReason; undefined on artifacts that pass only the reason. */
-  code: number | undefined;
-}
+import type { PlayerDrop } from '../../kernel/index.js';
 
 // FXServer's ClientDropReason (citizenfx/fivem 06d4d348, code/components/citizen-server-impl/include/
 // ClientDropReasons.h): CLIENT (2) is the client's own msgIQuit, CLIENT_REPLACED (4) the same game connecting again

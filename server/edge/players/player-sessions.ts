@@ -1,5 +1,5 @@
 import { OFF_DUTY } from '../../duty/duty-state.js';
-import type { ServerPort } from '../../kernel/server-port.js';
+import type { ServerPort } from '../../kernel/index.js';
 import { publishDutyState } from '../state/bridge-duty-key.js';
 import type { StateBagGuard } from '../state/state-bag-guard.js';
 import type { PlayerRegistry, PlayerSession } from './player-registry.js';

@@ -1,6 +1,6 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { TOKEN_CONVAR } from '../../../shared/token-exposure.js';
-import type { Logger } from '../../kernel/log/logger.js';
+import type { Logger } from '../../kernel/index.js';
 import { tokenProof } from './token-proof.js';
 
 export interface TokenExposureCheckOptions {

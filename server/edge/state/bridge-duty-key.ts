@@ -1,7 +1,6 @@
 import { DUTY_STATE_BAG_KEY, type PlayerDuty } from '../../../shared/events.js';
 import type { DutyState } from '../../duty/duty-state.js';
-import type { Logger } from '../../kernel/log/logger.js';
-import type { BridgeRuntime, ServerPort } from '../../kernel/server-port.js';
+import type { BridgeRuntime, Logger, ServerPort } from '../../kernel/index.js';
 import { StateBagGuard } from './state-bag-guard.js';
 
 export const playerDutyOf = ({ onDuty, departmentId, departmentSlug, rankId, since }: DutyState): PlayerDuty => ({

@@ -1,6 +1,5 @@
 import type { Observable, Subscription } from 'rxjs';
-import type { Logger } from '../../kernel/log/logger.js';
-import type { PlayerStateWrite } from '../../kernel/server-port.js';
+import type { Logger, PlayerStateWrite } from '../../kernel/index.js';
 
 export interface StateBagGuardOptions {
   /** The keys the bridge owns on player bags. */

@@ -1,9 +1,8 @@
 import type { Observable, Subscription } from 'rxjs';
 import { INTERNAL_EVENTS } from '../../../shared/events.js';
 import type { Duty } from '../../duty/duty.js';
-import { errorText } from '../../kernel/log/error-text.js';
-import type { Logger } from '../../kernel/log/logger.js';
-import type { ServerPort, TxAdminEvent } from '../../kernel/server-port.js';
+import type { Logger, ServerPort, TxAdminEvent } from '../../kernel/index.js';
+import { errorText } from '../../kernel/index.js';
 import { RestartNotices } from './restart-notices.js';
 import { banTargetsOf, kickTargetOf, secondsRemainingOf, shutdownDelayOf } from './txadmin-payloads.js';
 

@@ -14,9 +14,8 @@ import {
   skip,
   switchMap,
 } from 'rxjs';
-import type { Logger } from '../../kernel/log/logger.js';
-import { abandonableWait } from '../../kernel/time/abandonable-wait.js';
-import { backoffMs } from '../../kernel/time/backoff.js';
+import type { Logger } from '../../kernel/index.js';
+import { abandonableWait, backoffMs } from '../../kernel/index.js';
 import type { PanelResponseInfo } from '../panel-client.js';
 import type { PanelResult } from '../panel-result.js';
 

@@ -1,0 +1,3 @@
+export * from './create-integrations.js';
+export * from './integration.js';
+export * from './load-integrations.js';
