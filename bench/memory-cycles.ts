@@ -13,10 +13,10 @@
 import { getHeapSpaceStatistics } from 'node:v8';
 import defaultData from '../mock-panel/data/default.json' with { type: 'json' };
 import { createMockPanel, type MockPanelData } from '../mock-panel/index.js';
-import { startBridgeServer } from '../server/bridge-server.js';
-import { API_BASE_CONVAR, TOKEN_CONVAR } from '../server/config/panel-settings.js';
-import type { BridgeServer } from '../server/started-bridge.js';
-import { createMemoryStore } from '../server/storage/key-value-store.js';
+import { startBridgeServer } from '../server/edge/bridge-server.js';
+import type { BridgeServer } from '../server/edge/started-bridge.js';
+import { API_BASE_CONVAR, TOKEN_CONVAR } from '../server/kernel/config/panel-settings.js';
+import { createMemoryStore } from '../server/kernel/storage/key-value-store.js';
 import { ALEX, JAMIE, LSPD, SAFR } from './support/demo-users.js';
 import { type FakePlayer, FakeServerPort } from './support/fake-server-port.js';
 import { type HeapSummary, heapDiff, heapSummary } from './support/heap-snapshot.js';

@@ -1,8 +1,8 @@
 import { catchError, EMPTY, from, merge, mergeMap } from 'rxjs';
-import { readPanelSettings } from '../../server/config/panel-settings.js';
+import { readPanelSettings } from '../../server/kernel/config/panel-settings.js';
+import type { BridgeRuntime, ServerPort } from '../../server/kernel/server-port.js';
 import { createPanelTransport, type PanelExchange } from '../../server/panel/panel-client.js';
 import { isTransient, type PanelResult } from '../../server/panel/panel-result.js';
-import type { BridgeRuntime, ServerPort } from '../../server/server-port.js';
 import { type Department, findChatIdentifier } from '../../shared/contract/index.js';
 import { type DutyOutcome, INTERNAL_EVENTS, type ProfilePayload, PUBLIC_EVENTS } from '../../shared/events.js';
 

@@ -7,8 +7,8 @@ import type {
   PlayerStateWrite,
   ServerPort,
   TxAdminEvent,
-} from '../../server/server-port.js';
-import { createMemoryStore, type KeyValueStore } from '../../server/storage/key-value-store.js';
+} from '../../server/kernel/server-port.js';
+import { createMemoryStore, type KeyValueStore } from '../../server/kernel/storage/key-value-store.js';
 import { AceStore } from '../../sim/server/aces.js';
 import { tokenize } from '../../sim/server/console-line.js';
 

@@ -59,7 +59,7 @@ export async function buildNaiveBundle(root: string): Promise<string> {
   writeFileSync(
     naiveEntry,
     [
-      `import { createServerPort } from ${JSON.stringify(join(REPO_ROOT, 'server', 'fivem', 'server-adapter.ts'))};`,
+      `import { createServerPort } from ${JSON.stringify(join(REPO_ROOT, 'server', 'edge', 'fivem', 'server-adapter.ts'))};`,
       `import { startNaiveBridge } from ${JSON.stringify(join(REPO_ROOT, 'bench', 'naive', 'naive-bridge.ts'))};`,
       'let stop = () => {};',
       'const port = createServerPort(() => stop());',

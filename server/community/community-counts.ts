@@ -1,7 +1,7 @@
 import { BehaviorSubject, Subscription } from 'rxjs';
 import type { OnDutyCounts } from '../../shared/events.js';
 import * as z from '../../shared/zod-mini.js';
-import type { Logger } from '../log/logger.js';
+import type { Logger } from '../kernel/index.js';
 import type { CommunityCounts, CommunityLink, ReadShared } from './community.js';
 import { setAsideWrongType } from './set-aside.js';
 

@@ -9,7 +9,7 @@ import { endLapsedServersDuties } from '../duty/lapsed-servers.js';
 import type { DutyStore } from '../duty/model/duty-store.js';
 import type { Outbox } from '../duty/outbox.js';
 import { followDutyOwners } from '../duty/taken-elsewhere.js';
-import type { PlayerRegistry } from '../players/player-registry.js';
+import type { PlayerRegistry } from '../edge/players/player-registry.js';
 import type { DutyOwners } from './duty-owner-api.js';
 
 /** What the community's duty follows and acts on, on this server. */

@@ -1,6 +1,6 @@
 import type { Subscription } from 'rxjs';
 import { COMMUNITY_ON_DUTY_COUNT_KEY, type OnDutyCounts } from '../../shared/events.js';
-import type { Logger } from '../log/logger.js';
+import type { Logger } from '../kernel/index.js';
 import type { CommunityCounts } from './community.js';
 
 /**

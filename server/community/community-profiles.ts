@@ -1,6 +1,6 @@
 import { filter, map } from 'rxjs';
 import * as z from '../../shared/zod-mini.js';
-import type { Logger } from '../log/logger.js';
+import type { Logger } from '../kernel/index.js';
 import type { ProfileEntry } from '../profiles/profile-entry.js';
 import { PersistedProfileSchema } from '../profiles/profile-persistence.js';
 import type { CommunityLink, CommunityProfiles, ReadShared, SharedProfile } from './community.js';

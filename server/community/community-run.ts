@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { KeyValueStore } from '../storage/key-value-store.js';
+import type { KeyValueStore } from '../kernel/index.js';
 
 const RUN_KEY = 'community:run';
 

@@ -3,9 +3,8 @@
 // so dist/server.js carries none of it (test/build/bundle-size.test.ts).
 import type { Observable } from 'rxjs';
 import type { OnDutyCounts } from '../../shared/events.js';
-import type { Logger } from '../log/logger.js';
+import type { KeyValueStore, Logger } from '../kernel/index.js';
 import type { ProfileEntry } from '../profiles/profile-entry.js';
-import type { KeyValueStore } from '../storage/key-value-store.js';
 import type { CommunityDuty, CommunityDutyWiring } from './community-duty.js';
 import type { DutyOwners } from './duty-owner-api.js';
 import type { HeldCall } from './held-for-redis.js';

@@ -5,13 +5,6 @@ import type { Observable } from 'rxjs';
 import type { CallFence, DutyCall, OutboxRecord } from '../duty/duty-call.js';
 import type { HeldForRedis } from './held-for-redis.js';
 
-/**
- * A shift of this server: the session and the moment its duty began. It is the same across a rank change or a
- * renamed department (the duty's `since` stays), new with every `on`, and readable from the open-duty ledger after a
- * crash (the record keeps both).
- */
-export const shiftOf = (src: number, since: number): string => `${src}:${since}`;
-
 /** A fenced call, right before one of its attempts. */
 export interface FenceRequest {
   chatId: string;

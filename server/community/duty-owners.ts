@@ -1,9 +1,8 @@
 import { filter, firstValueFrom, map, merge, Subject } from 'rxjs';
 import { ChatIdSchema } from '../../shared/contract/chat-id.js';
 import * as z from '../../shared/zod-mini.js';
-import { errorText } from '../log/error-text.js';
-import type { Logger } from '../log/logger.js';
-import type { KeyValueStore } from '../storage/key-value-store.js';
+import type { KeyValueStore, Logger } from '../kernel/index.js';
+import { errorText } from '../kernel/index.js';
 import type { CommunityLink, ReadShared } from './community.js';
 import { CLAIM_LUA, CONFIRM_LUA, ENDED_LUA, HOLD_LUA, TAKE_HELD_LUA } from './duty-owner.lua.js';
 import type {

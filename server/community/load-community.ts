@@ -1,4 +1,4 @@
-import { type LoadModule, type OptionalModule, startOptionalModule } from '../optional-modules/load-optional-module.js';
+import { type LoadModule, type OptionalModule, startOptionalModule } from '../kernel/index.js';
 import type { Community, CommunityOptions } from './community.js';
 import type * as CommunityEntry from './community-entry.js';
 import { REDIS_URL_CONVAR } from './redis-convar.js';

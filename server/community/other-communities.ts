@@ -1,6 +1,6 @@
 import { Subscription } from 'rxjs';
-import { API_BASE_CONVAR } from '../config/panel-settings.js';
-import type { Logger } from '../log/logger.js';
+import type { Logger } from '../kernel/index.js';
+import { API_BASE_CONVAR } from '../kernel/index.js';
 import type { CommunityLink } from './community.js';
 import { COMMUNITIES_KEY } from './community-keys.js';
 import { REDIS_URL_CONVAR } from './redis-convar.js';

@@ -1,7 +1,7 @@
 import { merge, type Observable, Subject } from 'rxjs';
 import type { CallFence, DutyCall, OutboxRecord } from '../duty/duty-call.js';
-import { errorText } from '../log/error-text.js';
-import type { Logger } from '../log/logger.js';
+import type { Logger } from '../kernel/index.js';
+import { errorText } from '../kernel/index.js';
 import type { DutyOwners, FenceGate, FenceRequest } from './duty-owner-api.js';
 import type { HeldForRedis } from './held-for-redis.js';
 import { REDIS_URL_CONVAR } from './redis-convar.js';

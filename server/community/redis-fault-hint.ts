@@ -1,6 +1,6 @@
 import { connect as connectTcp, type Socket } from 'node:net';
 import { connect as connectTls } from 'node:tls';
-import { errorText } from '../log/error-text.js';
+import { errorText } from '../kernel/index.js';
 import { REDIS_CA_FILE_CONVAR, REDIS_URL_CONVAR } from './redis-convar.js';
 import type { RedisTarget } from './redis-url.js';
 

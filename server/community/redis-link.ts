@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { BehaviorSubject, distinctUntilChanged, filter, map, type Observable, Subject, share } from 'rxjs';
-import { errorText } from '../log/error-text.js';
-import type { Logger } from '../log/logger.js';
+import type { Logger } from '../kernel/index.js';
+import { errorText } from '../kernel/index.js';
 import type { CommunityLink } from './community.js';
 import { communityId, communityPrefix } from './community-keys.js';
 import { REDIS_URL_CONVAR } from './redis-convar.js';

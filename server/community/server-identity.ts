@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { Logger } from '../log/logger.js';
-import type { KeyValueStore } from '../storage/key-value-store.js';
+import type { KeyValueStore, Logger } from '../kernel/index.js';
 
 export const IDENTITY_KEY = 'community:server';
 const IDENTITY = /^[0-9a-f]{16}$/;

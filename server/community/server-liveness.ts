@@ -1,8 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { filter, firstValueFrom, Subject } from 'rxjs';
-import { errorText } from '../log/error-text.js';
-import type { Logger } from '../log/logger.js';
-import type { KeyValueStore } from '../storage/key-value-store.js';
+import type { KeyValueStore, Logger } from '../kernel/index.js';
+import { errorText } from '../kernel/index.js';
 import type { CommunityLink } from './community.js';
 import type { RedisClock } from './redis-clock.js';
 import { IDENTITY_KEY, serverIdentity } from './server-identity.js';

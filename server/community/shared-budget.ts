@@ -1,10 +1,9 @@
 import * as z from '../../shared/zod-mini.js';
-import { errorText } from '../log/error-text.js';
-import type { Logger } from '../log/logger.js';
+import type { Logger } from '../kernel/index.js';
+import { errorText, LONGEST_WAIT_MS } from '../kernel/index.js';
 import type { BudgetSnapshot } from '../panel/rate-limit/rate-budget.js';
 import type { RateLimitObservation } from '../panel/rate-limit/read-rate-limit-headers.js';
 import { classRank, type RequestClass } from '../panel/scheduling/request-classes.js';
-import { LONGEST_WAIT_MS } from '../time/longest-wait.js';
 import type { CommunityLink, ReadShared } from './community.js';
 import { setAsideWrongType } from './set-aside.js';
 import { SHARED_BUDGET_LUA } from './shared-budget.lua.js';

@@ -1,6 +1,6 @@
-import { shiftOf } from '../community/duty-owner-api.js';
-import type { Logger } from '../log/logger.js';
+import type { Logger } from '../kernel/index.js';
 import type { DutyCall } from './duty-call.js';
+import { shiftOf } from './duty-state.js';
 import type { OpenDutyLedger } from './open-duty-ledger.js';
 import type { Outbox } from './outbox.js';
 

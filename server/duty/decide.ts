@@ -2,13 +2,12 @@ import type { DegradedMode } from '../../shared/config/index.js';
 import type { Department } from '../../shared/contract/index.js';
 import { panelPlayerName } from '../../shared/contract/player-name.js';
 import type { DeptDataPayload, DutyEndReason, DutyOutcome } from '../../shared/events.js';
-import { shiftOf } from '../community/duty-owner-api.js';
 import type { PanelFailure } from '../panel/panel-result.js';
 import type { ProfileEntry } from '../profiles/profile-entry.js';
 import type { CallFence, DutyCall, OffCall, OnCall, SentCall } from './duty-call.js';
 import type { DutyChange } from './duty-change.js';
 import type { DutyIntent } from './duty-intent.js';
-import { type DutyState, OFF_DUTY } from './duty-state.js';
+import { type DutyState, OFF_DUTY, shiftOf } from './duty-state.js';
 import { applyUpdate, type DutyModel, type DutyUpdate, type HeldShift, sessionOf } from './model/duty-model.js';
 import type { PanelAnswer } from './panel-answer.js';
 

@@ -1,9 +1,9 @@
 import { concatMap, filter, from, type Observable, of, Subject } from 'rxjs';
 import type { DegradedMode } from '../../shared/config/index.js';
 import type { DutyEndReason, DutyOutcome } from '../../shared/events.js';
-import type { Logger } from '../log/logger.js';
+import type { Logger } from '../kernel/index.js';
+import { abandonableWait } from '../kernel/index.js';
 import type { ProfileEntry } from '../profiles/profile-entry.js';
-import { abandonableWait } from '../time/abandonable-wait.js';
 import { type DecideContext, type DecideInput, type Decision, type DutyPlayer, decide } from './decide.js';
 import type { DeliveryResult, SentCall } from './duty-call.js';
 import type { DutyIntent } from './duty-intent.js';

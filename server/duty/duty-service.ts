@@ -14,8 +14,7 @@ import {
   startWith,
 } from 'rxjs';
 import type { DutyEndReason, DutyOutcome } from '../../shared/events.js';
-import { concatMapPerKey } from '../streams/concat-map-per-key.js';
-import { abandonableWait } from '../time/abandonable-wait.js';
+import { abandonableWait, concatMapPerKey } from '../kernel/index.js';
 import type { Drop, Duty, DutyRequest } from './duty.js';
 import type { DutyChange } from './duty-change.js';
 import type { DutyIntent, SubmittedIntent } from './duty-intent.js';

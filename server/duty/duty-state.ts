@@ -24,3 +24,10 @@ export const snapshotOf = ({ onDuty, departmentId, rankId, since }: DutyState): 
   rankId,
   since,
 });
+
+/**
+ * A shift of this server: the session and the moment its duty began. It is the same across a rank change or a
+ * renamed department (the duty's `since` stays), new with every `on`, and readable from the open-duty ledger after a
+ * crash (the record keeps both).
+ */
+export const shiftOf = (src: number, since: number): string => `${src}:${since}`;

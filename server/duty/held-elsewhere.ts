@@ -1,5 +1,5 @@
 import type { DutyOwners } from '../community/duty-owner-api.js';
-import type { PlayerRegistry } from '../players/player-registry.js';
+import type { PlayerRegistry } from '../edge/players/player-registry.js';
 import type { Duty } from './duty.js';
 import type { DutyStore } from './model/duty-store.js';
 

@@ -1,7 +1,7 @@
 import { ChatIdSchema } from '../../shared/contract/index.js';
 import * as z from '../../shared/zod-mini.js';
-import { type KeptPlace, type SetAsideRecord, takeKeptRecords } from '../storage/kept-record.js';
-import type { KeyValueStore } from '../storage/key-value-store.js';
+import type { KeyValueStore } from '../kernel/index.js';
+import { type KeptPlace, type SetAsideRecord, takeKeptRecords } from '../kernel/index.js';
 
 // Unreadable records move to the aside prefix: kept for whoever wants to look, never read again.
 const PLACE: KeptPlace = { prefix: 'open-duty:', asidePrefix: 'open-duty-set-aside:' };

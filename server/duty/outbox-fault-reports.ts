@@ -1,4 +1,4 @@
-import type { Logger } from '../log/logger.js';
+import type { Logger } from '../kernel/index.js';
 import type { PanelFailure } from '../panel/panel-result.js';
 import { reportTokenRefused } from '../panel/token-refused.js';
 import type { DutyCall } from './duty-call.js';

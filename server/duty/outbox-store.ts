@@ -1,9 +1,8 @@
 import { DutyOffBodySchema, DutyOnBodySchema } from '../../shared/contract/index.js';
 import { panelPlayerName } from '../../shared/contract/player-name.js';
 import * as z from '../../shared/zod-mini.js';
-import type { Logger } from '../log/logger.js';
-import { takeKeptRecords } from '../storage/kept-record.js';
-import type { KeyValueStore } from '../storage/key-value-store.js';
+import type { KeyValueStore, Logger } from '../kernel/index.js';
+import { takeKeptRecords } from '../kernel/index.js';
 import type { OutboxRecord } from './duty-call.js';
 
 const KEY_PREFIX = 'outbox:';

@@ -1,15 +1,10 @@
 import { concatMap, defer, finalize, from, map, type Observable, of, retry, Subject, type Subscription } from 'rxjs';
 import type { DutyAnswer } from '../../shared/contract/index.js';
 import type { FenceGate } from '../community/duty-owner-api.js';
-import type { Logger } from '../log/logger.js';
+import type { KeyValueStore, Logger } from '../kernel/index.js';
+import { abandonableWait, backoffMs, concatMapPerKey, LONGEST_WAIT_MS, sleepUntilWoken } from '../kernel/index.js';
 import type { PanelClient } from '../panel/panel-client.js';
 import { isRefusalOfTheCall, type PanelFailure, type PanelResult } from '../panel/panel-result.js';
-import type { KeyValueStore } from '../storage/key-value-store.js';
-import { concatMapPerKey } from '../streams/concat-map-per-key.js';
-import { abandonableWait } from '../time/abandonable-wait.js';
-import { backoffMs } from '../time/backoff.js';
-import { LONGEST_WAIT_MS } from '../time/longest-wait.js';
-import { sleepUntilWoken } from '../time/sleep-until-woken.js';
 import type { CallFence, DeliveryResult, DutyCall, OutboxRecord } from './duty-call.js';
 import { OutboxFaultReports } from './outbox-fault-reports.js';
 import { OutboxStore } from './outbox-store.js';

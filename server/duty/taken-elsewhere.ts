@@ -1,6 +1,7 @@
 import type { Subscription } from 'rxjs';
-import { type DutyOwners, shiftOf } from '../community/duty-owner-api.js';
+import type { DutyOwners } from '../community/duty-owner-api.js';
 import type { Duty } from './duty.js';
+import { shiftOf } from './duty-state.js';
 import type { DutyStore } from './model/duty-store.js';
 
 /**

@@ -1,7 +1,6 @@
 import type { BridgeConfig } from '../../shared/config/schema.js';
-import { errorText } from '../log/error-text.js';
-import type { Logger } from '../log/logger.js';
-import type { KeyValueStore } from '../storage/key-value-store.js';
+import type { KeyValueStore, Logger } from '../kernel/index.js';
+import { errorText } from '../kernel/index.js';
 import type { DutyChange, DutyControl, Integration, ResourcePort } from './integration.js';
 import { createJobIntegration } from './jobs/job-integration.js';
 import { createRcorePoliceIntegration } from './rcore/rcore-police.js';

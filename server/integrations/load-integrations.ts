@@ -1,5 +1,5 @@
 import type { BridgeConfig } from '../../shared/config/schema.js';
-import { type LoadModule, type OptionalModule, startOptionalModule } from '../optional-modules/load-optional-module.js';
+import { type LoadModule, type OptionalModule, startOptionalModule } from '../kernel/index.js';
 import type { Integrations, IntegrationsOptions } from './create-integrations.js';
 import type * as IntegrationsEntry from './integrations-entry.js';
 

@@ -1,4 +1,4 @@
-import type { StatusSnapshot } from '../commands/status-report.js';
+import type { StatusSnapshot } from '../edge/index.js';
 import { histogramSamples, type MetricFamily, type Sample } from './exposition.js';
 
 /** What the metrics show: the figures of `bridge status`, and who is on duty per department. */

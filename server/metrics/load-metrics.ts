@@ -1,5 +1,5 @@
 import type { Unsubscribable } from 'rxjs';
-import { type LoadModule, type OptionalModule, startOptionalModule } from '../optional-modules/load-optional-module.js';
+import { type LoadModule, type OptionalModule, startOptionalModule } from '../kernel/index.js';
 import type * as MetricsEntry from './metrics-entry.js';
 import type { MetricsWiring } from './start-metrics.js';
 

@@ -1,6 +1,5 @@
-import { errorText } from '../log/error-text.js';
-import type { Logger } from '../log/logger.js';
-import type { HttpAnswer, HttpRequest } from '../server-port.js';
+import type { HttpAnswer, HttpRequest, Logger } from '../kernel/index.js';
+import { errorText } from '../kernel/index.js';
 import { bearerToken, sameToken } from './bearer-token.js';
 import { EXPOSITION_CONTENT_TYPE } from './exposition.js';
 

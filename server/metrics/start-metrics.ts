@@ -1,7 +1,6 @@
 import { type Observable, Subscription } from 'rxjs';
 import type { BridgeConfig } from '../../shared/config/index.js';
-import type { Logger } from '../log/logger.js';
-import type { ServerPort } from '../server-port.js';
+import type { Logger, ServerPort } from '../kernel/index.js';
 import { bridgeMetrics, type MetricsReading } from './bridge-metrics.js';
 import { renderExposition } from './exposition.js';
 import { METRICS_PATH, metricsEndpoint } from './metrics-endpoint.js';

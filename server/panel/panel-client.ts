@@ -12,7 +12,7 @@ import {
   PanelAnswerReadSchema,
 } from '../../shared/contract/index.js';
 import type * as z from '../../shared/zod-mini.js';
-import { createRedactor, type Redact } from '../log/redaction.js';
+import { createRedactor, type Redact } from '../kernel/index.js';
 import { dutyAnswerContradiction } from './duty-answer-check.js';
 import type { PanelFailure, PanelFailureKind, PanelResult } from './panel-result.js';
 import { panelNow, retryAfterMs } from './rate-limit/reset-time.js';

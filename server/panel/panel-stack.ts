@@ -1,6 +1,5 @@
 import type { SharedBudget } from '../community/shared-budget-api.js';
-import type { Logger } from '../log/logger.js';
-import type { BridgeRuntime } from '../server-port.js';
+import type { BridgeRuntime, Logger } from '../kernel/index.js';
 import { CircuitBreaker } from './health/circuit-breaker.js';
 import { LatencyStats } from './health/latency-stats.js';
 import { createPanelTransport, type PanelClient } from './panel-client.js';

@@ -1,5 +1,5 @@
 import { STARTUP_CHECK_CHAT_ID } from '../../shared/contract/paths.js';
-import type { Logger } from '../log/logger.js';
+import type { Logger } from '../kernel/index.js';
 import type { PanelClient } from './panel-client.js';
 import { saysAccountUnknown } from './panel-result.js';
 import { reportTokenRefused } from './token-refused.js';

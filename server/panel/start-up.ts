@@ -1,5 +1,5 @@
 import type { Outbox } from '../duty/outbox.js';
-import type { Logger } from '../log/logger.js';
+import type { Logger } from '../kernel/index.js';
 import type { PanelClient } from './panel-client.js';
 import { probePanel } from './probe.js';
 

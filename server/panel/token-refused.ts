@@ -1,4 +1,4 @@
-import type { Logger } from '../log/logger.js';
+import type { Logger } from '../kernel/index.js';
 
 /** Told once, by whichever request meets it first (the start-up probe, a profile, a duty call). */
 export function reportTokenRefused(logger: Logger, apiBase?: string): void {

@@ -1,4 +1,4 @@
-import type { Redact } from '../log/redaction.js';
+import type { Redact } from '../kernel/index.js';
 
 /** What came back, as far as the bridge read it: the body as text (undefined: larger than a panel answer can be). */
 export interface AnswerSeen {

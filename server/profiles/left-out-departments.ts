@@ -1,5 +1,5 @@
 import type { LeftOutDepartment } from '../../shared/contract/index.js';
-import type { Logger } from '../log/logger.js';
+import type { Logger } from '../kernel/index.js';
 
 /** What the panel sent as an id or slug, short enough for one console line. */
 const shown = (value: unknown): string => (value === undefined ? 'none' : String(JSON.stringify(value)).slice(0, 40));

@@ -1,6 +1,6 @@
-import type { Logger } from '../log/logger.js';
+import type { Logger } from '../kernel/index.js';
+import { WakeTimer } from '../kernel/index.js';
 import type { ProfileRequestClass } from '../panel/scheduling/request-classes.js';
-import { WakeTimer } from '../time/wake-timer.js';
 
 export interface OnDutyRevalidationOptions {
   /** `Config.RefreshIntervalMs`: how old an on-duty player's profile may get before it is fetched again. */

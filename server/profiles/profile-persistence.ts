@@ -1,6 +1,6 @@
 import { ChatIdSchema, DepartmentSchema } from '../../shared/contract/index.js';
 import * as z from '../../shared/zod-mini.js';
-import type { KeyValueStore } from '../storage/key-value-store.js';
+import type { KeyValueStore } from '../kernel/index.js';
 import type { ProfileEntry } from './profile-entry.js';
 
 const KEY_PREFIX = 'profile:';

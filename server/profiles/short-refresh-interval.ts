@@ -1,4 +1,4 @@
-import type { Logger } from '../log/logger.js';
+import type { Logger } from '../kernel/index.js';
 
 /** Below this, `RefreshIntervalMs` is a tester's setting, and the bridge says what it costs. */
 export const SHORT_REFRESH_INTERVAL_MS = 60_000;

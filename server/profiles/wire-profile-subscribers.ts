@@ -1,6 +1,5 @@
 import { Subscription } from 'rxjs';
-import type { Logger } from '../log/logger.js';
-import type { KeyValueStore } from '../storage/key-value-store.js';
+import type { KeyValueStore, Logger } from '../kernel/index.js';
 import type { ProfileCache } from './profile-cache.js';
 import { ProfilePersistence } from './profile-persistence.js';
 import type { Profiles } from './profiles.js';

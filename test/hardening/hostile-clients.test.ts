@@ -16,7 +16,7 @@ import {
 } from '../mock-panel/support/demo-users.js';
 
 const SEED = 0x7a11;
-// The net events server/fivem/server-adapter.ts registers with onNet (the client → server INTERNAL_EVENTS).
+// The net events server/edge/fivem/server-adapter.ts registers with onNet (the client → server INTERNAL_EVENTS).
 const NET_EVENTS = [
   INTERNAL_EVENTS.clientReady,
   INTERNAL_EVENTS.dutyRequest,

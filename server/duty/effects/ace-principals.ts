@@ -1,6 +1,6 @@
-import type { Logger } from '../../log/logger.js';
-import { dutyPrincipals, isPrincipalSlug } from '../../permissions/duty-principals.js';
-import type { PrincipalGrants } from '../../permissions/principal-grants.js';
+import type { PrincipalGrants } from '../../edge/index.js';
+import { dutyPrincipals, isPrincipalSlug } from '../../edge/index.js';
+import type { Logger } from '../../kernel/index.js';
 import { type DutyEffect, dutyEffect } from './duty-effect.js';
 
 /**

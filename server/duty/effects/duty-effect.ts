@@ -1,5 +1,5 @@
 import type { Observable, Subscription } from 'rxjs';
-import type { Logger } from '../../log/logger.js';
+import type { Logger } from '../../kernel/index.js';
 import type { DutyChange } from '../duty-change.js';
 
 /** Something that follows every duty change: an event, a state bag, a record, an integration. */

@@ -1,4 +1,4 @@
-import type { Logger } from '../../log/logger.js';
+import type { Logger } from '../../kernel/index.js';
 import { type DutyEffect, dutyEffect } from './duty-effect.js';
 
 /** The console line of each duty change. */

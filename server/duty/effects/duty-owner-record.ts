@@ -1,7 +1,8 @@
 import type { Observable, Subscription } from 'rxjs';
-import { type DutyOwners, shiftOf } from '../../community/duty-owner-api.js';
-import type { Logger } from '../../log/logger.js';
+import type { DutyOwners } from '../../community/duty-owner-api.js';
+import type { Logger } from '../../kernel/index.js';
 import type { HeldShiftEnd } from '../duty-interpreter.js';
+import { shiftOf } from '../duty-state.js';
 import { type DutyEffect, dutyEffect } from './duty-effect.js';
 
 /**

@@ -1,6 +1,6 @@
-import type { Logger } from '../../log/logger.js';
-import { publishDutyState } from '../../state/bridge-duty-key.js';
-import type { StateBagGuard } from '../../state/state-bag-guard.js';
+import type { StateBagGuard } from '../../edge/index.js';
+import { publishDutyState } from '../../edge/index.js';
+import type { Logger } from '../../kernel/index.js';
 import { type DutyEffect, dutyEffect } from './duty-effect.js';
 
 /** Each player's duty on their replicated state bag, through the guard that puts back a client's own writes. */

@@ -1,5 +1,5 @@
-import type { Integrations } from '../../integrations/create-integrations.js';
-import type { Logger } from '../../log/logger.js';
+import type { Integrations } from '../../integrations/index.js';
+import type { Logger } from '../../kernel/index.js';
 import { departmentOf } from '../duty-change.js';
 import { type DutyEffect, dutyEffect } from './duty-effect.js';
 

@@ -1,6 +1,6 @@
 import { Subscription } from 'rxjs';
 import { ON_DUTY_COUNT_KEY, type OnDutyCounts } from '../../../shared/events.js';
-import type { Logger } from '../../log/logger.js';
+import type { Logger } from '../../kernel/index.js';
 import type { DutyState } from '../duty-state.js';
 import { onDutyByDepartment } from '../on-duty-by-department.js';
 import { type DutyEffect, dutyEffect } from './duty-effect.js';

@@ -1,5 +1,5 @@
 import type { Observable, Subscription } from 'rxjs';
-import type { Logger } from '../../log/logger.js';
+import type { Logger } from '../../kernel/index.js';
 import type { HeldShiftEnd } from '../duty-interpreter.js';
 import type { OpenDutyLedger } from '../open-duty-ledger.js';
 import { type DutyEffect, dutyEffect } from './duty-effect.js';

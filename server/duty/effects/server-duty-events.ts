@@ -1,6 +1,5 @@
 import { PUBLIC_EVENTS } from '../../../shared/events.js';
-import type { Logger } from '../../log/logger.js';
-import type { ServerPort } from '../../server-port.js';
+import type { Logger, ServerPort } from '../../kernel/index.js';
 import { type DutyEffect, dutyEffect } from './duty-effect.js';
 
 /**

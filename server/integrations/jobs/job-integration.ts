@@ -1,10 +1,8 @@
 import { catchError, concatMap, defer, EMPTY, map, type Observable, of } from 'rxjs';
 import type { DepartmentJobs } from '../../../shared/config/department-jobs.js';
 import type { JobFramework } from '../../../shared/config/schema.js';
-import { errorText } from '../../log/error-text.js';
-import type { Logger } from '../../log/logger.js';
-import type { KeyValueStore } from '../../storage/key-value-store.js';
-import { LanesPerKey } from '../../streams/lanes-per-key.js';
+import type { KeyValueStore, Logger } from '../../kernel/index.js';
+import { errorText, LanesPerKey } from '../../kernel/index.js';
 import type { DutyChange, Integration, ResourcePort } from '../integration.js';
 import { AUTO_ORDER, createFrameworkAdapters } from './frameworks.js';
 import { assignJob } from './job-assignment.js';

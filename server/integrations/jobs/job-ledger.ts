@@ -1,6 +1,6 @@
 import * as z from '../../../shared/zod-mini.js';
-import { type KeptPlace, takeKeptRecord } from '../../storage/kept-record.js';
-import type { KeyValueStore } from '../../storage/key-value-store.js';
+import type { KeyValueStore } from '../../kernel/index.js';
+import { type KeptPlace, takeKeptRecord } from '../../kernel/index.js';
 import type { FrameworkAdapter, FrameworkId, JobAssignment } from './job-framework.js';
 
 // Unreadable records move to the aside prefix: kept for whoever wants to look, never read again.

@@ -1,4 +1,4 @@
-import type { Logger } from '../../log/logger.js';
+import type { Logger } from '../../kernel/index.js';
 import type { FrameworkAdapter, JobFailure } from './job-framework.js';
 
 export type ReportedFailure = JobFailure | { ok: false; kind: 'call_failed'; detail: string };

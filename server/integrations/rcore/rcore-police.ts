@@ -1,5 +1,5 @@
-import { errorText } from '../../log/error-text.js';
-import type { Logger } from '../../log/logger.js';
+import type { Logger } from '../../kernel/index.js';
+import { errorText } from '../../kernel/index.js';
 import type { DutyChange, DutyControl, Integration, ResourcePort } from '../integration.js';
 
 export const RCORE_POLICE = 'rcore_police';

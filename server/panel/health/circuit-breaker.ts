@@ -14,9 +14,8 @@ import {
   skip,
   switchMap,
 } from 'rxjs';
-import type { Logger } from '../../log/logger.js';
-import { abandonableWait } from '../../time/abandonable-wait.js';
-import { backoffMs } from '../../time/backoff.js';
+import type { Logger } from '../../kernel/index.js';
+import { abandonableWait, backoffMs } from '../../kernel/index.js';
 import type { PanelResponseInfo } from '../panel-client.js';
 import type { PanelResult } from '../panel-result.js';
 

@@ -1,5 +1,5 @@
-import type { Logger } from '../../log/logger.js';
-import { LONGEST_WAIT_MS } from '../../time/longest-wait.js';
+import type { Logger } from '../../kernel/index.js';
+import { LONGEST_WAIT_MS } from '../../kernel/index.js';
 import type { PanelFailure } from '../panel-result.js';
 import type { RateLimitObservation } from './read-rate-limit-headers.js';
 

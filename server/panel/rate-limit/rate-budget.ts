@@ -1,4 +1,4 @@
-import { LONGEST_WAIT_MS } from '../../time/longest-wait.js';
+import { LONGEST_WAIT_MS } from '../../kernel/index.js';
 import type { RateLimitObservation } from './read-rate-limit-headers.js';
 
 export interface RateLimitPolicy {

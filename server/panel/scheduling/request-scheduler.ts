@@ -1,7 +1,7 @@
 import type { Subscription } from 'rxjs';
 import type { SharedBudget } from '../../community/shared-budget-api.js';
-import type { Logger } from '../../log/logger.js';
-import { type Clock, WakeTimer } from '../../time/wake-timer.js';
+import type { Logger } from '../../kernel/index.js';
+import { type Clock, WakeTimer } from '../../kernel/index.js';
 import { type CircuitBreaker, reachabilityOf } from '../health/circuit-breaker.js';
 import type { LatencyStats } from '../health/latency-stats.js';
 import type { PanelExchange } from '../panel-client.js';

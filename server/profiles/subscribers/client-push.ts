@@ -1,6 +1,6 @@
 import { filter, type Observable, type Subscription } from 'rxjs';
 import { PUBLIC_EVENTS } from '../../../shared/events.js';
-import type { Logger } from '../../log/logger.js';
+import type { Logger } from '../../kernel/index.js';
 import type { ProfileServed, ProfileUpdate } from '../profile-updates.js';
 import { eachUpdate } from './each-update.js';
 

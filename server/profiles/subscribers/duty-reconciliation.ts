@@ -1,5 +1,5 @@
 import { filter, type Observable, type Subscription } from 'rxjs';
-import type { Logger } from '../../log/logger.js';
+import type { Logger } from '../../kernel/index.js';
 import type { ProfileEntry } from '../profile-entry.js';
 import type { ProfileServed, ProfileUpdate } from '../profile-updates.js';
 import { eachUpdate } from './each-update.js';

@@ -1,5 +1,5 @@
 import { catchError, defer, EMPTY, mergeMap, type Observable, type Subscription } from 'rxjs';
-import type { Logger } from '../../log/logger.js';
+import type { Logger } from '../../kernel/index.js';
 
 /**
  * Subscribes `effect` to `updates$`. An effect that throws is logged and skips that update only: one broken push or

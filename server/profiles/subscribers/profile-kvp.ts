@@ -1,5 +1,5 @@
 import type { Observable, Subscription } from 'rxjs';
-import type { Logger } from '../../log/logger.js';
+import type { Logger } from '../../kernel/index.js';
 import type { ProfileCache } from '../profile-cache.js';
 import type { ProfilePersistence } from '../profile-persistence.js';
 import type { ProfileUpdate } from '../profile-updates.js';

@@ -9,8 +9,8 @@ import { startDutyOwners } from '../../../server/community/duty-owners.js';
 import { sharedReader } from '../../../server/community/read-shared.js';
 import { openRedisLink } from '../../../server/community/redis-link.js';
 import { parseRedisUrl } from '../../../server/community/redis-url.js';
-import { createLogger } from '../../../server/log/logger.js';
-import { createMemoryStore } from '../../../server/storage/key-value-store.js';
+import { createLogger } from '../../../server/kernel/log/logger.js';
+import { createMemoryStore } from '../../../server/kernel/storage/key-value-store.js';
 import { type RedisServer, redisAvailable, startRedisServer } from '../../support/redis-server.js';
 
 const ALEX = '284619375016482817';

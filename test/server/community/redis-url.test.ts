@@ -3,8 +3,8 @@
 import { describe, expect, it } from 'vitest';
 import { maskRedisUrl, REDIS_URL_CONVAR } from '../../../server/community/redis-convar.js';
 import { parseRedisUrl } from '../../../server/community/redis-url.js';
-import { readBridgeSettings } from '../../../server/config/bridge-settings.js';
-import type { Logger } from '../../../server/log/logger.js';
+import { readBridgeSettings } from '../../../server/kernel/config/bridge-settings.js';
+import type { Logger } from '../../../server/kernel/log/logger.js';
 
 /** The bridge's logger as it starts with BRIDGE_REDIS_URL set to `raw`, and the lines it printed. */
 function loggerWith(raw: string): { logger: Logger; lines: string[] } {

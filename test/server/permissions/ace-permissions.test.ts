@@ -181,7 +181,7 @@ describe('the on-duty counts', () => {
 
   it('are set by a bridge without its convars too: nobody is on duty there', async () => {
     const { FakeServerPort } = await import('../../../bench/support/fake-server-port.js');
-    const { startBridgeServer } = await import('../../../server/bridge-server.js');
+    const { startBridgeServer } = await import('../../../server/edge/bridge-server.js');
     const { createVirtualRuntime } = await import('../support/virtual-runtime.js');
     const port = new FakeServerPort();
     const bridge = startBridgeServer(port, createVirtualRuntime());

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createLogger } from '../../../server/log/logger.js';
+import { PlayerRegistry } from '../../../server/edge/players/player-registry.js';
+import { createLogger } from '../../../server/kernel/log/logger.js';
 import type { PanelResult } from '../../../server/panel/panel-result.js';
-import { PlayerRegistry } from '../../../server/players/player-registry.js';
 import { ProfileCache } from '../../../server/profiles/profile-cache.js';
 import type { ProfileUpdate } from '../../../server/profiles/profile-updates.js';
 import { Profiles } from '../../../server/profiles/profiles.js';

@@ -1,6 +1,7 @@
 import { Subject } from 'rxjs';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createLogger } from '../../../server/log/logger.js';
+import { createLogger } from '../../../server/kernel/log/logger.js';
+import { createMemoryStore } from '../../../server/kernel/storage/key-value-store.js';
 import type { PanelResult } from '../../../server/panel/panel-result.js';
 import { ProfileCache } from '../../../server/profiles/profile-cache.js';
 import type { ProfileEntry } from '../../../server/profiles/profile-entry.js';
@@ -8,7 +9,6 @@ import type { ProfileServed, ProfileUpdate } from '../../../server/profiles/prof
 import { payloadOf } from '../../../server/profiles/profiles.js';
 import { reconcileDuties } from '../../../server/profiles/subscribers/duty-reconciliation.js';
 import { wireProfileSubscribers } from '../../../server/profiles/wire-profile-subscribers.js';
-import { createMemoryStore } from '../../../server/storage/key-value-store.js';
 import { PUBLIC_EVENTS } from '../../../shared/events.js';
 import { elapse, START_TIME, settle, useVirtualTime, virtualClocks } from '../support/virtual-runtime.js';
 

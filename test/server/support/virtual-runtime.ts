@@ -1,5 +1,5 @@
 import { vi } from 'vitest';
-import type { BridgeRuntime } from '../../../server/server-port.js';
+import type { BridgeRuntime } from '../../../server/kernel/server-port.js';
 import { loadFromSource } from './source-modules.js';
 
 /** A fixed start, so timestamps in payloads and panel records are the same on every run. */

@@ -4,7 +4,7 @@ import { TWO_DEPARTMENTS } from '../../../../bench/support/demo-users.js';
 import { population } from '../../../../bench/support/population.js';
 import type { MockPanel } from '../../../../mock-panel/index.js';
 import type { BudgetGrant, SharedBudget } from '../../../../server/community/shared-budget-api.js';
-import { createLogger } from '../../../../server/log/logger.js';
+import { createLogger } from '../../../../server/kernel/log/logger.js';
 import { createPanelStack, type PanelStack } from '../../../../server/panel/panel-stack.js';
 import type { ProfileRequestClass, RequestClass } from '../../../../server/panel/scheduling/request-classes.js';
 import { PANEL_URL, TOKEN, useMockPanel } from '../../support/bridge-harness.js';

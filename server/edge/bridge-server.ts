@@ -1,0 +1,231 @@
+import { resolve } from 'node:path';
+import { INTERNAL_EVENTS } from '../../shared/events.js';
+import { CommunityOnDutyCount } from '../community/community-on-duty-count.js';
+import { startCommunityRun } from '../community/community-run.js';
+import { HeldForRedis } from '../community/held-for-redis.js';
+import { LIVENESS_CONVAR, livenessMsOf } from '../community/liveness-convar.js';
+import { joinCommunity } from '../community/load-community.js';
+import { endDutiesLeftOpen } from '../duty/crashed-run-recovery.js';
+import { DutyService } from '../duty/duty-service.js';
+import { snapshotOf } from '../duty/duty-state.js';
+import { grantDutyPrincipals } from '../duty/effects/ace-principals.js';
+import { emitClientDutyEvents } from '../duty/effects/client-duty-events.js';
+import { logDutyChanges } from '../duty/effects/duty-log.js';
+import { recordDutyOwners } from '../duty/effects/duty-owner-record.js';
+import { publishDutyStateBags } from '../duty/effects/duty-state-bag.js';
+import { tellIntegrations } from '../duty/effects/integrations.js';
+import { publishOnDutyCounts } from '../duty/effects/on-duty-count.js';
+import { pollOnDutyProfiles } from '../duty/effects/on-duty-polling.js';
+import { closeEndedShifts, recordOpenDuties } from '../duty/effects/open-duty-record.js';
+import { emitServerDutyEvents } from '../duty/effects/server-duty-events.js';
+import { subscribeDutyEffects } from '../duty/effects/subscribe-duty-effects.js';
+import { DutyStore } from '../duty/model/duty-store.js';
+import { OpenDutyLedger } from '../duty/open-duty-ledger.js';
+import { Outbox } from '../duty/outbox.js';
+import type { BridgeRuntime, ServerPort } from '../kernel/index.js';
+import { readBridgeSettings } from '../kernel/index.js';
+import { createPanelStack } from '../panel/panel-stack.js';
+import { probeThenResume } from '../panel/start-up.js';
+import { shareProfilesWithCommunity } from '../profiles/community-profile-sharing.js';
+import { tellLeftOutDepartment } from '../profiles/left-out-departments.js';
+import { OnDutyRevalidation } from '../profiles/on-duty-revalidation.js';
+import { ProfileCache } from '../profiles/profile-cache.js';
+import { Profiles } from '../profiles/profiles.js';
+import { announceShortRefreshInterval } from '../profiles/short-refresh-interval.js';
+import { reconcileDuties } from '../profiles/subscribers/duty-reconciliation.js';
+import { wireProfileSubscribers } from '../profiles/wire-profile-subscribers.js';
+import { communityStatusOf } from './commands/community-status.js';
+import { panelStatusOf } from './commands/panel-status.js';
+import { startGameSide } from './game-side.js';
+import { startInertBridge } from './inert-bridge.js';
+import { PlayerRegistry } from './players/player-registry.js';
+import { dutyPlayerOf } from './players/player-sessions.js';
+import type { BridgeServer } from './started-bridge.js';
+import { followTxAdmin } from './txadmin/txadmin-events.js';
+
+/** The composition root: builds the bridge's parts and wires them; what each does lives in its own module. */
+export function startBridgeServer(port: ServerPort, runtime: BridgeRuntime): BridgeServer {
+  const settings = readBridgeSettings(port);
+  if (!settings.panel) return startInertBridge(port, runtime, settings);
+  const { logger, config, token } = settings;
+  const { apiBase } = settings.panel;
+  const budget = { limit: config.PanelRateLimit.Requests, windowMs: config.PanelRateLimit.WindowMs };
+  // With BRIDGE_REDIS_URL, the servers naming the same Redis and panel are one community (server/community/).
+  const liveness = livenessMsOf(port.convar(LIVENESS_CONVAR));
+  if (settings.redisUrl && liveness.warning) logger.warn(liveness.warning);
+  const community = settings.redisUrl
+    ? joinCommunity(
+        {
+          url: settings.redisUrl,
+          ...(settings.redisCaFile ? { caFile: resolve(port.resourcePath, settings.redisCaFile) } : {}),
+          apiBase,
+          logger,
+          now: runtime.now,
+          sleep: runtime.sleep,
+          run: startCommunityRun(port.store),
+          livenessMs: liveness.ms,
+        },
+        runtime.load,
+      )
+    : undefined;
+  // What waits for Redis to answer, for `bridge status`: a part that holds a call until Redis confirms registers it.
+  const heldForRedis = new HeldForRedis(runtime.now);
+  // Who owns each account's duty across the community: this server's shifts in Redis (issue 25 item 3).
+  const owners = community?.dutyOwners(port.store);
+  // Every panel request goes through this stack's scheduler, within the panel's rate limit.
+  const stack = createPanelStack({
+    apiBase,
+    token,
+    timeoutMs: config.RequestTimeoutMs,
+    fallbackLimit: budget,
+    runtime,
+    logger,
+    ...(community ? { shared: community.budget } : {}),
+  });
+  const players = new PlayerRegistry();
+  const playersOnline = announceShortRefreshInterval(config.RefreshIntervalMs, budget, logger);
+  const dutyStore = new DutyStore();
+  // The profiles: fed by the panel, read by the duty below and pushed to the clients.
+  const profileCache = new ProfileCache(stack.client, {
+    ttlMs: config.RefreshIntervalMs,
+    now: runtime.now,
+    wallNow: runtime.wallNow,
+    onLeftOut: tellLeftOutDepartment(logger),
+    community: community?.profiles,
+  });
+  const profiles = new Profiles(profileCache, players, logger, config.Locale);
+  const communityProfiles = community ? shareProfilesWithCommunity(community.profiles, profiles, logger) : undefined;
+  // GlobalState['bridge:communityOnDutyCount']: the community's sum with Redis, this server's own count without.
+  const communityCount = new CommunityOnDutyCount(
+    (key, value) => port.setGlobalState(key, value),
+    logger,
+    community?.counts,
+  );
+
+  const outbox = new Outbox({
+    store: port.store,
+    panel: stack.client,
+    availability: stack.breaker,
+    logger,
+    // A record's createdAt is kept in KVP across restarts: a moment in the world, not a point on this process's
+    // monotonic clock.
+    now: runtime.wallNow,
+    sleep: runtime.sleep,
+    random: runtime.random,
+    // In a community every call that could undo a duty is confirmed against its claim in Redis first.
+    ...(owners ? { fence: owners.fenceGate({ heldForRedis, requestTimeoutMs: config.RequestTimeoutMs }) } : {}),
+  });
+  // Before anything can put a player on duty or reach the panel: the duties a crashed run left open become `off`
+  // calls kept in the outbox, which the start-up sends behind that run's own kept calls once the probe has answered.
+  const openDuties = new OpenDutyLedger(port.store);
+  endDutiesLeftOpen(openDuties, outbox, logger, owners !== undefined);
+
+  const duty = new DutyService({
+    store: dutyStore,
+    outbox,
+    panel: stack.breaker,
+    degradedMode: config.DegradedMode,
+    logger,
+    // Only for a duty's `since`, a moment the panel and the players read on the wall clock.
+    now: runtime.wallNow,
+    sleep: runtime.sleep,
+    onDutyWaitMs: config.RequestTimeoutMs * 2,
+    resumeWindowMs: config.ResumeWindowMs,
+    player: dutyPlayerOf(players),
+    profile: (src, refetch) => profiles.forDuty(src, refetch),
+    latestProfile: (src) => profiles.cached(src),
+  });
+  // Before any profile is asked for: the KVP copy loads what the last run kept. The duty is reconciled with every
+  // profile checked against it, after the push: a client hears of a profile before the duty changes it brings.
+  const profileSubscribers = wireProfileSubscribers({
+    profiles,
+    cache: profileCache,
+    store: port.store,
+    isConnected: (src) => players.get(src) !== undefined,
+    emitClient: (event, src, ...args) => port.emitClient(event, src, ...args),
+    sendDutyState: (src) => port.emitClient(INTERNAL_EVENTS.dutyState, src, snapshotOf(dutyStore.state(src))),
+    logger,
+  });
+  profileSubscribers.add(
+    reconcileDuties(profiles.profiles$, {
+      reconcile: (src, profile) => duty.submit({ kind: 'reconcile', src, profile }),
+      logger,
+    }),
+  );
+  // Players on duty are polled: what the panel changes reaches their duty through the profile reconciliation.
+  const polling = new OnDutyRevalidation({
+    intervalMs: config.RefreshIntervalMs,
+    now: runtime.now,
+    sleep: runtime.sleep,
+    freshForMs: (chatId) => profiles.freshForMs(chatId),
+    refresh: (chatId, priority) => profiles.refreshInBackground(chatId, priority),
+    logger,
+  });
+  // In a community, the duty's side of it (dist/redis.cjs).
+  const sharedDuty =
+    owners && community?.duty(owners, { store: dutyStore, duty, outbox, heldEnded$: duty.heldEnded$, players });
+  const game = startGameSide({
+    ...{ port, runtime, logger, config, token, players, duty, profiles, playersOnline },
+    panelStatus: panelStatusOf(stack, outbox, apiBase, config.DegradedMode),
+    communityStatus: communityStatusOf(settings.redisUrl, community, heldForRedis, runtime.now),
+    communityCount: (slug) => communityCount.count(slug),
+    ...(sharedDuty ? { releaseHeld: () => outbox.releaseHeld(), takeHeldElsewhere: sharedDuty.takeHeldElsewhere } : {}),
+  });
+  // Every duty change reaches each of these the same way, whatever caused it; an integration is one more here.
+  // The principals and the counts come before the events: a listener of playerOnDuty already finds both.
+  const effects = subscribeDutyEffects(duty.dutyChanges$, recordOpenDuties(openDuties, logger), [
+    logDutyChanges(logger),
+    ...(owners ? [recordDutyOwners(owners, logger, config.ResumeWindowMs)] : []),
+    pollOnDutyProfiles(polling, logger),
+    ...(config.AcePermissions ? [grantDutyPrincipals(game.principals, logger)] : []),
+    publishOnDutyCounts(
+      {
+        onDutyPlayers: () => duty.onDutyPlayers(),
+        setGlobalState: (key, value) => port.setGlobalState(key, value),
+        counted: (own) => communityCount.own(own),
+      },
+      logger,
+    ),
+    publishDutyStateBags(game.stateBags, logger),
+    tellIntegrations(game.integrations, logger),
+    emitServerDutyEvents(port, logger),
+    emitClientDutyEvents(port, logger),
+  ]);
+  const endedShifts = closeEndedShifts(duty.heldEnded$, openDuties);
+  if (sharedDuty) endedShifts.add(sharedDuty.follow());
+  const txAdmin = followTxAdmin({
+    events$: port.txAdminEvents$,
+    duty,
+    port,
+    restartNotice: config.RestartNotice,
+    logger,
+  });
+  // The panel answering again refreshes the stale profiles.
+  const recovery = stack.breaker.recovered$.subscribe(() => profiles.recover());
+
+  return {
+    logger,
+    players,
+    duty,
+    profiles,
+    ready: probeThenResume(stack.client, apiBase, outbox, logger),
+    stop() {
+      // Synchronous: the runtime is torn down right after, so nothing asynchronous would complete.
+      duty.endAll('resource_stop');
+      game.stop();
+      txAdmin.unsubscribe();
+      endedShifts.unsubscribe();
+      recovery.unsubscribe();
+      profileSubscribers.unsubscribe();
+      effects.unsubscribe();
+      polling.stop();
+      duty.stop();
+      outbox.stop();
+      stack.stop();
+      communityProfiles?.unsubscribe();
+      communityCount.stop();
+      community?.stop();
+    },
+    footprint: () => ({ ...game.footprint(), 'outbox.lanes': outbox.openLanes, onDutyRevalidation: polling.size }),
+  };
+}

@@ -1,0 +1,21 @@
+import type { Community } from '../../community/community.js';
+import type { HeldForRedis } from '../../community/held-for-redis.js';
+import { REDIS_URL_CONVAR } from '../../community/redis-convar.js';
+import type { StatusSnapshot } from './status-report.js';
+
+/** The community's part of `bridge status`, read when the command runs: what Redis does, and what waits for it here. */
+export const communityStatusOf =
+  (
+    redisUrl: string,
+    community: Pick<Community, 'statusLines'> | undefined,
+    held: Pick<HeldForRedis, 'list'>,
+    now: () => number,
+  ) =>
+  (): NonNullable<StatusSnapshot['community']> => {
+    if (!redisUrl) return { alone: `${REDIS_URL_CONVAR} is not set` };
+    if (!community)
+      return {
+        alone: `${REDIS_URL_CONVAR} is set but the community's module did not start (the ERROR at start says why)`,
+      };
+    return { lines: community.statusLines(held.list(), now()) };
+  };

@@ -1,0 +1,55 @@
+import type { DutyOutcome } from '../../../shared/events.js';
+import type { Logger, ServerPort } from '../../kernel/index.js';
+import type { PlayerRegistry } from '../players/player-registry.js';
+import { playerLabel } from './player-label.js';
+import { parsePlayerId } from './player-target.js';
+
+/** Restricted: FXServer lets only the console and principals with the ACE `command.dutykick` run it. */
+export const DUTY_KICK_COMMAND = 'dutykick';
+
+export interface DutyKickWiring {
+  port: Pick<ServerPort, 'registerCommand' | 'reply'>;
+  logger: Logger;
+  players: Pick<PlayerRegistry, 'get'>;
+  /** Takes the player off duty as an administrator (reason `admin`): the panel call, the events, their notice. */
+  takeOffDuty(src: number): Promise<DutyOutcome>;
+}
+
+/**
+ * `/dutykick <id>`: a supervisor in game takes a player off duty, as `bridge offduty` does from the console. Only
+ * the console and principals with the ACE `command.dutykick` may run it; every use is logged with who did it.
+ */
+export function registerDutyKickCommand({ port, logger, players, takeOffDuty }: DutyKickWiring): void {
+  port.registerCommand(
+    DUTY_KICK_COMMAND,
+    (src, [target]) => {
+      const reply = (line: string) => port.reply(src, line);
+      const id = parsePlayerId(target, (candidate) => players.get(candidate) !== undefined);
+      if (id === undefined) {
+        reply(`no connected player "${target ?? ''}"; usage: /${DUTY_KICK_COMMAND} <player id>`);
+        return;
+      }
+      const by = playerLabel(src, players);
+      const whom = playerLabel(id, players);
+      takeOffDuty(id).then(
+        (outcome) => {
+          if (!outcome.ok) {
+            logger.warn(`${by} could not take ${whom} off duty (/${DUTY_KICK_COMMAND}): ${outcome.error}`);
+            reply(`player ${id}: ${outcome.error} (${outcome.message})`);
+          } else if (outcome.changed) {
+            logger.info(`${by} took ${whom} off duty (/${DUTY_KICK_COMMAND})`);
+            reply(`player ${id} is now off duty`);
+          } else {
+            logger.info(`${by} ran /${DUTY_KICK_COMMAND} on ${whom}, who was not on duty`);
+            reply(`player ${id} was not on duty`);
+          }
+        },
+        (error: unknown) => {
+          logger.error(`/${DUTY_KICK_COMMAND} ${id} by ${by} failed: ${String(error)}`);
+          reply(`/${DUTY_KICK_COMMAND} failed; see the server console`);
+        },
+      );
+    },
+    true,
+  );
+}

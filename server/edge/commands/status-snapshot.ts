@@ -1,0 +1,28 @@
+import type { Duty } from '../../duty/duty.js';
+import type { BridgeRuntime } from '../../kernel/index.js';
+import type { PlayerRegistry } from '../players/player-registry.js';
+import type { StatusSnapshot } from './status-report.js';
+
+export interface StatusSources {
+  runtime: Pick<BridgeRuntime, 'now' | 'wallNow'>;
+  players: Pick<PlayerRegistry, 'size'>;
+  duty: Pick<Duty, 'onDutyPlayers'>;
+  /** The panel's part; undefined when the bridge is not configured. */
+  panelStatus: () => StatusSnapshot['panel'];
+  /** The community's part; undefined when the bridge is not configured. */
+  communityStatus: () => StatusSnapshot['community'];
+  cachedProfiles: () => number;
+}
+
+/** Reads what `bridge status` shows; the metrics endpoint reads the same, so both always agree. */
+export const statusReader =
+  ({ runtime, players, duty, panelStatus, communityStatus, cachedProfiles }: StatusSources) =>
+  (): StatusSnapshot => ({
+    now: runtime.now(),
+    wallNow: runtime.wallNow(),
+    panel: panelStatus(),
+    community: communityStatus(),
+    cachedProfiles: cachedProfiles(),
+    playersOnline: players.size,
+    playersOnDuty: duty.onDutyPlayers().length,
+  });

@@ -1,0 +1,160 @@
+import type { BridgeConfig } from '../../shared/config/index.js';
+import { type BridgeServerExports, INTERNAL_EVENTS } from '../../shared/events.js';
+import type { Duty } from '../duty/duty.js';
+import { onDutyByDepartment } from '../duty/on-duty-by-department.js';
+import type { Integrations } from '../integrations/index.js';
+import { loadIntegrations } from '../integrations/index.js';
+import type { BridgeRuntime, Logger, ServerPort } from '../kernel/index.js';
+import { departmentsSeen$, startMetricsWhenOn } from '../metrics/index.js';
+import type { Profiles } from '../profiles/profiles.js';
+import { RevalidationAsks } from '../profiles/revalidation-asks.js';
+import { registerBridgeCommands } from './commands/bridge-commands.js';
+import type { StatusSnapshot } from './commands/status-report.js';
+import { statusReader } from './commands/status-snapshot.js';
+import { registerServerExports } from './exports/register-exports.js';
+import { ClientEventLimits } from './net/client-event-limits.js';
+import { subscribeClientEvents } from './net/client-events.js';
+import { createAceConsole } from './permissions/ace-console.js';
+import { PrincipalGrants } from './permissions/principal-grants.js';
+import type { PlayerRegistry } from './players/player-registry.js';
+import { sessionOpener } from './players/player-sessions.js';
+import { TokenExposureCheck } from './security/token-exposure-check.js';
+import { guardDutyStateBags } from './state/bridge-duty-key.js';
+import type { StateBagGuard } from './state/state-bag-guard.js';
+
+export interface GameSideWiring {
+  port: ServerPort;
+  runtime: BridgeRuntime;
+  logger: Logger;
+  config: BridgeConfig;
+  token: string;
+  players: PlayerRegistry;
+  duty: Duty;
+  profiles: Profiles;
+  /** Told the number of players online after each join. */
+  playersOnline: (count: number) => void;
+  /** The panel's part of `bridge status`; undefined when the bridge is not configured. */
+  panelStatus: () => StatusSnapshot['panel'];
+  /** The community's part of `bridge status`; undefined when the bridge is not configured. */
+  communityStatus: () => StatusSnapshot['community'];
+  /** GetCommunityOnDutyCount's answer. */
+  communityCount: (slug: unknown) => number;
+  /** `bridge release` (BRIDGE_REDIS_URL): the duty calls held for Redis go without its confirmation; how many. */
+  releaseHeld?: () => number;
+  /** In a community: a session that joins takes over its account's shift held on another server, if there is one. */
+  takeHeldElsewhere?: (src: number) => Promise<void>;
+}
+
+/** What the bridge keeps on the game's side, whatever is behind it. */
+export interface GameSide {
+  readonly stateBags: StateBagGuard;
+  /** The ACE principals of players on duty (Config.AcePermissions); what a crashed run left is gone already. */
+  readonly principals: PrincipalGrants;
+  readonly integrations: Integrations;
+  readonly serverExports: BridgeServerExports;
+  /** Entries held per player: all zero once everyone has left. */
+  footprint(): Record<string, number>;
+  stop(): void;
+}
+
+/**
+ * The game's side of the bridge, the same with or without a panel: the players' sessions and state bags, their
+ * clients' events, the integrations, the server exports and the `bridge` command.
+ */
+export function startGameSide(wiring: GameSideWiring): GameSide {
+  const { port, runtime, logger, config, players, duty, profiles } = wiring;
+  const stateBags = guardDutyStateBags(port, runtime, logger);
+  // Before anyone can be on duty: principals a run that ended without taking them back left to players.
+  const principals = new PrincipalGrants(createAceConsole(port), port.store, logger);
+  principals.endLeftOver();
+  // The integrations and the metrics are loaded from files of their own, only when config.lua turns them on.
+  const integrations = loadIntegrations(
+    {
+      config: config.Integrations,
+      resources: port.resources,
+      duty: {
+        isOnDuty: (src) => duty.state(src).onDuty,
+        takeOffDuty: (src, reason) => duty.submit({ kind: 'off', src, reason }),
+      },
+      logger,
+      store: port.store,
+      wallNow: runtime.wallNow,
+      connectedPlayers: () => port.connectedPlayers(),
+    },
+    runtime.load,
+  );
+  const tokenExposure = new TokenExposureCheck({
+    token: wiring.token,
+    logger,
+    challenge: (src, nonce) => port.emitClient(INTERNAL_EVENTS.tokenCheck, src, nonce),
+  });
+  const limits = new ClientEventLimits(runtime.now, logger);
+  const revalidationAsks = new RevalidationAsks(config.RefreshIntervalMs, runtime.now);
+  const openSession = sessionOpener({ players, port, stateBags });
+
+  const serverExports = registerServerExports({
+    ...{ port, duty, players, profiles, messages: config.Locale },
+    communityCount: wiring.communityCount,
+  });
+  const clientEvents = subscribeClientEvents({
+    ...wiring,
+    resumeShifts: config.ResumeWindowMs > 0,
+    refreshOther: serverExports.RefreshPlayer,
+    now: runtime.now,
+    refreshCooldownMs: config.RefreshCooldownMs,
+    openSession,
+    limits,
+    revalidationAsks,
+    tokenExposure,
+    forget: (src) => {
+      integrations.playerDropped(src);
+      stateBags.forget(src);
+      players.remove(src);
+      duty.forget(src);
+      limits.forget(src);
+      revalidationAsks.forget(src);
+      tokenExposure.forget(src);
+    },
+  });
+  for (const src of port.connectedPlayers()) openSession(src);
+  // A restart with players online: they count for the short-interval warning as joins would.
+  wiring.playersOnline(players.size);
+
+  registerBridgeCommands({ ...wiring, serverExports, cachedProfiles: () => profiles.cachedCount() });
+  const readStatus = statusReader({ ...wiring, cachedProfiles: () => profiles.cachedCount() });
+  const metrics = startMetricsWhenOn(
+    {
+      port,
+      config,
+      logger,
+      panelToken: wiring.token,
+      read: () => ({ status: readStatus(), onDutyByDepartment: onDutyByDepartment(duty.onDutyPlayers()) }),
+      departments$: departmentsSeen$(profiles.profiles$, duty.dutyChanges$),
+    },
+    runtime.load,
+  );
+
+  return {
+    stateBags,
+    principals,
+    integrations,
+    serverExports,
+    footprint: () => ({
+      players: players.size,
+      ...Object.fromEntries(Object.entries(duty.footprint()).map(([name, size]) => [`duty.${name}`, size])),
+      clientEventLimits: limits.size,
+      revalidationAsks: revalidationAsks.size,
+      stateBagGuard: stateBags.size,
+      acePrincipals: principals.size,
+      tokenChallenges: tokenExposure.size,
+      ...Object.fromEntries(
+        Object.entries(integrations.footprint()).map(([where, size]) => [`integrations.${where}`, size]),
+      ),
+    }),
+    stop() {
+      clientEvents.unsubscribe();
+      metrics.unsubscribe();
+      stateBags.stop();
+    },
+  };
+}

@@ -1,0 +1,2 @@
+export * from './load-metrics.js';
+export * from './seen-departments.js';
