@@ -135,32 +135,39 @@ describe('(c) every off left under a current fence', () => {
 });
 
 describe('(d) every change a player made reached the panel or was superseded', () => {
-  const change = (kind: 'on' | 'off', atMs: number, cause: GameChange['cause'] = 'request'): GameChange => ({
+  const change = (kind: 'on' | 'off', atMs: number, cause: GameChange['cause'] = 'request', at = 0): GameChange => ({
     chatId: ALEX,
-    server: 0,
-    session: 1,
+    server: at,
+    session: at + 1,
     kind,
     departmentId: 1,
     cause,
     atUs: us(atMs),
   });
 
-  it('passes when the last change is at the panel, reached by a call made since', () => {
+  it('passes when the last shift is at the panel, and its end reached it by an off sent since', () => {
     const reached = record({
       changes: [change('on', T), change('off', T + 50, 'drop')],
       panelSessions: [session(ALEX, 1, T, T + 60)],
       calls: [off(0, T + 55)],
     });
     expect(checkChangesReached(reached)).toEqual([]);
-    // Superseded: only the last change has to be at the panel.
-    expect(
-      checkChangesReached(
-        record({ changes: [change('off', T), change('on', T + 50)], panelSessions: [session(ALEX, 1, T + 40)] }),
-      ),
-    ).toEqual([]);
+    const onAgain = record({
+      changes: [change('off', T), change('on', T + 50)],
+      panelSessions: [session(ALEX, 1, T + 40)],
+    });
+    expect(checkChangesReached(onAgain)).toEqual([]);
   });
 
-  it('fails a last on the panel does not have, and a last off the panel does not have', () => {
+  it('passes a superseded shift whose end never reached the panel: a later on of another session took the account', () => {
+    const superseded = record({
+      changes: [change('on', T), change('on', T + 20, 'request', 1), change('off', T + 50)],
+      panelSessions: [session(ALEX, 1, T)],
+    });
+    expect(checkChangesReached(superseded)).toEqual([]);
+  });
+
+  it('fails a last shift the panel does not have, and a last shift ended in game that the panel still has', () => {
     expect(checkChangesReached(record({ changes: [change('on', T)] })).map((violation) => violation.check)).toEqual([
       'd',
     ]);
@@ -169,11 +176,11 @@ describe('(d) every change a player made reached the panel or was superseded', (
       panelSessions: [session(ALEX, 1, T)],
     });
     expect(checkChangesReached(stillOpen).map((violation) => violation.text)).toEqual([
-      `${ALEX}'s last change (off in 1 on server 0, crash, at ${T + 50}) is not at the panel: it still has department 1 open`,
+      `${ALEX}'s last shift (on in 1 on server 0 at ${T}, ended by crash at ${T + 50}) is not at the panel: it still has department 1 open`,
     ]);
   });
 
-  it('fails a last off whose duty the panel ended only by an off sent before it', () => {
+  it('fails a last shift whose end the panel has only through an off sent before it', () => {
     const endedByAnOlderOff = record({
       changes: [change('on', T), change('off', T + 50)],
       panelSessions: [session(ALEX, 1, T, T + 60)],

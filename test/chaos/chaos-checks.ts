@@ -4,7 +4,8 @@
 //   (b) no game session is on duty without its open duty at the panel;
 //   (c) no `off` left a server whose fence was stale: each attempt left within the lease of a confirmation that server
 //       wrote in Redis, and that confirmation did not overwrite a higher fence;
-//   (d) every duty change a player made reached the panel, or a later change of the account superseded it.
+//   (d) every duty change a player made reached the panel, or a later change of the account superseded it: each
+//       account's last shift is at the panel, and its end, if a player ended it, reached it by an `off`.
 import type { ChaosRecord, GameDuty, PanelSession } from './chaos-record.js';
 
 export type CheckName = 'a' | 'b' | 'c' | 'd';
@@ -118,42 +119,52 @@ export function checkFences(record: ChaosRecord): Violation[] {
   return violations;
 }
 
-/** (d): the last change each account's players made is what the panel has, and reached it by a call of its own. */
+/**
+ * (d): every account's last shift (its latest `on` a player made) is what the panel has, and if a player ended it, an
+ * `off` sent since reached the panel. Earlier shifts were superseded by it: their ends need not reach the panel (a
+ * stale owner's `off` must not, check c).
+ */
 export function checkChangesReached(record: ChaosRecord): Violation[] {
   const violations: Violation[] = [];
   const accounts = new Set(record.changes.map((change) => change.chatId));
   for (const chatId of accounts) {
-    const last = record.changes.filter((change) => change.chatId === chatId).at(-1);
-    if (!last) continue;
+    const changes = record.changes.filter((change) => change.chatId === chatId);
+    const lastOn = changes.findLast((change) => change.kind === 'on');
+    if (!lastOn) continue;
+    const end = changes.find(
+      (change) => change.kind === 'off' && change.session === lastOn.session && change.atUs >= lastOn.atUs,
+    );
     const sessions = record.panelSessions.filter((session) => session.chatId === chatId);
     const atPanel = open(sessions)[0];
-    const what = `${chatId}'s last change (${last.kind} in ${last.departmentId} on server ${last.server}, ${last.cause}, at ${ms(last.atUs)})`;
-    if (last.kind === 'on') {
-      if (atPanel?.departmentId !== last.departmentId) {
-        violations.push({
-          check: 'd',
-          text: `${what} is not at the panel: it has ${atPanel ? `department ${atPanel.departmentId}` : 'no open duty'}`,
-        });
+    const shift = `${chatId}'s last shift (on in ${lastOn.departmentId} on server ${lastOn.server} at ${ms(lastOn.atUs)}`;
+    if (!end) {
+      if (atPanel?.departmentId !== lastOn.departmentId) {
+        const has = atPanel ? `department ${atPanel.departmentId}` : 'no open duty';
+        violations.push({ check: 'd', text: `${shift}, still on) is not at the panel: it has ${has}` });
       }
       continue;
     }
+    const ended = `${shift}, ended by ${end.cause} at ${ms(end.atUs)})`;
     if (atPanel) {
       violations.push({
         check: 'd',
-        text: `${what} is not at the panel: it still has department ${atPanel.departmentId} open`,
+        text: `${ended} is not at the panel: it still has department ${atPanel.departmentId} open`,
       });
       continue;
     }
-    const at = ms(last.atUs);
+    const at = ms(end.atUs);
     const openThen = sessions.some(
       (session) =>
         Date.parse(session.startedAt) <= at && (session.endedAt === null || Date.parse(session.endedAt) > at),
     );
     const offSince = record.calls.some(
-      (call) => call.action === 'off' && call.chatId === chatId && call.status === 200 && call.sentAtUs >= last.atUs,
+      (call) => call.action === 'off' && call.chatId === chatId && call.status === 200 && call.sentAtUs >= end.atUs,
     );
     if (openThen && !offSince) {
-      violations.push({ check: 'd', text: `${what}: the panel's duty open then was ended by no off sent since` });
+      violations.push({
+        check: 'd',
+        text: `${ended}: the duty the panel had open then was ended by no off sent since`,
+      });
     }
   }
   return violations;

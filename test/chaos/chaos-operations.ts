@@ -223,8 +223,16 @@ const wait = (ms: number) =>
     (_model, world) => world.wait(ms),
   );
 
-const server = fc.nat({ max: MOST_SERVERS - 1 });
-const account = fc.constantFrom(...ACCOUNTS);
+/** Mostly the first three servers: the fourth exists only once a folder was copied. */
+const server = fc.oneof(
+  { weight: 9, arbitrary: fc.nat({ max: MOST_SERVERS - 2 }) },
+  { weight: 1, arbitrary: fc.constant(MOST_SERVERS - 1) },
+);
+/** Alex twice as often as the others: the account with two departments, so a switch can change department too. */
+const account = fc.oneof(
+  { weight: 2, arbitrary: fc.constant(ACCOUNTS[0] as Account) },
+  { weight: 1, arbitrary: fc.constantFrom(...ACCOUNTS.slice(1)) },
+);
 
 /**
  * Every operation, weighted by repetition (fc.commands picks among its arbitraries evenly): players act more often
