@@ -116,6 +116,9 @@ Config.Locale = {
   off_duty_admin = 'An administrator took you off duty.',
   -- Taken off duty because the same chat account went on duty in another game session (may also use {department}).
   off_duty_replaced = 'You are now off duty: your chat account went on duty in another game session.',
+  -- Taken off duty because, after the servers lost touch (Redis), the same chat account's duty turned out to be on
+  -- another server (may also use {department}).
+  off_duty_superseded = 'You are now off duty: your chat account is on duty in another game session.',
   -- Asking to go on duty again for the same department.
   already_on_duty = 'You are already on duty in {department}.',
   -- Asking to go off duty while off duty.

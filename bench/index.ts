@@ -10,16 +10,21 @@
 // start-up, hot paths and heap; `toggle-alloc` the bytes a duty toggle allocates (`--online` players online, 2048 by
 // default). `cluster` (only when named: it needs redis-server and runs in real time, about a quarter of an hour at
 // full size) is a community's join storm: `--cluster 3x700` servers × players each behind one IP, one mock panel,
-// without Redis, with one, and with it killed for 30 s mid-storm, the three runs side by side. See docs/budget.md.
+// without Redis, with one, and with it killed for 30 s mid-storm, the three runs side by side. `peers` (only when
+// named: redis-server, real time, about a minute and a half a run) kills a server of a community with a player on
+// duty and measures the time until another server has ended that shift at the panel (`--peer-runs 3`). See
+// docs/budget.md.
 
 import { clusterTargets } from './cluster-report.js';
 import { microTargets } from './micro-report.js';
+import { peerTakeoverTargets } from './peer-report.js';
 import { type BenchReport, formatReport, THREAD_HOLD_TARGETS } from './report.js';
 import type { ClusterResult } from './scenarios/cluster-storm.js';
 import type { CrashRecoveryResult } from './scenarios/crash-recovery.js';
 import type { StormResult } from './scenarios/join-storm.js';
 import { MICRO_CONFIG_LINES, type MicroResult, runMicro } from './scenarios/micro.js';
 import { type MockPanelThroughputResult, runMockPanelThroughput } from './scenarios/mock-panel-throughput.js';
+import { type PeerTakeoverResult, runPeerTakeover } from './scenarios/peer-takeover.js';
 import {
   runToggleAllocation,
   type ToggleAllocationResult,
@@ -46,6 +51,8 @@ const online = args.includes('--online') && onlineArg ? Number(onlineArg) : 2048
 const runs = (scenario: 'storm' | 'outage' | 'revalidation' | 'thread-hold' | 'micro' | 'toggle-alloc' | 'panel') =>
   onlyArg === undefined || onlyArg.split(',').includes(scenario);
 const runsCluster = onlyArg?.split(',').includes('cluster') ?? false;
+const runsPeers = onlyArg?.split(',').includes('peers') ?? false;
+const peerRunsArg = args.includes('--peer-runs') ? Number(args[args.indexOf('--peer-runs') + 1]) : 3;
 const clusterArg = /^(\d+)x(\d+)$/.exec(
   args.includes('--cluster') ? (args[args.indexOf('--cluster') + 1] ?? '') : '3x700',
 );
@@ -222,6 +229,14 @@ async function main(): Promise<BenchReport> {
       );
     }
 
+    let peers: PeerTakeoverResult | undefined;
+    if (runsPeers) {
+      progress(
+        `peers: a server of a community killed with a player on duty, ${peerRunsArg} time(s), the default liveness, real time`,
+      );
+      peers = await runPeerTakeover({ resource: resources.bridge, runs: peerRunsArg });
+    }
+
     let micro: MicroResult | undefined;
     if (runs('micro')) {
       progress('micro: start-up, hot paths and heap of the built bundles, bridge (about 15 s)');
@@ -271,6 +286,7 @@ async function main(): Promise<BenchReport> {
       ...(micro ? { micro } : {}),
       ...(toggleAllocation ? { toggleAllocation } : {}),
       cluster: clusterRuns,
+      ...(peers ? { peers } : {}),
       mockPanel,
       targets: {
         '0 × 429 (every bridge run)': { value: `${all429}`, met: all429 === 0 },
@@ -330,6 +346,7 @@ async function main(): Promise<BenchReport> {
     if (micro) Object.assign(report.targets, microTargets(micro));
     if (toggleAllocation) Object.assign(report.targets, toggleAllocationTargets(toggleAllocation));
     if (runsCluster) Object.assign(report.targets, clusterTargets(clusterRuns));
+    if (peers) Object.assign(report.targets, peerTakeoverTargets(peers));
     // A target of a scenario left out with --only says nothing.
     const left: Record<string, boolean> = {
       '0 × 429': !runs('storm') && !runs('outage') && !runs('revalidation'),

@@ -1,5 +1,6 @@
 import { clusterRows } from './cluster-report.js';
 import { HEAP_REFERENCES, MICRO_TARGETS } from './micro-report.js';
+import { peerTakeoverLines } from './peer-report.js';
 import type { ClusterResult } from './scenarios/cluster-storm.js';
 import type { CrashRecoveryResult } from './scenarios/crash-recovery.js';
 import type { StormResult } from './scenarios/join-storm.js';
@@ -7,6 +8,7 @@ import type { MicroResult } from './scenarios/micro.js';
 import type { MockPanelThroughputResult } from './scenarios/mock-panel-throughput.js';
 import type { RevalidationResult } from './scenarios/on-duty-revalidation.js';
 import type { OutageResult } from './scenarios/outage-restart.js';
+import type { PeerTakeoverResult } from './scenarios/peer-takeover.js';
 import type { ToggleAllocationResult } from './scenarios/toggle-allocation.js';
 import type { ThreadHoldResult } from './support/thread-hold.js';
 
@@ -33,6 +35,8 @@ export interface BenchReport {
   toggleAllocation?: ToggleAllocationResult;
   /** `--only cluster`: several servers behind one IP, without Redis, with one, with it killed mid-storm. */
   cluster: ClusterResult[];
+  /** `--only peers`: a crashed server's shifts ended at the panel by another server of the community. */
+  peers?: PeerTakeoverResult;
   /** Absent when `--only` left it out. */
   mockPanel?: MockPanelThroughputResult | undefined;
   targets: Record<string, { value: string; met: boolean }>;
@@ -342,6 +346,7 @@ export function formatReport(report: BenchReport): string[] {
       : []),
     ...threadHoldLines(report),
     ...clusterLines(report),
+    ...(report.peers ? peerTakeoverLines(report.peers) : []),
     ...(report.micro ? microLines(report.micro) : []),
     ...(report.toggleAllocation ? toggleAllocationLines(report.toggleAllocation) : []),
     ...mockPanelTable(report.mockPanel),

@@ -31,6 +31,7 @@ const OFF_DUTY_MESSAGE: Record<OffDutyPayload['reason'], MessageKey> = {
   account_removed: 'off_duty_account_removed',
   admin: 'off_duty_admin',
   replaced: 'off_duty_replaced',
+  superseded: 'off_duty_superseded',
 };
 
 /**

@@ -2,6 +2,7 @@ import { INTERNAL_EVENTS } from '../shared/events.js';
 import { panelStatusOf } from './commands/panel-status.js';
 import { CommunityOnDutyCount } from './community/community-on-duty-count.js';
 import { startCommunityRun } from './community/community-run.js';
+import { LIVENESS_CONVAR, livenessMsOf } from './community/liveness-convar.js';
 import { joinCommunity } from './community/load-community.js';
 import { readBridgeSettings } from './config/bridge-settings.js';
 import { endDutiesLeftOpen } from './duty/crashed-run-recovery.js';
@@ -18,10 +19,11 @@ import { pollOnDutyProfiles } from './duty/effects/on-duty-polling.js';
 import { recordOpenDuties } from './duty/effects/open-duty-record.js';
 import { emitServerDutyEvents } from './duty/effects/server-duty-events.js';
 import { subscribeDutyEffects } from './duty/effects/subscribe-duty-effects.js';
+import { endLapsedServersDuties } from './duty/lapsed-servers.js';
 import { DutyStore } from './duty/model/duty-store.js';
 import { OpenDutyLedger } from './duty/open-duty-ledger.js';
 import { Outbox } from './duty/outbox.js';
-import { endDutiesTakenElsewhere } from './duty/taken-elsewhere.js';
+import { followDutyOwners } from './duty/taken-elsewhere.js';
 import { startGameSide } from './game-side.js';
 import { startInertBridge } from './inert-bridge.js';
 import { createPanelStack } from './panel/panel-stack.js';
@@ -47,6 +49,8 @@ export function startBridgeServer(port: ServerPort, runtime: BridgeRuntime): Bri
   const { apiBase } = settings.panel;
   const budget = { limit: config.PanelRateLimit.Requests, windowMs: config.PanelRateLimit.WindowMs };
   // With BRIDGE_REDIS_URL, the servers naming the same Redis and panel are one community (server/community/).
+  const liveness = livenessMsOf(port.convar(LIVENESS_CONVAR));
+  if (settings.redisUrl && liveness.warning) logger.warn(liveness.warning);
   const community = settings.redisUrl
     ? joinCommunity(
         {
@@ -56,6 +60,7 @@ export function startBridgeServer(port: ServerPort, runtime: BridgeRuntime): Bri
           now: runtime.now,
           sleep: runtime.sleep,
           run: startCommunityRun(port.store),
+          livenessMs: liveness.ms,
         },
         runtime.load,
       )
@@ -102,12 +107,13 @@ export function startBridgeServer(port: ServerPort, runtime: BridgeRuntime): Bri
     now: runtime.wallNow,
     sleep: runtime.sleep,
     random: runtime.random,
-    ...(owners ? { ownerElsewhere: (chatId: string) => owners.ownerElsewhere(chatId) } : {}),
+    // In a community every call that could undo a duty is confirmed against its claim in Redis first.
+    ...(owners ? { fence: { owners, requestTimeoutMs: config.RequestTimeoutMs } } : {}),
   });
   // Before anything can put a player on duty or reach the panel: the duties a crashed run left open become `off`
   // calls kept in the outbox, which the start-up sends behind that run's own kept calls once the probe has answered.
   const openDuties = new OpenDutyLedger(port.store);
-  endDutiesLeftOpen(openDuties, outbox, logger, owners);
+  endDutiesLeftOpen(openDuties, outbox, logger, owners !== undefined);
 
   const duty = new DutyService({
     store: dutyStore,
@@ -152,6 +158,7 @@ export function startBridgeServer(port: ServerPort, runtime: BridgeRuntime): Bri
     ...{ port, runtime, logger, config, token, players, duty, profiles, playersOnline },
     panelStatus: panelStatusOf(stack, outbox, apiBase, config.DegradedMode),
     communityCount: (slug) => communityCount.count(slug),
+    ...(owners ? { releaseHeld: () => outbox.releaseHeld() } : {}),
   });
   // Every duty change reaches each of these the same way, whatever caused it; an integration is one more here.
   // The principals and the counts come before the events: a listener of playerOnDuty already finds both.
@@ -173,7 +180,8 @@ export function startBridgeServer(port: ServerPort, runtime: BridgeRuntime): Bri
     emitServerDutyEvents(port, logger),
     emitClientDutyEvents(port, logger),
   ]);
-  const takenElsewhere = owners && endDutiesTakenElsewhere(owners, dutyStore, duty);
+  const takenElsewhere = owners && followDutyOwners(owners, dutyStore, duty);
+  if (owners) takenElsewhere?.add(endLapsedServersDuties(owners, outbox));
   // The panel answering again refreshes the stale profiles.
   const recovery = stack.breaker.recovered$.subscribe(() => profiles.recover());
 

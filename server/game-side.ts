@@ -39,6 +39,8 @@ export interface GameSideWiring {
   panelStatus: () => StatusSnapshot['panel'];
   /** GetCommunityOnDutyCount's answer. */
   communityCount: (slug: unknown) => number;
+  /** `bridge release` (BRIDGE_REDIS_URL): the duty calls held for Redis go without its confirmation; how many. */
+  releaseHeld?: () => number;
 }
 
 /** What the bridge keeps on the game's side, whatever is behind it. */

@@ -33,7 +33,9 @@ export interface DeptDataPayload {
 
 /**
  * Why a player went off duty, as their client hears it in `bridge:client:offDuty`. `replaced`: the same chat account
- * went on duty in another session, on this server or another server of the community (one duty per account). `account_removed`: the panel itself answered that it does
+ * went on duty in another session, on this server or another server of the community (one duty per account).
+ * `superseded`: after a fault (Redis unreachable, restarted, failed over) the community settled the account's duty on
+ * another server's later claim. `account_removed`: the panel itself answered that it does
  * not know the chat account (deleted or banned). A player who dropped has no client left to tell, so `dropped`
  * (DutyEndReason) never comes here.
  */
@@ -43,7 +45,8 @@ export type OffDutyReason =
   | 'account_removed'
   | 'resource_stop'
   | 'admin'
-  | 'replaced';
+  | 'replaced'
+  | 'superseded';
 
 /** Why a duty ended, as the server knows it: every OffDutyReason, and `dropped` for a player who disconnected. */
 export type DutyEndReason = OffDutyReason | 'dropped';

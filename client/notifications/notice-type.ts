@@ -8,6 +8,7 @@ const INFORM = new Set([
   'off_duty_account_removed',
   'off_duty_admin',
   'off_duty_replaced',
+  'off_duty_superseded',
   'already_on_duty',
   'already_off_duty',
   'rank_changed',

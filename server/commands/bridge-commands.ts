@@ -7,6 +7,7 @@ import { registerAdminCommand } from './admin-command.js';
 import { registerDutyKickCommand } from './dutykick-command.js';
 import { offDutyCommand } from './offduty-command.js';
 import { refreshCommand } from './refresh-command.js';
+import { releaseCommand } from './release-command.js';
 import { statusCommand } from './status-command.js';
 import type { StatusSnapshot } from './status-report.js';
 import { statusReader } from './status-snapshot.js';
@@ -21,6 +22,8 @@ export interface BridgeCommandsWiring {
   /** The panel's part of `bridge status`; undefined when the bridge is not configured. */
   panelStatus: () => StatusSnapshot['panel'];
   cachedProfiles: () => number;
+  /** With BRIDGE_REDIS_URL: the duty calls held for Redis go without its confirmation (`bridge release`). */
+  releaseHeld?: () => number;
 }
 
 /** The server's commands: `bridge` (status, refresh, offduty) for the console, `/dutykick` for supervisors. */
@@ -37,6 +40,7 @@ export function registerBridgeCommands(wiring: BridgeCommandsWiring): void {
         refresh: serverExports.RefreshPlayer,
       }),
       offDutyCommand({ isConnected, takeOffDuty: (src) => serverExports.SetPlayerDuty(src, false) }),
+      ...(wiring.releaseHeld ? [releaseCommand(wiring.releaseHeld)] : []),
     ],
     { redact: (text) => logger.redact(text), onError: (message) => logger.error(message) },
   );

@@ -28,6 +28,7 @@ export interface StatusSnapshot {
   playersOnDuty: number;
 }
 
+const HELD_SHOWN = 5;
 const seconds = (ms: number) => `${Math.max(0, Math.round(ms / 1000))} s`;
 const ms = (value: number | undefined) => (value === undefined ? '-' : `${Math.round(value)} ms`);
 
@@ -64,6 +65,18 @@ function budgetLine({ budget }: NonNullable<StatusSnapshot['panel']>, now: numbe
   return lines;
 }
 
+/** The calls held for Redis (BRIDGE_REDIS_URL), and since when: the first few, then how many more. */
+function heldLines(held: NonNullable<StatusSnapshot['panel']>['outbox']['heldForRedis'], wallNow: number): string[] {
+  const shown = held
+    .slice(0, HELD_SHOWN)
+    .map(
+      ({ action, chatId, departmentId, since }) =>
+        `          held: ${action} of chat account ${chatId}${departmentId === undefined ? '' : ` (department ${departmentId})`} for ${seconds(wallNow - since)}`,
+    );
+  if (held.length > HELD_SHOWN) shown.push(`          held: ${held.length - HELD_SHOWN} more`);
+  return shown;
+}
+
 /** The lines of `bridge status`. */
 export function formatStatus(snapshot: StatusSnapshot): string[] {
   const { panel, now, wallNow } = snapshot;
@@ -81,8 +94,9 @@ export function formatStatus(snapshot: StatusSnapshot): string[] {
       `queues    ${queues}; in flight ${scheduler.inFlight}; sent ${scheduler.sent}, 429s ${scheduler.rateLimited}`,
       `outbox    ${outbox.size} duty call(s) pending` +
         (outbox.size > 0
-          ? ` (${outbox.waitingForPanel} waiting for the panel), oldest ${seconds(wallNow - (outbox.oldestCreatedAt ?? wallNow))} old`
+          ? ` (${outbox.waitingForPanel} waiting for the panel${outbox.heldForRedis.length > 0 ? `, ${outbox.heldForRedis.length} held for Redis to confirm` : ''}), oldest ${seconds(wallNow - (outbox.oldestCreatedAt ?? wallNow))} old`
           : ''),
+      ...heldLines(outbox.heldForRedis, wallNow),
     );
   }
   lines.push(

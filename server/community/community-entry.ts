@@ -7,6 +7,7 @@ import type { Community, CommunityOptions } from './community.js';
 import { startCommunityCounts } from './community-counts.js';
 import { communityPrefix } from './community-keys.js';
 import { startCommunityProfiles } from './community-profiles.js';
+import type { DutyOwners } from './duty-owner-api.js';
 import { startDutyOwners } from './duty-owners.js';
 import { sharedReader } from './read-shared.js';
 import { openRedisLink } from './redis-link.js';
@@ -30,6 +31,7 @@ export function startCommunity(options: CommunityOptions): Community {
     now: options.now,
     sleep: options.sleep,
   });
+  let owners: DutyOwners | undefined;
   return {
     link,
     budget: sharedBudget({ link, readShared, now: options.now, logger, serverId }),
@@ -37,11 +39,16 @@ export function startCommunity(options: CommunityOptions): Community {
     profiles,
     counts,
     // A URL that does not read leaves this server alone: its duty is one server's, crash recovery included.
-    dutyOwners: (store) =>
-      parsed.ok
-        ? startDutyOwners({ link, readShared, store, logger, now: options.now, sleep: options.sleep })
-        : undefined,
+    dutyOwners(store) {
+      if (!parsed.ok) return undefined;
+      owners ??= startDutyOwners({
+        ...{ link, readShared, store, logger, now: options.now, sleep: options.sleep },
+        ...{ run: options.run, livenessMs: options.livenessMs },
+      });
+      return owners;
+    },
     stop() {
+      owners?.stop();
       counts.stop();
       link.close();
     },

@@ -106,6 +106,8 @@ export interface CommunityOptions {
   sleep: (ms: number) => Promise<void>;
   /** This run of this server, and the one before it (community-run.ts, kept in KVP). */
   run: { id: string; previous: string | undefined };
+  /** How long a server may go without renewing its liveness before a peer ends its shifts (BRIDGE_REDIS_LIVENESS_MS). */
+  livenessMs: number;
 }
 
 /** What dist/redis.js exports. */

@@ -1,6 +1,8 @@
-// What dist/server.js sees of the community's duty owners (issue 25 item 3). Types and one tiny function: the Redis
-// side is server/community/duty-owners.ts, in dist/redis.js.
+// What dist/server.js sees of the community's duty owners (issues 25 and 30). Types and one tiny function: the Redis
+// side is server/community/duty-owners.ts, in dist/redis.js. How it works: docs/several-servers.md, "How an account's
+// duty is fenced".
 import type { Observable } from 'rxjs';
+import type { CallFence } from '../duty/duty-call.js';
 
 /**
  * A shift of this server: the session and the moment its duty began. It is the same across a rank change or a
@@ -9,39 +11,66 @@ import type { Observable } from 'rxjs';
  */
 export const shiftOf = (src: number, since: number): string => `${src}:${since}`;
 
-/** Who holds a duty a crashed run left open, as Redis says now. */
-export type LeftOpenOwner =
-  /** This server's shift still holds the account's duty (now marked ended in Redis): its `off` is this server's. */
-  | { kind: 'ours' }
-  /** Another server (or a later shift) took the account's duty since: the panel's duty is theirs, left alone. */
-  | { kind: 'taken'; server: string }
-  /** Redis knows of no owner (lost, or never written) even after every server had time to write again. */
-  | { kind: 'nobody' };
+/** A fenced call, right before one of its attempts. */
+export interface FenceRequest {
+  chatId: string;
+  action: 'on' | 'off';
+  fence: CallFence;
+  /** The department an `off` ends (a record Redis lost is written again with it). */
+  departmentId: number | undefined;
+  /** A call a run before this one kept (its KVP may be a copied folder's). */
+  fromLastRun: boolean;
+  /** How long after the confirmation the attempt may still reach the panel (ms): Redis's `quiet` moves past it. */
+  leaseMs: number;
+}
+
+export type FenceAnswer =
+  /** The claim is the account's current one: send the attempt now (its lease runs from the confirmation). */
+  | { kind: 'go' }
+  /** Not this call's to send any more: another claim holds the account, or this one has ended. */
+  | { kind: 'stale'; why: string };
+
+/** A duty this server held that the community settled on another server's claim. */
+export interface TakenElsewhere {
+  chatId: string;
+  /** The shift of this server that lost: only that duty ends. */
+  shift: string;
+  /** `replaced`: another server's claim was heard as it came; `superseded`: found in settling after a fault. */
+  reason: 'replaced' | 'superseded';
+  /** The winning claim had ended already: this duty's own session may be the one left at the panel. */
+  panelOff: boolean;
+}
+
+/** A server whose liveness lapsed, with the duties it owned that this server now ends at the panel. */
+export interface LapsedServer {
+  server: string;
+  /** How long before it was taken out it had last renewed its liveness (ms, Redis's clock). */
+  silentForMs: number;
+  duties: Array<{ chatId: string; shift: string; departmentId: number | undefined }>;
+}
 
 /**
- * The duty owner of each chat account across the community, kept in Redis under `<prefix>duty-owner:<chatId>`: the
- * server and its shift that the panel's duty belongs to. Every call is fire-and-forget or a Promise that rejects while
- * Redis is gone; none waits for a connection.
+ * The duty owner of each chat account across the community, kept in Redis under `<prefix>duty-owner:<chatId>`. Nothing
+ * here blocks: claims are retried in the background, and a confirmation rejects while Redis cannot give one.
  */
 export interface DutyOwners {
-  /** This server's stable identity in the community (KVP, the same after a crash or restart). */
-  readonly server: string;
-  /** The panel's duty of the account is now this server's shift: written, and the other servers told (atomic). */
-  claim(chatId: string, shift: string): void;
-  /** This server's shift ended (its `off` is on its way): the owner record says so, if it is still this shift's. */
+  /** This server's duty started (the panel took its `on`, or in degraded mode `queue` will): it claims the account. */
+  claim(chatId: string, shift: string, departmentId: number): void;
+  /** This server's shift of the account ended in game (its fenced `off`, if any, is in the outbox). */
   release(chatId: string, shift: string): void;
-  /** For crash recovery: who owns a shift the last run left open. Rejects while Redis does not answer. */
-  leftOpen(chatId: string, shift: string): Promise<LeftOpenOwner>;
-  /**
-   * The other server that owns the account's duty, or has ended its shift of it (undefined: this server, or nobody).
-   * For the calls a crashed run kept in its outbox. Rejects while Redis does not answer.
-   */
-  ownerElsewhere(chatId: string): Promise<string | undefined>;
-  /**
-   * Accounts another server took while this one held them: heard on the owners' channel, or found when Redis
-   * answers again and this server writes again what it holds. This server ends its local duty, without an `off`.
-   */
-  readonly takenElsewhere$: Observable<string>;
-  /** Whether Redis answers: its first answer or failure, then each change (crash recovery waits for true). */
-  readonly up$: Observable<boolean>;
+  /** An `on` of a new duty (not fenced: its claim follows) leaves for the panel now. */
+  sending(chatId: string): void;
+  /** Right before an attempt of a fenced call. Rejects while Redis cannot confirm: the call waits. */
+  confirm(request: FenceRequest): Promise<FenceAnswer>;
+  /** A fenced call was delivered: an `off` marks its claim ended. */
+  delivered(request: FenceRequest): void;
+  /** Redis answers (again): calls waiting for a confirmation try at once. */
+  readonly answers$: Observable<void>;
+  /** Duties of this server that the community settled on another server's claim: they end in game, without an `off`. */
+  readonly takenElsewhere$: Observable<TakenElsewhere>;
+  /** This server's claim must send its `on` again (another server's calls may have reached the panel after it). */
+  readonly restate$: Observable<{ chatId: string; shift: string }>;
+  /** A server whose liveness lapsed, taken by this server: its duties are to be ended at the panel, fenced. */
+  readonly lapsed$: Observable<LapsedServer>;
+  stop(): void;
 }

@@ -1,58 +1,48 @@
-import { firstValueFrom, map, Subject } from 'rxjs';
+import { filter, firstValueFrom, map, merge, Subject } from 'rxjs';
 import { ChatIdSchema } from '../../shared/contract/chat-id.js';
 import * as z from '../../shared/zod-mini.js';
+import { errorText } from '../log/error-text.js';
 import type { Logger } from '../log/logger.js';
 import type { KeyValueStore } from '../storage/key-value-store.js';
 import type { CommunityLink, ReadShared } from './community.js';
-import type { DutyOwners, LeftOpenOwner } from './duty-owner-api.js';
-import { serverIdentity } from './server-identity.js';
+import { CLAIM_LUA, CONFIRM_LUA, ENDED_LUA } from './duty-owner.lua.js';
+import type { DutyOwners, FenceAnswer, FenceRequest, LapsedServer, TakenElsewhere } from './duty-owner-api.js';
+import { redisClock } from './redis-clock.js';
+import { type Lapsed, startServerLiveness } from './server-liveness.js';
 import { setAsideWrongType } from './set-aside.js';
 
-/** How long an ended shift's record stays: a crashed server back within it finds who ended the duty after it. */
-const ENDED_SHIFT_TTL_S = 7 * 24 * 60 * 60;
 /**
  * After Redis answers again (a Redis restarted empty holds no owner at all), how long the other servers have to
  * write again what they hold before "nobody owns it" is believed: more than ioredis's longest reconnect delay (5 s).
  */
 export const OWNERS_REWRITTEN_WITHIN_MS = 8_000;
+/** Two `on`s of one account this close (µs, on Redis's clock, errors included) may have reached the panel either way. */
+const OVERLAP_US = 250_000;
+const LONGEST_RETRY_MS = 5_000;
+/** When an `on` left is kept for its claim; one the panel never took is forgotten after this, past this many kept. */
+const SENT_KEPT_MS = 120_000;
+const SENT_KEPT_AT_MOST = 256;
+/** A restate goes a little after the other server's last call could reach the panel. */
+const RESTATE_MARGIN_MS = 250;
 
 const Name = z.string().check(z.minLength(1), z.maxLength(64));
-const OwnerSchema = z.object({ server: Name, shift: Name, ended: z.optional(z.literal(true)) });
-const AnnouncementSchema = z.object({ chatId: ChatIdSchema, server: Name, shift: Name });
-
-// Every script names the one key it touches. The owner record is compared as the exact text this server writes, so
-// nothing another program wrote there is ever decoded as ours.
-const CLAIM = `
-redis.call('SET', KEYS[1], ARGV[1])
-redis.call('PUBLISH', ARGV[2], ARGV[3])
-return 1`;
-
-/** Written again after Redis came back: only over no record, an ended shift, or this very record. */
-const CLAIM_AGAIN = `
-local current = redis.call('GET', KEYS[1])
-if current and current ~= ARGV[1] then
-  local ok, owner = pcall(cjson.decode, current)
-  if not (ok and type(owner) == 'table' and owner.ended == true) then return {'held', current} end
-end
-redis.call('SET', KEYS[1], ARGV[1])
-if current ~= ARGV[1] then redis.call('PUBLISH', ARGV[2], ARGV[3]) end
-return {'ours'}`;
-
-const END_SHIFT = `
-if redis.call('GET', KEYS[1]) == ARGV[1] then
-  redis.call('SET', KEYS[1], ARGV[2], 'EX', ARGV[3])
-  return 1
-end
-return 0`;
-
-const LEFT_OPEN = `
-local current = redis.call('GET', KEYS[1])
-if current == ARGV[1] then
-  redis.call('SET', KEYS[1], ARGV[2], 'EX', ARGV[3])
-  return {'ours'}
-end
-if current then return {'other', current} end
-return {'none'}`;
+const OwnerSchema = z.object({
+  server: Name,
+  shift: z.string().check(z.maxLength(64)),
+  state: z.optional(z.enum(['live', 'ending', 'ended'])),
+  ended: z.optional(z.boolean()),
+  dept: z.optional(z.number()),
+});
+const AnnouncementSchema = z.union([
+  z.object({ kind: z.literal('claim'), chatId: ChatIdSchema, server: Name, shift: Name }),
+  z.object({
+    kind: z.literal('restate'),
+    chatId: ChatIdSchema,
+    server: Name,
+    shift: Name,
+    waitMs: z.number().check(z.gte(0)),
+  }),
+]);
 
 export interface DutyOwnersOptions {
   link: CommunityLink;
@@ -63,157 +53,341 @@ export interface DutyOwnersOptions {
   now: () => number;
   /** Waits on this server's timers. */
   sleep: (ms: number) => Promise<void>;
+  /** This run of this server, and the one before it (community-run.ts). */
+  run: { id: string; previous: string | undefined };
+  /** How long a server may go without renewing its liveness before a peer ends its shifts (ms). */
+  livenessMs: number;
 }
 
-interface Held {
+/** A claim of this run: a duty of this server, from the moment the panel took its `on`. */
+interface Claim {
+  chatId: string;
   shift: string;
-  /** Redis has the claim: false while it could not be written (Redis gone), so it is written again when it is back. */
+  departmentId: number;
+  /** When the panel took the `on` (monotonic ms); its fence is this moment on Redis's clock. */
+  acceptedAt: number;
+  /** When the `on` first left for the panel (monotonic ms), if this server sent one. */
+  sentAt: number | undefined;
+  /** µs on Redis's clock, fixed at the first attempt so every retry and every fenced call names the same claim. */
+  fenceUs: number | undefined;
   written: boolean;
-  /** Another server's claim was heard before this one was written: which came last is read once it is. */
-  heardMeanwhile?: boolean;
+  /** An attempt failed before one was answered: whatever it replaces learns it after the fault. */
+  late: boolean;
+  /** The identity it was written under before this server had to take a fresh one. */
+  former: string | undefined;
+  restatesSeen: number;
+  running: boolean;
+  /** Asked to settle again while an attempt ran. */
+  again: boolean;
 }
+
+type ClaimAnswer =
+  | ['won', string, number]
+  | ['mine', string, number, number]
+  | ['lost', string, string, 'live' | 'ending' | 'ended', 0 | 1, 0 | 1];
+type ConfirmAnswer = ['go'] | ['stale', string, string] | ['ended'] | ['none'];
+
+const keyOfClaim = (chatId: string, shift: string) => `${chatId}\n${shift}`;
 
 /**
- * The community's duty owners in Redis (see DutyOwners). The panel keeps one duty per chat account; the record under
- * `duty-owner:<chatId>` says which server's shift it is, so a crashed server ends only what is still its own, and a
- * server still holding an account another server took ends its local duty without an `off`. Claims are announced on
- * the `duty-owner` channel (pub/sub in the same script as the write, so no claim goes unannounced; keyspace
- * notifications would need a server setting many hosted Redis refuse, and carry no value). What was announced while
- * this server was away is found when it writes again what it holds.
+ * The community's duty owners in Redis (see DutyOwners; docs/several-servers.md, "How an account's duty is fenced").
+ * A duty of this server claims its account with the moment of its `on` as the fence; the claim is retried until Redis
+ * answers whether it holds. Every fenced call is confirmed right before each attempt. Another server's claim of an
+ * account this server holds is heard on the `duty-owner` channel (pub/sub, in the same script as the write) and read
+ * back by claiming again; what was missed while Redis was away is found the same way when it answers again.
  */
 export function startDutyOwners(options: DutyOwnersOptions): DutyOwners {
-  const { link, readShared, logger, now, sleep } = options;
-  const server = serverIdentity(options.store, logger);
+  const { link, readShared, logger, now, sleep, livenessMs } = options;
+  const clock = redisClock(now);
+  const liveness = startServerLiveness({ ...options, clock });
   const channel = `${link.prefix}duty-owner`;
-  const keyOf = (chatId: string) => `${link.prefix}duty-owner:${chatId}`;
-  const live = (shift: string) => JSON.stringify({ server, shift });
-  const ended = (shift: string) => JSON.stringify({ server, shift, ended: true });
-  const announcement = (chatId: string, shift: string) => JSON.stringify({ chatId, server, shift });
-  const held = new Map<string, Held>();
-  /** Shifts that ended while Redis was gone: marked ended once it is back. */
-  const unreleased = new Map<string, string>();
-  const taken = new Subject<string>();
+  const keysOf = (chatId: string) => [`${link.prefix}duty-owner:${chatId}`, `${link.prefix}owned`];
+  const serversKey = `${link.prefix}servers`;
+  /** The claim of this server's current duty of each account. */
+  const held = new Map<string, Claim>();
+  /** Every claim of this run whose calls may still be sent (by chat id and shift). */
+  const known = new Map<string, Claim>();
+  const onSentAt = new Map<string, number>();
+  const taken = new Subject<TakenElsewhere>();
+  const restates = new Subject<{ chatId: string; shift: string }>();
   let connectedAt = Number.NEGATIVE_INFINITY;
+  let stopped = false;
 
-  const ownerIn = (raw: unknown, chatId: string) => readShared(OwnerSchema, raw, `duty-owner:${chatId}`);
   /** A key holding another type than the string the bridge writes (another program's) is set aside: no owner there. */
-  const wrongType = (error: unknown, chatId: string): boolean =>
-    setAsideWrongType(link, error, { [keyOf(chatId)]: 'string' }, logger);
-  /** A script over the account's owner key that answers `[result, current owner]`; a wrong type is no owner of ours. */
-  const ownerScript = (lua: string, chatId: string, args: Array<string | number>): Promise<[string, string?]> =>
-    link.script<[string, string?]>(lua, [keyOf(chatId)], args).catch((error) => {
-      if (wrongType(error, chatId)) return ['not ours'] as [string, string?];
+  const script = async <T>(lua: string, chatId: string, args: Array<string | number>, extra: string[] = []) => {
+    try {
+      return await link.script<T>(lua, [...keysOf(chatId), ...extra], args);
+    } catch (error) {
+      const [record, owned] = keysOf(chatId) as [string, string];
+      setAsideWrongType(link, error, { [record]: 'string', [owned]: 'zset', [serversKey]: 'zset' }, logger);
       throw error;
+    }
+  };
+
+  const retryWait = async (attempt: number) => {
+    if (!link.isUp) await untilAnswers();
+    else await sleep(Math.min(LONGEST_RETRY_MS, 125 * 2 ** Math.min(attempt, 6)));
+  };
+  const answers = new Subject<void>();
+  const untilAnswers = () =>
+    new Promise<void>((resolve) => {
+      const subscription = answers.subscribe(() => {
+        subscription.unsubscribe();
+        resolve();
+      });
     });
 
-  const claim = (chatId: string, shift: string, how: 'new' | 'again') => {
-    const entry: Held = { shift, written: false };
-    held.set(chatId, entry);
-    const args = [live(shift), channel, announcement(chatId, shift)];
-    const write = how === 'new' ? link.script(CLAIM, [keyOf(chatId)], args) : claimAgain(chatId, args);
-    write.then(
-      () => {
-        entry.written = true;
-        if (entry.heardMeanwhile) verify(chatId);
-      },
-      () => {
-        // Redis is gone (told once by the link): written again when it answers.
-      },
-    );
+  const usOf = (at: number | undefined) => (at === undefined ? undefined : clock.toRedisUs(at));
+
+  const scheduleRestate = (claim: Claim, waitMs: number) => {
+    void sleep(waitMs + RESTATE_MARGIN_MS).then(() => {
+      if (!stopped && held.get(claim.chatId) === claim) restates.next({ chatId: claim.chatId, shift: claim.shift });
+    });
   };
 
-  /** Whose the account is now, read back: another server's record ends this server's hold of it. */
-  const verify = (chatId: string) => {
-    link.call<string | null>('GET', keyOf(chatId)).then(
-      (raw) => {
-        const mine = held.get(chatId);
-        if (!mine?.written || raw === live(mine.shift)) return;
-        const owner = ownerIn(raw, chatId);
-        if (!owner || owner.server === server) return;
-        held.delete(chatId);
-        taken.next(chatId);
-      },
-      () => {
-        // Redis is gone: what this server holds is written again, and checked, when it answers.
-      },
-    );
+  /**
+   * This server's claim lost. It was `replaced` when both were written as their `on`s happened, as one server replaces
+   * a session; `superseded` when either could not be (Redis down, slow or cut off), so the community settled it after
+   * the fault.
+   */
+  const lose = (claim: Claim, afterFault: boolean, state: string, close = true) => {
+    if (held.get(claim.chatId) === claim) held.delete(claim.chatId);
+    known.delete(keyOfClaim(claim.chatId, claim.shift));
+    const reason = afterFault || !claim.written ? 'superseded' : 'replaced';
+    taken.next({ chatId: claim.chatId, shift: claim.shift, reason, panelOff: close && state !== 'live' });
   };
 
-  const claimAgain = async (chatId: string, args: string[]): Promise<void> => {
-    const [result, current] = await ownerScript(CLAIM_AGAIN, chatId, args);
-    if (result === 'ours') return;
-    const owner = ownerIn(current, chatId);
-    if (owner) {
-      held.delete(chatId);
-      taken.next(chatId);
+  /** Writes the claim, or learns it lost; retried (never blocking) until Redis answers. */
+  const settle = async (claim: Claim): Promise<void> => {
+    if (claim.running) {
+      claim.again = true;
       return;
     }
-    // Not an owner record (set aside in the log): this server's shift is the one the panel has.
-    await link.script(CLAIM, [keyOf(chatId)], args);
+    claim.running = true;
+    try {
+      for (let attempt = 1; !stopped && held.get(claim.chatId) === claim; attempt++) {
+        try {
+          const identity = await liveness.identity();
+          if (claim.fenceUs === undefined) claim.fenceUs = usOf(claim.acceptedAt)?.us;
+          const sent = usOf(claim.sentAt);
+          const sentUs = sent === undefined ? '' : Math.max(0, sent.us - 2 * sent.errorUs);
+          const answer = await script<ClaimAnswer>(CLAIM_LUA, claim.chatId, [
+            ...[identity, options.run.id, claim.shift, claim.fenceUs ?? '', sentUs, claim.departmentId, channel],
+            ...[claim.chatId, OVERLAP_US, claim.former ?? '', claim.late ? '1' : '0'],
+          ]);
+          if (answer[0] === 'lost') {
+            lose(claim, answer[5] === 1, answer[3], answer[4] === 1);
+            return;
+          }
+          claim.fenceUs = Number(answer[1]);
+          claim.written = true;
+          claim.former = undefined;
+          if (answer[0] === 'won' && answer[2] >= 0) scheduleRestate(claim, answer[2]);
+          if (answer[0] === 'mine' && answer[2] > claim.restatesSeen) {
+            claim.restatesSeen = answer[2];
+            scheduleRestate(claim, answer[3]);
+          }
+          logger.debug(`chat account ${claim.chatId} is this server's under fence ${claim.fenceUs} (${answer[0]})`);
+          return;
+        } catch (error) {
+          claim.late = true;
+          logger.debug(`the claim of chat account ${claim.chatId} is tried again (${errorText(error)})`);
+          await retryWait(attempt);
+        }
+      }
+    } finally {
+      claim.running = false;
+      const again = claim.again;
+      claim.again = false;
+      if (again && held.get(claim.chatId) === claim) void settle(claim);
+    }
+  };
+  const settleAll = () => {
+    for (const claim of [...held.values()]) void settle(claim);
   };
 
-  const release = (chatId: string, shift: string) => {
-    if (held.get(chatId)?.shift === shift) held.delete(chatId);
-    unreleased.delete(chatId);
-    link.script(END_SHIFT, [keyOf(chatId)], [live(shift), ended(shift), ENDED_SHIFT_TTL_S]).catch((error) => {
-      if (!wrongType(error, chatId)) unreleased.set(chatId, shift);
-    });
-  };
-
-  // Another server's claim of an account this server holds: read back, since this server's own claim may have been
-  // written after it (the record is the truth, the announcement only the news). Heard while this server's own claim
-  // is not written yet, it is read back once that claim is.
+  // Another server's claim of an account this server holds: claimed again, which reads it back (the record is the
+  // truth, the announcement only the news). A request to send this server's `on` again once the other calls are over.
   link
     .messages$(channel)
     .pipe(map((message) => readShared(AnnouncementSchema, message, 'the duty-owner channel')))
-    .subscribe((claimed) => {
-      const mine = claimed && claimed.server !== server ? held.get(claimed.chatId) : undefined;
-      if (!claimed || !mine) return;
-      if (mine.written) verify(claimed.chatId);
-      else mine.heardMeanwhile = true;
+    .subscribe((heard) => {
+      const claim = heard ? held.get(heard.chatId) : undefined;
+      if (!heard || !claim) return;
+      if (heard.kind === 'claim') {
+        if (heard.server !== liveness.settled || heard.shift !== claim.shift) void settle(claim);
+      } else if (heard.server === liveness.settled && heard.shift === claim.shift) {
+        claim.restatesSeen += 1;
+        scheduleRestate(claim, heard.waitMs);
+      }
     });
 
-  // Redis answers (again): what this server holds is written again (a claim it could not write wins; one it had
-  // written is written only if nobody took the account meanwhile), and shifts that ended meanwhile are marked ended.
-  // The announcements of the others' writes may be missed meanwhile (the subscribing connection comes back on its own
-  // schedule), so once they all had time to write again, every account still held is read back.
-  link.connected$.subscribe(() => {
+  // Redis answers again, or this server's renewal finds it had been taken for gone: what it holds is claimed again (a
+  // claim it could not write wins only with a later fence; one ended by a peer meanwhile is claimed anew). Once every
+  // server had time to write again, once more: the subscribing connection may have missed their announcements.
+  const reconnected = merge(link.connected$, liveness.revived$);
+  reconnected.subscribe(() => {
     const at = now();
     connectedAt = at;
-    for (const [chatId, { shift, written }] of [...held]) claim(chatId, shift, written ? 'again' : 'new');
-    for (const [chatId, shift] of [...unreleased]) release(chatId, shift);
+    answers.next();
+    settleAll();
     void sleep(OWNERS_REWRITTEN_WITHIN_MS).then(() => {
-      if (connectedAt !== at || !link.isUp) return;
-      for (const chatId of [...held.keys()]) verify(chatId);
+      if (connectedAt === at && link.isUp) settleAll();
     });
   });
+  // The grace for records nobody wrote again runs from the moment Redis answers, before anyone can ask it anything.
+  link.up$.pipe(filter((up) => up)).subscribe(() => {
+    connectedAt = now();
+    answers.next();
+  });
+  liveness.renamed$.subscribe(({ former }) => {
+    for (const claim of held.values()) claim.former = former;
+    settleAll();
+  });
 
-  const leftOpen = async (chatId: string, shift: string, afterGrace = false): Promise<LeftOpenOwner> => {
-    const [result, current] = await ownerScript(LEFT_OPEN, chatId, [live(shift), ended(shift), ENDED_SHIFT_TTL_S]);
-    if (result === 'ours') return { kind: 'ours' };
-    const owner = result === 'other' ? ownerIn(current, chatId) : undefined;
-    if (owner) return { kind: 'taken', server: owner.server };
-    const waited = now() - connectedAt;
-    if (afterGrace || waited >= OWNERS_REWRITTEN_WITHIN_MS) return { kind: 'nobody' };
-    await sleep(OWNERS_REWRITTEN_WITHIN_MS - waited);
-    return leftOpen(chatId, shift, true);
+  const lapsed$ = new Subject<LapsedServer>();
+  liveness.lapsed$.subscribe((gone) => void takeOver(gone));
+  /** A lapsed server's duties, read from their records: each to be ended at the panel by this server. */
+  const takeOver = async ({ server, silentForMs, chatIds }: Lapsed) => {
+    const duties: LapsedServer['duties'] = [];
+    for (const chatId of chatIds) {
+      for (let attempt = 1; attempt <= 5 && !stopped; attempt++) {
+        try {
+          const raw = await link.call<string | null>('GET', keysOf(chatId)[0] as string);
+          const owner = readShared(OwnerSchema, raw, `duty-owner:${chatId}`);
+          const live = owner && owner.state !== 'ended' && owner.ended !== true;
+          if (owner && live && owner.server === server) {
+            duties.push({ chatId, shift: owner.shift, departmentId: owner.dept });
+          }
+          break;
+        } catch {
+          await retryWait(attempt);
+        }
+      }
+    }
+    const said = `server ${server} stopped renewing its liveness ${Math.round(silentForMs / 1000)} s ago (it crashed, or cannot reach Redis)`;
+    if (duties.length === 0) return logger.debug(`${said}; it owned no duty`);
+    logger.info(`${said}; this server ends its ${duties.length} duty(ies) at the panel`);
+    lapsed$.next({ server, silentForMs, duties });
   };
 
-  // At start the kept calls go out as soon as the panel answers, often before Redis has: wait for Redis's first
-  // answer (or failure, at most its connect timeout), not for a reconnection.
-  const ownerElsewhere = async (chatId: string): Promise<string | undefined> => {
-    await firstValueFrom(link.up$, { defaultValue: false });
-    const owner = ownerIn(await link.call<string | null>('GET', keyOf(chatId)), chatId);
-    return owner && owner.server !== server ? owner.server : undefined;
+  /** This server's identity, or a rejection as soon as Redis does not answer: a confirmation never hangs on it. */
+  const identityWhileUp = (): Promise<string> => {
+    if (liveness.settled !== undefined) return Promise.resolve(liveness.settled);
+    return new Promise((resolve, reject) => {
+      const down = link.up$.pipe(filter((up) => !up)).subscribe(() => reject(new Error('Redis does not answer')));
+      void liveness.identity().then((identity) => {
+        down.unsubscribe();
+        resolve(identity);
+      });
+    });
+  };
+
+  const confirm = async (request: FenceRequest): Promise<FenceAnswer> => {
+    // At start the kept calls go as soon as the panel answers, often before Redis has: its first answer is awaited.
+    if (!link.isUp && !(await firstValueFrom(link.up$))) throw new Error('Redis does not answer');
+    const identity = await identityWhileUp();
+    const { chatId, fence } = request;
+    if (request.fromLastRun && liveness.inherited) {
+      return { kind: 'stale', why: "it is a call of the live server whose identity this server's KVP holds" };
+    }
+    const own = 'shift' in fence && fence.server === undefined;
+    const claim = 'shift' in fence ? known.get(keyOfClaim(chatId, fence.shift)) : undefined;
+    const current = held.get(chatId);
+    if (own && current && current !== claim) {
+      // This server put the account on duty again since: that `on` replaced this call's duty at the panel.
+      return { kind: 'stale', why: 'this server has put the account on duty again since' };
+    }
+    const mode = 'unclaimed' in fence ? 'unclaimed' : request.action === 'off' ? 'end' : 'keep';
+    const server = 'shift' in fence ? (fence.server ?? identity) : identity;
+    const shift = 'shift' in fence ? fence.shift : '';
+    const fenceUs = claim ? (claim.fenceUs ?? usOf(claim.acceptedAt)?.us) : undefined;
+    for (;;) {
+      // A record Redis lost is written again at once for this run's own claims; for older ones, once every server
+      // had time to write again what it holds.
+      const create = claim !== undefined || now() - connectedAt >= OWNERS_REWRITTEN_WITHIN_MS;
+      const answer = await script<ConfirmAnswer>(
+        CONFIRM_LUA,
+        chatId,
+        [
+          ...[server, shift, fenceUs ?? '', request.leaseMs, mode, identity, create ? '1' : '0', channel, chatId],
+          ...[request.departmentId ?? '', livenessMs],
+        ],
+        [serversKey],
+      );
+      if (answer[0] === 'go') {
+        logger.debug(
+          `the ${request.action} of chat account ${chatId} is confirmed under ${mode === 'unclaimed' ? 'no live claim' : `server ${server}'s shift ${shift}`}`,
+        );
+        return { kind: 'go' };
+      }
+      if (answer[0] === 'none') {
+        await sleep(Math.max(0, connectedAt + OWNERS_REWRITTEN_WITHIN_MS - now()));
+        continue;
+      }
+      if (claim) known.delete(keyOfClaim(chatId, claim.shift));
+      if (answer[0] === 'ended') {
+        // A peer ended this live duty while this server was cut off: claimed anew (the `on` is sent again by it).
+        if (claim && held.get(chatId) === claim) void settle(claim);
+        return { kind: 'stale', why: 'a peer ended the duty while this server could not reach Redis' };
+      }
+      const [, holder, state] = answer;
+      if (claim && held.get(chatId) === claim) lose(claim, true, state);
+      return {
+        kind: 'stale',
+        why:
+          state === 'alive'
+            ? `server ${holder} renews its liveness again and keeps its duty`
+            : state === 'live'
+              ? `server ${holder} holds the account now`
+              : `its duty was ended already (by server ${holder})`,
+      };
+    }
   };
 
   return {
-    server,
-    ownerElsewhere,
-    claim: (chatId, shift) => claim(chatId, shift, 'new'),
-    release,
-    leftOpen: (chatId, shift) => leftOpen(chatId, shift),
+    claim(chatId, shift, departmentId) {
+      for (const [key, claim] of known) if (claim.chatId === chatId) known.delete(key);
+      const claim: Claim = {
+        ...{ chatId, shift, departmentId, acceptedAt: now(), sentAt: onSentAt.get(chatId) },
+        ...{ fenceUs: undefined, written: false, late: false, former: undefined, restatesSeen: 0, running: false },
+        again: false,
+      };
+      onSentAt.delete(chatId);
+      held.set(chatId, claim);
+      known.set(keyOfClaim(chatId, shift), claim);
+      void settle(claim);
+    },
+    release(chatId, shift) {
+      if (held.get(chatId)?.shift === shift) held.delete(chatId);
+    },
+    sending(chatId) {
+      const at = now();
+      onSentAt.set(chatId, Math.min(onSentAt.get(chatId) ?? at, at));
+      // An `on` the panel never took leaves its moment behind: forgotten once far older than any claim could use.
+      if (onSentAt.size > SENT_KEPT_AT_MOST) {
+        for (const [account, sentAt] of onSentAt) if (at - sentAt > SENT_KEPT_MS) onSentAt.delete(account);
+      }
+    },
+    confirm,
+    delivered(request) {
+      const { chatId, fence } = request;
+      // An `on` of the claim (a restate, a new rank) leaves it live: its later calls go under it still.
+      if (!('shift' in fence) || request.action !== 'off') return;
+      known.delete(keyOfClaim(chatId, fence.shift));
+      void liveness.identity().then((identity) =>
+        script(ENDED_LUA, chatId, [fence.server ?? identity, fence.shift, chatId]).catch(() => {
+          // The record stays `ending`: no claim waits on that, and it is ended all the same at the panel.
+        }),
+      );
+    },
+    answers$: answers.asObservable(),
     takenElsewhere$: taken.asObservable(),
-    up$: link.up$,
+    restate$: restates.asObservable(),
+    lapsed$: lapsed$.asObservable(),
+    stop() {
+      stopped = true;
+      liveness.stop();
+    },
   };
 }

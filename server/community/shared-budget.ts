@@ -6,6 +6,7 @@ import type { RateLimitObservation } from '../panel/rate-limit/read-rate-limit-h
 import { classRank, type RequestClass } from '../panel/scheduling/request-classes.js';
 import { LONGEST_WAIT_MS } from '../time/longest-wait.js';
 import type { CommunityLink, ReadShared } from './community.js';
+import { setAsideWrongType } from './set-aside.js';
 import { SHARED_BUDGET_LUA } from './shared-budget.lua.js';
 import type { BudgetGrant, SharedBudget } from './shared-budget-api.js';
 
@@ -31,7 +32,15 @@ const arg = (value: number | undefined): string | number => (value === undefined
 
 /** The community's budget in Redis (`<prefix>budget`), changed only by SHARED_BUDGET_LUA. */
 export function sharedBudget({ link, readShared, now, logger, serverId }: SharedBudgetOptions): SharedBudget {
-  const keys = ['budget', 'budget:in-flight', 'budget:servers', 'budget:grants'].map((name) => `${link.prefix}${name}`);
+  // Each key with the Redis type the script keeps there: a key of another type (another program's) is set aside like
+  // every key of ours.
+  const types = {
+    [`${link.prefix}budget`]: 'hash',
+    [`${link.prefix}budget:in-flight`]: 'zset',
+    [`${link.prefix}budget:servers`]: 'zset',
+    [`${link.prefix}budget:grants`]: 'hash',
+  } as const;
+  const keys = Object.keys(types);
   // The request id of each ticket granted and not yet answered.
   const requests = new Map<number, string>();
   let asked = 0;
@@ -46,6 +55,7 @@ export function sharedBudget({ link, readShared, now, logger, serverId }: Shared
         return answer;
       }
     } catch (error) {
+      if (setAsideWrongType(link, error, types, logger)) return undefined;
       onTimeout?.();
       logger.debug(`the community's budget did not answer (${errorText(error)})`);
     }

@@ -2,9 +2,10 @@ import type { DegradedMode } from '../../shared/config/index.js';
 import type { Department } from '../../shared/contract/index.js';
 import { panelPlayerName } from '../../shared/contract/player-name.js';
 import type { DeptDataPayload, DutyEndReason, DutyOutcome } from '../../shared/events.js';
+import { shiftOf } from '../community/duty-owner-api.js';
 import type { PanelFailure } from '../panel/panel-result.js';
 import type { ProfileEntry } from '../profiles/profile-entry.js';
-import type { DutyCall, OnCall, SentCall } from './duty-call.js';
+import type { CallFence, DutyCall, OnCall, SentCall } from './duty-call.js';
 import type { DutyChange } from './duty-change.js';
 import type { DutyIntent } from './duty-intent.js';
 import { type DutyState, OFF_DUTY } from './duty-state.js';
@@ -29,8 +30,8 @@ export interface DecideContext {
 
 type OnAttempt = 'first' | 'again';
 
-/** An intent with its player looked up; `takenElsewhere` names the account itself. */
-type LookedUp<I> = I extends { kind: 'takenElsewhere' } ? I : I & { player: DutyPlayer | undefined };
+/** An intent with its player looked up; `takenElsewhere` and `restate` name the account themselves. */
+type LookedUp<I> = I extends { kind: 'takenElsewhere' | 'restate' } ? I : I & { player: DutyPlayer | undefined };
 
 /**
  * What a decision is asked: the intents (with the player looked up), and the answers to the waits it asked for. A
@@ -95,7 +96,8 @@ export type DutyCallStep =
   /** Hands a call to the outbox. `awaited`: the decision waits for its answer. */
   | { kind: 'send'; call: DutyCall; appliedInGame: boolean; awaited: boolean }
   | { kind: 'withdraw'; id: number; undo: DutyCall | null }
-  | { kind: 'markApplied'; id: number }
+  /** The game applied this `on` after all: from now on it goes under its duty's claim (`fence`). */
+  | { kind: 'markApplied'; id: number; fence: CallFence }
   /**
    * An `on` the game applied before the panel accepted it: a refusal of it comes back as `queuedOnRefused`.
    * `sent` null: the delivery of this decision's last send.
@@ -138,6 +140,9 @@ const departmentPayload = (department: Department): DeptDataPayload => ({
   rank: department.rank,
   data: department.data,
 });
+
+/** An `off` for an `on` that was never claimed: sent only while no live claim of the account exists. */
+const UNCLAIMED: CallFence = { unclaimed: true };
 
 const onCallOf = (src: number, player: DutyPlayer, department: Department): OnCall => ({
   action: 'on',
@@ -208,7 +213,9 @@ class Deciding implements Decision {
         this.refetchedForRefusedOn(input);
         return this.ok(input.src, this.session(input.src) !== input.before);
       case 'takenElsewhere':
-        return this.takenElsewhere(input.src, input.chatId);
+        return this.takenElsewhere(input);
+      case 'restate':
+        return this.restate(input.src, input.chatId);
       case 'leave':
       case 'forget':
         this.update({ kind: input.kind, src: input.src });
@@ -221,6 +228,14 @@ class Deciding implements Decision {
 
   private holds(chatId: string, src: number): boolean {
     return this.state.holders.get(chatId)?.src === src;
+  }
+
+  /**
+   * The fence of a call for the duty `src` holds: its shift must still own the account in the community's Redis
+   * (docs/several-servers.md, "How an account's duty is fenced"). `since` defaults to the session's duty's.
+   */
+  private fenceOf(src: number, since = this.session(src).since): CallFence {
+    return since === null ? UNCLAIMED : { shift: shiftOf(src, since) };
   }
 
   private leaving(src: number): boolean {
@@ -293,7 +308,8 @@ class Deciding implements Decision {
         return refuse('panel_unavailable', 'the panel is unreachable; going on duty works again once it answers');
       }
       this.switchAwayFrom(src, player, departmentId);
-      this.send(call, true);
+      // Its claim is made as the duty starts, before the panel takes it: it is sent only while that claim holds.
+      this.send({ ...call, fence: this.fenceOf(src, this.context.now) }, true);
       this.applyQueued(src, department, call, null);
       return this.ok(src, true);
     }
@@ -318,7 +334,7 @@ class Deciding implements Decision {
     }
     if (answer.kind === 'panel_down') {
       // The panel went down while the player waited: in `queue` mode the duty starts now, the call stays queued.
-      this.steps.push({ kind: 'markApplied', id: sent.id });
+      this.steps.push({ kind: 'markApplied', id: sent.id, fence: this.fenceOf(src, this.context.now) });
       this.applyQueued(src, department, call, sent);
       return this.ok(src, true);
     }
@@ -381,22 +397,42 @@ class Deciding implements Decision {
    * Another session of the account went on duty: this one goes off duty in game only. A session that is leaving
    * meanwhile has no client left to tell: it went off duty by dropping.
    */
-  private replace(src: number, chatId: string): void {
+  private replace(src: number, chatId: string, reason: 'replaced' | 'superseded' = 'replaced'): void {
     const previous = this.session(src);
     if (!previous.onDuty || previous.departmentId === null) return;
-    const reason = this.leaving(src) ? 'dropped' : 'replaced';
-    this.transition({ kind: 'off', src, chatId, previous, next: OFF_DUTY, reason });
+    this.transition({
+      kind: 'off',
+      src,
+      chatId,
+      previous,
+      next: OFF_DUTY,
+      reason: this.leaving(src) ? 'dropped' : reason,
+    });
   }
 
   /**
    * Another server's `on` replaced this session's duty at the panel, as another session's does on one server: the
-   * session goes off duty in game only (`replaced`), with no `off`, which would end the other server's duty there.
+   * session goes off duty in game only (`replaced`, or `superseded` when the community settled it after a fault), with
+   * no `off`, which would end the other server's duty there. When that server's duty had ended already, this
+   * session's own may be the one left at the panel: an `off` that goes only while no live claim exists ends it.
    */
-  private takenElsewhere(src: number, chatId: string): DutyOutcome {
-    if (!this.holds(chatId, src)) return this.ok(src, false);
+  private takenElsewhere({ src, chatId, reason, panelOff }: Extract<DecideInput, { kind: 'takenElsewhere' }>) {
+    const { departmentId } = this.session(src);
+    if (!this.holds(chatId, src) || departmentId === null) return this.ok(src, false);
     this.update({ kind: 'release', chatId });
-    this.replace(src, chatId);
+    if (panelOff) this.send({ action: 'off', body: { chatId, departmentId }, fence: UNCLAIMED });
+    this.replace(src, chatId, reason);
     return this.ok(src, true);
+  }
+
+  /**
+   * The session's claim won over another server's whose calls may have reached the panel after its `on` (or the
+   * loser asked): its duty is sent again, a no-op at the panel when nothing was wrong.
+   */
+  private restate(src: number, chatId: string): DutyOutcome {
+    const held = this.holds(chatId, src) ? this.heldDutyCall(chatId) : undefined;
+    if (held) this.send(held, true);
+    return this.ok(src, false);
   }
 
   /** On duty in game while the `on` waits in the outbox; a later refusal by the panel undoes it. */
@@ -419,7 +455,7 @@ class Deciding implements Decision {
 
   /** Sends an `on` the game has already applied; a refusal comes back as `queuedOnRefused`. */
   private sendApplied(src: number, call: OnCall, since: number, retried: boolean): void {
-    this.send(call, true);
+    this.send({ ...call, fence: this.fenceOf(src, since) }, true);
     this.steps.push({ kind: 'watchApplied', sent: null, src, departmentId: call.body.departmentId, since, retried });
   }
 
@@ -511,8 +547,9 @@ class Deciding implements Decision {
   ): void {
     const { chatId } = player;
     if (this.holds(chatId, src)) {
+      const fence = this.fenceOf(src);
       this.update({ kind: 'release', chatId });
-      this.send({ action: 'off', body: ends === 'account' ? { chatId } : { chatId, departmentId } });
+      this.send({ action: 'off', body: ends === 'account' ? { chatId } : { chatId, departmentId }, fence });
     }
     this.transition({ kind: 'off', src, chatId, previous: this.session(src), next: OFF_DUTY, reason });
   }
@@ -557,7 +594,7 @@ class Deciding implements Decision {
   private undoOf(src: number, call: OnCall): DutyCall | null {
     const { chatId, departmentId } = call.body;
     const held = this.heldDutyCall(chatId, src);
-    if (!held) return { action: 'off', body: { chatId, departmentId } };
+    if (!held) return { action: 'off', body: { chatId, departmentId }, fence: UNCLAIMED };
     if (held.body.departmentId === departmentId && held.body.rankId === call.body.rankId) return null;
     return held;
   }
@@ -567,14 +604,21 @@ class Deciding implements Decision {
    * session's duty sent again, or an `off` naming no department, which ends any duty of the account.
    */
   private accountAsInGame(src: number, call: OnCall): DutyCall {
-    return this.heldDutyCall(call.body.chatId, src) ?? { action: 'off', body: { chatId: call.body.chatId } };
+    return (
+      this.heldDutyCall(call.body.chatId, src) ?? {
+        action: 'off',
+        body: { chatId: call.body.chatId },
+        fence: UNCLAIMED,
+      }
+    );
   }
 
-  /** The `on` of the duty another session of the account holds in game, if one does. */
-  private heldDutyCall(chatId: string, exceptSrc: number): OnCall | undefined {
+  /** The `on` of the duty a session of the account holds in game (another than `exceptSrc`), if one does. */
+  private heldDutyCall(chatId: string, exceptSrc?: number): OnCall | undefined {
     const holder = this.state.holders.get(chatId);
     const held = holder && holder.src !== exceptSrc ? this.session(holder.src) : undefined;
     if (!holder || !held?.onDuty || held.departmentId === null || held.rankId === null) return undefined;
-    return { action: 'on', body: { ...holder.call.body, departmentId: held.departmentId, rankId: held.rankId } };
+    const body = { ...holder.call.body, departmentId: held.departmentId, rankId: held.rankId };
+    return { action: 'on', body, fence: this.fenceOf(holder.src) };
   }
 }

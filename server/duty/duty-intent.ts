@@ -8,8 +8,14 @@ export type DutyIntent =
   | { kind: 'off'; src: number; reason: DutyEndReason }
   /** A refreshed profile: a removed department ends the duty, a new rank replaces the old one. */
   | { kind: 'reconcile'; src: number; profile: ProfileEntry }
-  /** Another server of the community took the account's duty (server/community/duty-owners.ts). */
-  | { kind: 'takenElsewhere'; src: number; chatId: string }
+  /**
+   * The community settled the account's duty on another server's claim (server/community/duty-owners.ts): `replaced`
+   * as it happened, `superseded` after a fault. `panelOff`: that claim had ended, so this session's own duty may be the
+   * one left at the panel, and an `off` (sent only while no live claim exists) ends it there.
+   */
+  | { kind: 'takenElsewhere'; src: number; chatId: string; reason: 'replaced' | 'superseded'; panelOff: boolean }
+  /** This session's claim must send its `on` again: another server's calls may have reached the panel after it. */
+  | { kind: 'restate'; src: number; chatId: string }
   /**
    * The panel refused an `on` the game had already applied: one sent while it was unreachable (degraded mode
    * `queue`), or the new rank of a player on duty. The duty service submits it itself.

@@ -86,6 +86,7 @@ export class DutyInterpreter {
       case 'queuedOnRefused':
         return this.run({ ...intent, player });
       case 'takenElsewhere':
+      case 'restate':
         return this.run(intent);
       case 'reconcile': {
         const { src } = intent;
@@ -170,7 +171,7 @@ export class DutyInterpreter {
           outbox.withdraw(step.id, step.undo);
           break;
         case 'markApplied':
-          outbox.markApplied(step.id);
+          outbox.markApplied(step.id, step.fence);
           break;
         case 'watchApplied': {
           const { src, departmentId, since, retried } = step;

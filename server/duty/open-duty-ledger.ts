@@ -59,22 +59,6 @@ export class OpenDutyLedger {
     return { duties: records, setAside };
   }
 
-  /**
-   * Whether a duty a previous run left open is still the account's record: not once this run put the account on
-   * duty itself (its own record replaced it, or came and went), which replaced that duty at the panel.
-   */
-  stillLeftOpen(duty: OpenDuty): boolean {
-    if (this.writtenBy.has(duty.chatId)) return false;
-    const raw = this.store.get(keyOf(duty.chatId));
-    if (raw === null) return false;
-    try {
-      const kept = JSON.parse(raw) as Partial<OpenDuty>;
-      return kept.since === duty.since && kept.serverId === duty.serverId;
-    } catch {
-      return false;
-    }
-  }
-
   /** The duty of a previous run is taken care of (its `off` is kept in the outbox). */
   forget(chatId: string): void {
     this.store.delete(keyOf(chatId));

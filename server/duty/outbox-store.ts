@@ -23,14 +23,21 @@ const recordKey = (id: number) => `${KEY_PREFIX}${String(id).padStart(12, '0')}`
  * A kept record is checked with the contract's own duty bodies: what the panel would refuse to read is not sent.
  * A name an older version kept is made one the contract accepts rather than costing the record.
  */
+/** A call's fence in the community (duty-call.ts): a shift's claim (and a lapsed server's), or none at all. */
+const Name = z.string().check(z.minLength(1), z.maxLength(64));
+const FenceSchema = z.optional(
+  z.union([z.object({ shift: Name, server: z.optional(Name) }), z.object({ unclaimed: z.literal(true) })]),
+);
+
 const OutboxRecordSchema: z.ZodMiniType<OutboxRecord, unknown> = z.object({
   id: z.int().check(z.gte(1), z.lte(MAX_OUTBOX_ID)),
   call: z.discriminatedUnion('action', [
     z.object({
       action: z.literal('on'),
       body: z.extend(DutyOnBodySchema, { playerName: z.optional(z.pipe(z.unknown(), z.transform(panelPlayerName))) }),
+      fence: FenceSchema,
     }),
-    z.object({ action: z.literal('off'), body: DutyOffBodySchema }),
+    z.object({ action: z.literal('off'), body: DutyOffBodySchema, fence: FenceSchema }),
   ]),
   createdAt: z.number(),
   appliedInGame: z.optional(z.literal(true)),

@@ -9,8 +9,9 @@ import { abandonableWait } from '../time/abandonable-wait.js';
 import { backoffMs } from '../time/backoff.js';
 import { LONGEST_WAIT_MS } from '../time/longest-wait.js';
 import { sleepUntilWoken } from '../time/sleep-until-woken.js';
-import type { DeliveryResult, DutyCall, OutboxRecord } from './duty-call.js';
+import type { CallFence, DeliveryResult, DutyCall, OutboxRecord } from './duty-call.js';
 import { OutboxFaultReports } from './outbox-fault-reports.js';
+import { type HeldCall, NotConfirmed, type OutboxFence, OutboxFenceGate, SEND_WITHIN_MS } from './outbox-fence.js';
 import { OutboxStore } from './outbox-store.js';
 
 // The call types live in duty-call.ts (the duty rules make calls without knowing the outbox); named here too for
@@ -37,10 +38,10 @@ export interface OutboxOptions {
   random?: () => number;
   backoff?: { baseMs: number; maxMs: number };
   /**
-   * In a community (BRIDGE_REDIS_URL): the other server that owns the account's duty, if one does. A call a crashed
-   * run kept is not sent for an account another server has taken since (its `on` replaced that run's at the panel).
+   * In a community (BRIDGE_REDIS_URL): the fence a fenced call must still hold in Redis right before each attempt
+   * (outbox-fence.ts), with the panel's request timeout, which bounds how long a confirmed attempt may take.
    */
-  ownerElsewhere?: (chatId: string) => Promise<string | undefined>;
+  fence?: { owners: OutboxFence; requestTimeoutMs: number };
 }
 
 const WITHDRAWN: DeliveryResult = { kind: 'withdrawn' };
@@ -63,14 +64,16 @@ interface Pending {
    * an attempt still waiting for its turn is simply taken back.
    */
   mayHaveReachedPanel: boolean;
-  /** A call a crashed run kept (resume): in a community, sent only if no other server took the account since. */
-  fromLastRun?: 'ask' | 'asked';
+  /** A call a run before this one kept (resume): one without a fence goes only while nobody holds the account. */
+  fromLastRun: boolean;
 }
 
 export interface OutboxStats {
   size: number;
   /** Calls held back because the panel is unreachable. */
   waitingForPanel: number;
+  /** Fenced calls held because Redis cannot confirm them (BRIDGE_REDIS_URL). */
+  heldForRedis: HeldCall[];
   oldestCreatedAt: number | undefined;
 }
 
@@ -93,10 +96,18 @@ export class Outbox {
   private nextId: number;
   private readonly kept: OutboxStore;
   private readonly reports: OutboxFaultReports;
+  private readonly gate: OutboxFenceGate | undefined;
 
   constructor(private readonly options: OutboxOptions) {
     this.kept = new OutboxStore(options.store, options.logger);
     this.reports = new OutboxFaultReports(options.logger);
+    const { fence } = options;
+    this.gate =
+      fence &&
+      new OutboxFenceGate(fence.owners, {
+        ...{ logger: options.logger, wallNow: options.now, sleep: options.sleep },
+        ...{ random: options.random ?? Math.random, requestTimeoutMs: fence.requestTimeoutMs },
+      });
     this.nextId = this.kept.sequence() + 1;
     this.subscription = this.queue
       .pipe(
@@ -125,12 +136,15 @@ export class Outbox {
       }
       const { chatId, departmentId } = call.body;
       if (!record.appliedInGame) {
-        this.submit({ ...record, call: { action: 'off', body: { chatId, departmentId } } }, true);
+        // Never claimed: its undo goes only while nobody holds the account.
+        const undo: DutyCall = { action: 'off', body: { chatId, departmentId }, fence: { unclaimed: true } };
+        this.submit({ ...record, call: undo }, true);
         continue;
       }
       this.submit(record, true);
-      // A run that ended without its stop (a crash) left no `off` behind the duty it had.
-      if (lastOf.get(chatId) === record.id) this.enqueue({ action: 'off', body: { chatId, departmentId } }, {}, true);
+      // A run that ended without its stop (a crash) left no `off` behind the duty it had: under the same claim.
+      const off: DutyCall = { action: 'off', body: { chatId, departmentId }, fence: call.fence ?? { unclaimed: true } };
+      if (lastOf.get(chatId) === record.id) this.enqueue(off, {}, true);
     }
     return records.length;
   }
@@ -147,12 +161,21 @@ export class Outbox {
     return { id: record.id, result: this.submit(record, fromLastRun) };
   }
 
-  /** The game applied this queued `on` after all (the panel went down while the player waited): keep it so. */
-  markApplied(id: number): void {
+  /**
+   * The game applied this queued `on` after all (the panel went down while the player waited): keep it so. From now
+   * on it goes under the claim its duty made (`fence`), like an `on` queued while the panel was down.
+   */
+  markApplied(id: number, fence?: CallFence): void {
     const item = this.pending.get(id);
     if (item?.record.call.action !== 'on') return;
     item.record.appliedInGame = true;
+    if (fence) item.record.call = { ...item.record.call, fence };
     this.kept.rewrite(item.record);
+  }
+
+  /** `bridge release`: the calls held for Redis go without its confirmation (how many). */
+  releaseHeld(): number {
+    return this.gate?.release() ?? 0;
   }
 
   /**
@@ -176,9 +199,11 @@ export class Outbox {
     item.abort.abort();
     const { call } = item.record;
     if (!item.mayHaveReachedPanel || call.action !== 'on') return;
-    // Queued now, so the undo follows the attempt in flight and precedes whatever the player asks for next.
+    // Queued now, so the undo follows the attempt in flight and precedes whatever the player asks for next. Never
+    // claimed, the default undo goes only while nobody holds the account.
     const { chatId, departmentId } = call.body;
-    const then = undo === undefined ? { action: 'off' as const, body: { chatId, departmentId } } : undo;
+    const then: DutyCall | null =
+      undo === undefined ? { action: 'off', body: { chatId, departmentId }, fence: { unclaimed: true } } : undo;
     if (then) this.enqueue(then);
   }
 
@@ -195,7 +220,8 @@ export class Outbox {
     let oldestCreatedAt: number | undefined;
     for (const { record } of this.pending.values())
       oldestCreatedAt = Math.min(oldestCreatedAt ?? record.createdAt, record.createdAt);
-    return { size: this.pending.size, waitingForPanel: this.waitingForPanel, oldestCreatedAt };
+    const heldForRedis = this.gate?.heldCalls() ?? [];
+    return { size: this.pending.size, waitingForPanel: this.waitingForPanel, heldForRedis, oldestCreatedAt };
   }
 
   stop(): void {
@@ -210,8 +236,8 @@ export class Outbox {
         withdrawn: false,
         abort: new AbortController(),
         mayHaveReachedPanel: false,
+        fromLastRun,
       };
-      if (fromLastRun && this.options.ownerElsewhere) item.fromLastRun = 'ask';
       this.pending.set(record.id, item);
       this.queue.next(item);
     });
@@ -219,6 +245,7 @@ export class Outbox {
 
   private finish(item: Pending, result: DeliveryResult): DeliveryResult {
     this.pending.delete(item.record.id);
+    this.gate?.forget(item.record.id);
     this.kept.remove(item.record.id);
     item.settle(result);
     return result;
@@ -238,11 +265,17 @@ export class Outbox {
    */
   private delivery(item: Pending): Observable<DeliveryResult> {
     let backoffsSpent = 0;
+    let confirmsFailed = 0;
     return defer(() => this.attempt(item)).pipe(
       retry({
         delay: (error: unknown) => {
+          // Redis cannot confirm: held until it can (or the owner releases it), however long.
+          if (error instanceof NotConfirmed && this.gate) return this.gate.retryWait(++confirmsFailed);
           if (!(error instanceof NotYetDelivered)) throw error;
+          confirmsFailed = 0;
           const { failure } = error;
+          // Not sent within its confirmation (the panel's budget held it): confirmed again at once.
+          if (failure.kind === 'cancelled') return of(undefined);
           return failure.kind === 'unavailable'
             ? this.untilPanelAnswers(() => this.retryDelayMs(++backoffsSpent, failure))
             : this.backOff(item, failure, ++backoffsSpent);
@@ -253,29 +286,47 @@ export class Outbox {
 
   private attempt(item: Pending): Observable<DeliveryResult> {
     if (item.withdrawn) return of(this.finish(item, WITHDRAWN));
+    const { gate } = this;
+    const fence = gate?.fenceOf(item.record.call, item.fromLastRun);
+    if (!gate || !fence) return this.send(item);
+    return from(gate.confirm(item.record, fence, item.fromLastRun)).pipe(
+      concatMap((answer) => {
+        if (answer === 'stale') return of(this.finish(item, WITHDRAWN));
+        if (item.withdrawn) return of(this.finish(item, WITHDRAWN));
+        return this.send(item, fence);
+      }),
+    );
+  }
+
+  /**
+   * One attempt at the panel. A fenced one must leave within SEND_WITHIN_MS of its confirmation (its turn may wait
+   * for the panel's budget): later, it is taken back and confirmed again, so Redis's `quiet` stays a true bound.
+   */
+  private send(item: Pending, fence?: CallFence): Observable<DeliveryResult> {
     const { call } = item.record;
-    const { ownerElsewhere } = this.options;
-    if (item.fromLastRun === 'ask' && ownerElsewhere) {
-      item.fromLastRun = 'asked';
-      const { chatId } = call.body;
-      // Redis gone: nothing more is known than on one server, and the account's lane is not held for it.
-      return from(ownerElsewhere(chatId).catch(() => undefined)).pipe(
-        concatMap((server) => {
-          if (server === undefined) return this.attempt(item);
-          this.options.logger.info(
-            `the ${call.action} a crashed run kept for chat account ${chatId} is not sent: server ${server} has taken the account since`,
-          );
-          return of(this.finish(item, WITHDRAWN));
-        }),
-      );
+    const lease = fence ? new AbortController() : undefined;
+    let left = false;
+    if (lease) {
+      void this.options.sleep(SEND_WITHIN_MS).then(() => {
+        if (!left) lease.abort();
+      });
     }
-    const options = { signal: item.abort.signal, onSent: () => (item.mayHaveReachedPanel = true) };
+    const signal = lease ? AbortSignal.any([item.abort.signal, lease.signal]) : item.abort.signal;
+    const onSent = () => {
+      left = true;
+      item.mayHaveReachedPanel = true;
+      if (!fence && call.action === 'on') this.gate?.sending(call.body.chatId);
+    };
+    const options = { signal, onSent };
     const sent =
       call.action === 'on'
         ? this.options.panel.setDuty('on', call.body, options)
         : this.options.panel.setDuty('off', call.body, options);
     // Settled in the answer's promise, not in the stream: an answer that comes after stop() still removes its record.
-    const outcome = sent.then((result) => this.outcomeOf(item, result));
+    const outcome = sent.then((result) => {
+      if (result.ok && fence) this.gate?.delivered(item.record, fence, item.fromLastRun);
+      return this.outcomeOf(item, result);
+    });
     return from(outcome).pipe(
       map((result) => {
         if (result instanceof NotYetDelivered) throw result;
@@ -290,8 +341,10 @@ export class Outbox {
       return this.finish(item, { kind: 'delivered', response: result.value });
     }
     const { failure } = result;
-    // Only a withdrawal cancels: the attempt never left, so nothing is to be undone.
-    if (failure.kind === 'cancelled') return this.finish(item, WITHDRAWN);
+    // A withdrawal cancels (the attempt never left, so nothing is to be undone), and so does the end of a fenced
+    // attempt's lease, which is confirmed again.
+    if (failure.kind === 'cancelled')
+      return item.withdrawn ? this.finish(item, WITHDRAWN) : new NotYetDelivered(failure);
     if (failure.kind !== 'unavailable' && isRefusalOfTheCall(failure)) {
       this.reports.refused(item.record.call, failure);
       return this.finish(item, { kind: 'refused', failure });

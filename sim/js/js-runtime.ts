@@ -69,6 +69,8 @@ export class JsRuntime extends JsCore {
   private readonly context: vm.Context;
   private readonly sandbox: Record<string, unknown>;
   private readonly timers: JsTimers;
+  /** The sockets this server runtime's Node code opened: closed with the runtime (node-globals.ts). */
+  private nodeSockets: { close(): void } | undefined;
 
   constructor(host: Host, resource: ResourceInstance) {
     const sandbox = Object.create(stubPrototype(host.side)) as Record<string, unknown>;
@@ -103,7 +105,7 @@ export class JsRuntime extends JsCore {
       }) as (...args: A) => R;
 
     if (isServer) {
-      installNodeGlobals(s, this.resource.def.dir, {
+      this.nodeSockets = installNodeGlobals(s, this.resource.def.dir, {
         onExit: (code) => this.printError('promise', 'process.exit', new Error(`Node.js exiting (exit code ${code})`)),
         adoptPromise: (p) => this.realm.Promise.resolve(p),
         performanceNow: () => world.clock.now() - world.startedAt,
@@ -292,5 +294,6 @@ export class JsRuntime extends JsCore {
   override destroy(): void {
     super.destroy();
     this.timers.clear();
+    this.nodeSockets?.close();
   }
 }

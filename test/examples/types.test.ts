@@ -38,7 +38,14 @@ exports.bridge.GetDutyOption();
 onNet('bridge:client:offDuty', (info) => {
   // @ts-expect-error the payload names the department by id only
   console.log(info.departmentName);
-  const reason: 'request' | 'department_removed' | 'account_removed' | 'resource_stop' | 'admin' | 'replaced' = info.reason;
+  const reason:
+    | 'request'
+    | 'department_removed'
+    | 'account_removed'
+    | 'resource_stop'
+    | 'admin'
+    | 'replaced'
+    | 'superseded' = info.reason;
   // @ts-expect-error a player who dropped has no client left to tell: the client never hears 'dropped'
   const dropped: typeof info.reason = 'dropped';
   console.log(reason, dropped);

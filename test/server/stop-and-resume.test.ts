@@ -35,9 +35,18 @@ describe('stopping the resource', () => {
     expect(running.port.sentTo(7, PUBLIC_EVENTS.offDuty)).toEqual([
       [{ departmentId: LSPD.id, reason: 'resource_stop' }],
     ]);
+    // Each names its shift's claim: in a community it is sent only while that claim still owns the account.
     expect(outboxRecords(store).map((record) => record.call)).toEqual([
-      { action: 'off', body: { chatId: TWO_DEPARTMENTS, departmentId: LSPD.id } },
-      { action: 'off', body: { chatId: ONE_DEPARTMENT, departmentId: SAFR.id } },
+      {
+        action: 'off',
+        body: { chatId: TWO_DEPARTMENTS, departmentId: LSPD.id },
+        fence: { shift: expect.stringMatching(/^7:/) },
+      },
+      {
+        action: 'off',
+        body: { chatId: ONE_DEPARTMENT, departmentId: SAFR.id },
+        fence: { shift: expect.stringMatching(/^8:/) },
+      },
     ]);
   });
 

@@ -1,5 +1,6 @@
 // sim.kill(): the server process dies with no stop events (fivem-runtime.md §3, §8, §9), and restart() starts a
 // new one on the same KVP.
+import { createServer, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { manifest, tempDir, tempResource } from '../../bench/support/sim-fixtures.js';
 import { createSim, type Sim } from '../../sim/index.js';
@@ -120,5 +121,42 @@ describe('sim.kill()', () => {
     );
     expect(diaryOf(s).Seconds()).toBe(1);
     s.assertNoErrors();
+  });
+
+  it('takes the sockets its Node code opened with it, and a reconnection it had pending opens none', async () => {
+    // A socket server in the test's process stands for Redis: it counts who is connected.
+    const connected = new Set<Socket>();
+    let accepted = 0;
+    const listener = createServer((socket) => {
+      accepted += 1;
+      connected.add(socket);
+      socket.on('close', () => connected.delete(socket));
+      socket.on('error', () => {});
+    });
+    await new Promise<void>((resolve) => listener.listen(0, '127.0.0.1', () => resolve()));
+    const { port } = listener.address() as { port: number };
+    // A module the server script requires opens the socket, as dist/redis.js's ioredis does, and asks again later.
+    const resource = tempResource('dialer', {
+      'fxmanifest.lua': manifest(`server_script 'server.js'`),
+      'dialer.js': `const net = require('net');
+        exports.dial = (port) => net.createConnection(port, '127.0.0.1').on('error', () => {});`,
+      'server.js': `const { dial } = require('./dialer.js');
+        dial(${port});
+        exports('DialLater', (ms) => { require('timers').setTimeout(() => dial(${port}), ms); });`,
+    });
+    sim = await createSim({ resources: [resource], clock: 'virtual' });
+    const until = async (check: () => boolean) => {
+      for (let tries = 0; tries < 200 && !check(); tries++) await new Promise((resolve) => setTimeout(resolve, 10));
+    };
+    await until(() => connected.size === 1);
+    expect(connected.size).toBe(1);
+    (sim.exports.dialer as { DialLater(ms: number): void }).DialLater(50);
+
+    await sim.kill();
+    await until(() => connected.size === 0);
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    expect(connected.size).toBe(0);
+    expect(accepted).toBe(1);
+    await new Promise<void>((resolve) => listener.close(() => resolve()));
   });
 });

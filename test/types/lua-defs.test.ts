@@ -76,6 +76,7 @@ const UNIONS = {
     resource_stop: true,
     admin: true,
     replaced: true,
+    superseded: true,
   }),
   BridgeDutyErrorCode: keysOf<DutyErrorCode>({
     not_configured: true,

@@ -35,6 +35,7 @@
 ---| 'resource_stop' # the bridge stopped
 ---| 'admin' # an admin or a server export took them off duty
 ---| 'replaced' # the same chat account went on duty in another session, here or on another server of the community (one duty per account)
+---| 'superseded' # after a fault between the servers (Redis), the community settled the account's duty on another server
 
 ---Why a duty change was refused.
 ---@alias BridgeDutyErrorCode

@@ -14,6 +14,10 @@ export const logDutyChanges = (logger: Logger): DutyEffect =>
     } else if (change.kind === 'off') {
       if (change.reason === 'replaced') {
         logger.info(`player ${src} is off duty: their chat account went on duty in another session`);
+      } else if (change.reason === 'superseded') {
+        logger.info(
+          `player ${src} is off duty: once Redis answered again, their chat account's duty turned out to be another server's`,
+        );
       }
       logger.info(`player ${src} is off duty (${change.reason})`);
     }

@@ -11,7 +11,7 @@ import {
   type DutyStep,
   decide,
 } from '../../../server/duty/decide.js';
-import type { DeliveryResult, DutyCall, SentCall } from '../../../server/duty/duty-call.js';
+import type { CallFence, DeliveryResult, DutyCall, SentCall } from '../../../server/duty/duty-call.js';
 import type { DutyChange } from '../../../server/duty/duty-change.js';
 import { type DutyModel, EMPTY_DUTY_MODEL, sessionOf } from '../../../server/duty/model/duty-model.js';
 import type { PanelAnswer } from '../../../server/duty/panel-answer.js';
@@ -77,7 +77,18 @@ interface Driven {
   changes: DutyChange[];
   /** Every step and wait of every decision, summarised, in order. */
   steps: string[];
+  /** The fence of every call, in order: `shift <src>` (that session's claim), `unclaimed`, or `none`. */
+  fences: string[];
   outcome: DutyOutcome | undefined;
+}
+
+const fenceSummary = (fence: CallFence | undefined) =>
+  fence === undefined ? 'none' : 'unclaimed' in fence ? 'unclaimed' : `shift ${fence.shift.split(':')[0]}`;
+function fenceOfStep(step: DutyStep): string | undefined {
+  if (step.kind === 'send') return fenceSummary(step.call.fence);
+  if (step.kind === 'withdraw') return step.undo ? fenceSummary(step.undo.fence) : undefined;
+  if (step.kind === 'markApplied') return fenceSummary(step.fence);
+  return undefined;
 }
 
 const callSummary = (call: DutyCall) =>
@@ -115,6 +126,7 @@ function drive(model: DutyModel, input: DecideInput, replies: Replies = {}): Dri
   const answers = [...(replies.answers ?? [])];
   const changes: DutyChange[] = [];
   const steps: string[] = [];
+  const fences: string[] = [];
   let next: DecideInput | undefined = input;
   let state = model;
   let decision: Decision | undefined;
@@ -125,6 +137,8 @@ function drive(model: DutyModel, input: DecideInput, replies: Replies = {}): Dri
     for (const step of decision.steps) {
       const summary = stepSummary(step);
       if (summary) steps.push(summary);
+      const fence = fenceOfStep(step);
+      if (fence) fences.push(fence);
     }
     const { wait } = decision;
     next = undefined;
@@ -139,7 +153,7 @@ function drive(model: DutyModel, input: DecideInput, replies: Replies = {}): Dri
       next = { ...wait.resume, sent: SENT, answer };
     }
   }
-  return { state, changes, steps, outcome: decision?.outcome };
+  return { state, changes, steps, fences, outcome: decision?.outcome };
 }
 
 const on = (src: number, departmentId = 1): DecideInput => ({ kind: 'on', src, departmentId, player: PLAYERS[src] });
@@ -156,6 +170,14 @@ function onDuty(src: number, departmentId = 1, rankId = 2, model: DutyModel = EM
     .state;
 }
 const leaving = (src: number, model: DutyModel) => drive(model, { kind: 'leave', src }).state;
+/** Another server's claim of the account won (server/community/duty-owners.ts). */
+const taken = (src: number, reason: 'replaced' | 'superseded' = 'replaced', panelOff = false): DecideInput => ({
+  kind: 'takenElsewhere',
+  src,
+  chatId: ALEX,
+  reason,
+  panelOff,
+});
 
 const ok = (changed: boolean, departmentId: number | null, rankId: number | null = null) =>
   expect.objectContaining({ ok: true, changed, onDuty: departmentId !== null, departmentId, rankId });
@@ -170,6 +192,8 @@ interface Row {
   outcome: unknown;
   /** Who holds each account afterwards. */
   holders?: Record<string, number>;
+  /** The fence of each call sent (a send, a withdraw's undo, a markApplied), in order (duty-call.ts CallFence). */
+  fences?: string[];
 }
 
 const SPEC_TABLE: Row[] = [
@@ -237,7 +261,7 @@ const README_RULES: Row[] = [
   {
     rule: 'another server of the community took the account: the session holding it goes off duty in game only, no `off`',
     model: () => onDuty(7),
-    input: { kind: 'takenElsewhere', src: 7, chatId: ALEX },
+    input: taken(7),
     steps: ['7 off (replaced)'],
     outcome: ok(true, null),
     holders: {},
@@ -245,7 +269,7 @@ const README_RULES: Row[] = [
   {
     rule: 'another server took the account while its session here was leaving: off duty by dropping, no `off`',
     model: () => leaving(7, onDuty(7)),
-    input: { kind: 'takenElsewhere', src: 7, chatId: ALEX },
+    input: taken(7),
     steps: ['7 off (dropped)'],
     outcome: ok(true, null),
     holders: {},
@@ -253,7 +277,7 @@ const README_RULES: Row[] = [
   {
     rule: 'another server took the account, heard about a session that no longer holds it: nothing changes',
     model: () => onDuty(9, 1, 2, onDuty(7)),
-    input: { kind: 'takenElsewhere', src: 7, chatId: ALEX },
+    input: taken(7),
     steps: [],
     outcome: ok(false, null),
     holders: { [ALEX]: 9 },
@@ -592,18 +616,113 @@ const APPLIED_REFUSED: Row[] = [
   },
 ];
 
+/**
+ * Issue 30: every call that could undo a duty carries the claim it must still hold in the community's Redis
+ * (server/duty/outbox-fence.ts confirms it right before each attempt), and the community's settlement comes back as
+ * intents. Without BRIDGE_REDIS_URL the fences are not read.
+ */
+const FENCED: Row[] = [
+  {
+    rule: 'the `on` of a new duty is not fenced (its claim follows the panel taking it); its `off` goes under its claim',
+    model: () => onDuty(7),
+    input: off(7),
+    steps: ['send off alex 1', '7 off (request)'],
+    outcome: ok(true, null),
+    fences: ['shift 7'],
+  },
+  {
+    rule: 'a department switch: the `off` under the old claim, the new `on` unfenced',
+    model: () => onDuty(7),
+    input: on(7, 3),
+    replies: { profiles: [profile(7, [1, 2], [3, 5])], answers: [DELIVERED] },
+    steps: [
+      'wait profile',
+      'send off alex 1',
+      '7 off (request)',
+      'send on alex 3/5',
+      'wait answer: delivered',
+      '7 on 3/5',
+    ],
+    outcome: ok(true, 3, 5),
+    fences: ['shift 7', 'none'],
+  },
+  {
+    rule: 'an `on` that timed out is undone with an `off` that goes only while no live claim of the account exists',
+    model: () => EMPTY_DUTY_MODEL,
+    input: on(7),
+    replies: { profiles: [profile(7, [1, 2])], answers: [{ kind: 'timed_out' }] },
+    steps: ['wait profile', 'send on alex 1/2', 'wait answer: timed_out', 'withdraw 41 undo off alex 1'],
+    outcome: refusal('panel_unavailable'),
+    fences: ['none', 'unclaimed'],
+  },
+  {
+    rule: 'degraded mode queue, the panel down: the queued `on` goes under the claim its duty makes at once',
+    model: () => EMPTY_DUTY_MODEL,
+    input: on(7),
+    replies: { profiles: [profile(7, [1, 2])], context: QUEUE_WHILE_DOWN },
+    steps: ['wait profile', 'send on alex 1/2 applied', '7 on 1/2', 'log info', 'watch 7 in 1'],
+    outcome: ok(true, 1, 2),
+    fences: ['shift 7'],
+  },
+  {
+    rule: 'a new rank of a player on duty: its `on` goes under the duty’s claim',
+    model: () => onDuty(7),
+    input: { kind: 'reconcile', src: 7, profile: profile(7, [1, 3]), player: PLAYERS[7] },
+    steps: ['7 rank 1/3', 'send on alex 1/3 applied', 'watch 7 in 1'],
+    outcome: ok(true, 1, 3),
+    fences: ['shift 7'],
+  },
+  {
+    rule: 'the community settled the account on another server after a fault: off in game (`superseded`), no `off`',
+    model: () => onDuty(7),
+    input: taken(7, 'superseded'),
+    steps: ['7 off (superseded)'],
+    outcome: ok(true, null),
+    holders: {},
+    fences: [],
+  },
+  {
+    rule: 'settled on another server whose duty had ended: this session’s own may be left at the panel, so an `off` that goes only while no live claim exists',
+    model: () => onDuty(7),
+    input: taken(7, 'superseded', true),
+    steps: ['send off alex 1', '7 off (superseded)'],
+    outcome: ok(true, null),
+    holders: {},
+    fences: ['unclaimed'],
+  },
+  {
+    rule: 'a claim that must send its `on` again: the holder’s duty, under its claim, as applied; no transition',
+    model: () => onDuty(7),
+    input: { kind: 'restate', src: 7, chatId: ALEX },
+    steps: ['send on alex 1/2 applied'],
+    outcome: ok(false, 1, 2),
+    holders: { [ALEX]: 7 },
+    fences: ['shift 7'],
+  },
+  {
+    rule: 'a restate for a session that no longer holds the account (another session went on duty since): nothing',
+    model: () => onDuty(9, 1, 2, onDuty(7)),
+    input: { kind: 'restate', src: 7, chatId: ALEX },
+    steps: [],
+    outcome: ok(false, null),
+    holders: { [ALEX]: 9 },
+  },
+];
+
 describe('decide', () => {
   describe.each([
     ['the spec’s state table', SPEC_TABLE],
     ['the README’s rules', README_RULES],
     ['going on duty', GOING_ON_DUTY],
     ['an applied `on` the panel refused', APPLIED_REFUSED],
+    ['fenced calls across the community', FENCED],
   ])('%s', (_table, rows) => {
-    it.each(rows)('$rule', ({ model, input, replies, steps, outcome, holders }) => {
+    it.each(rows)('$rule', ({ model, input, replies, steps, outcome, holders, fences }) => {
       const before = model();
       const driven = drive(before, input, replies);
       expect(driven.steps).toEqual(steps);
       expect(driven.outcome).toEqual(outcome);
+      if (fences) expect(driven.fences).toEqual(fences);
       if (holders) {
         const held: Record<string, number> = {};
         driven.state.holders.forEach((holder, chatId) => {

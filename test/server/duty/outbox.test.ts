@@ -1,6 +1,8 @@
 import { Subject } from 'rxjs';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { FenceAnswer, FenceRequest } from '../../../server/community/duty-owner-api.js';
 import { type DutyCall, Outbox, type OutboxRecord } from '../../../server/duty/outbox.js';
+import type { OutboxFence } from '../../../server/duty/outbox-fence.js';
 import { createLogger } from '../../../server/log/logger.js';
 import type { PanelFailure, PanelResult } from '../../../server/panel/panel-result.js';
 import { createMemoryStore } from '../../../server/storage/key-value-store.js';
@@ -89,14 +91,14 @@ function outboxWith(
   panel: ConstructorParameters<typeof Outbox>[0]['panel'],
   store = createMemoryStore(),
   availability?: ReturnType<typeof fakeAvailability>,
-  ownerElsewhere?: (chatId: string) => Promise<string | undefined>,
+  fence?: OutboxFence,
 ) {
   const lines: string[] = [];
   const outbox = new Outbox({
     store,
     panel,
     ...(availability ? { availability } : {}),
-    ...(ownerElsewhere ? { ownerElsewhere } : {}),
+    ...(fence ? { fence: { owners: fence, requestTimeoutMs: 5_000 } } : {}),
     logger: createLogger({ print: (line) => lines.push(line), level: 'debug' }),
     now: () => Date.now(),
     sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
@@ -607,46 +609,218 @@ describe('resuming after a restart', () => {
   });
 });
 
-describe('resuming after a restart, in a community of servers', () => {
-  const keptByACrashedRun = () =>
-    keptStore(
-      [
-        { id: 1, call: { action: 'on', body: { chatId: ALEX, departmentId: 1, rankId: 2 } }, createdAt: 1 },
-        { id: 2, call: off(JAMIE), createdAt: 2 },
-      ],
-      2,
-    );
+/**
+ * The community's fence in front of each attempt (issue 30): a fake of the duty owners whose every answer the test
+ * chooses, recording what it was asked.
+ */
+function fakeFence(answer: (request: FenceRequest) => Promise<FenceAnswer>) {
+  const asked: FenceRequest[] = [];
+  const delivered: FenceRequest[] = [];
+  const sending: string[] = [];
+  const answers$ = new Subject<void>();
+  const fence: OutboxFence = {
+    confirm: (request) => {
+      asked.push(request);
+      return answer(request);
+    },
+    delivered: (request) => void delivered.push(request),
+    sending: (chatId) => void sending.push(chatId),
+    answers$,
+  };
+  return { fence, asked, delivered, sending, answers$ };
+}
+const GO: FenceAnswer = { kind: 'go' };
+const fenced = (call: DutyCall, shift = '7:100'): DutyCall => ({ ...call, fence: { shift } });
 
-  it('sends no kept call for an account another server has taken since, and says so in one line each', async () => {
-    const store = keptByACrashedRun();
+describe('fenced calls in a community of servers', () => {
+  it('confirms a fenced call right before each attempt, and tells the owners once the panel took it', async () => {
+    const { fence, asked, delivered: told } = fakeFence(async () => GO);
+    const { panel, calls } = scriptedPanel((_call, attempt) => (attempt === 1 ? failed(NETWORK) : delivered(ALEX)));
+    const { outbox } = outboxWith(panel, createMemoryStore(), undefined, fence);
+
+    const { result } = outbox.enqueue(fenced(off(ALEX)));
+    await elapse(2_000);
+
+    expect(await result).toMatchObject({ kind: 'delivered' });
+    expect(calls()).toEqual([`off ${ALEX} 1`, `off ${ALEX} 1`]);
+    expect(asked).toEqual([
+      expect.objectContaining({ chatId: ALEX, action: 'off', fence: { shift: '7:100' }, departmentId: 1 }),
+      expect.objectContaining({ chatId: ALEX, action: 'off', fence: { shift: '7:100' } }),
+    ]);
+    // The lease covers the wait for its turn, the request's own timeout and a margin.
+    expect(asked[0]?.leaseMs).toBe(5_000 + 5_000 + 2_000);
+    expect(told).toHaveLength(1);
+  });
+
+  it('does not send a call whose claim is stale, with one line, and drops its record', async () => {
+    const { fence } = fakeFence(async () => ({ kind: 'stale', why: 'server 0123456789abcdef holds the account now' }));
     const { panel, calls } = handAnsweredPanel();
-    const { outbox, lines } = outboxWith(panel, store, undefined, async (chatId) =>
-      chatId === ALEX ? '0123456789abcdef' : undefined,
-    );
+    const { outbox, store, lines } = outboxWith(panel, createMemoryStore(), undefined, fence);
 
-    outbox.resume();
-    await settle();
-
-    expect(calls()).toEqual([`off ${JAMIE} 1`]);
-    expect(recordsIn(store).map((record) => record.id)).toEqual([2]);
-    expect(lines.filter((line) => line.includes('has taken the account'))).toEqual([
-      `INFO: the off a crashed run kept for chat account ${ALEX} is not sent: server 0123456789abcdef has taken the account since`,
+    const { result } = outbox.enqueue(fenced(off(ALEX)));
+    expect(await result).toEqual({ kind: 'withdrawn' });
+    expect(calls()).toEqual([]);
+    expect(recordsIn(store)).toEqual([]);
+    expect(lines.filter((line) => line.includes('not sent'))).toEqual([
+      `INFO: the off of chat account ${ALEX} is not sent: server 0123456789abcdef holds the account now`,
     ]);
   });
 
-  it('sends them as one server does when Redis does not answer, and asks nothing for calls of this run', async () => {
-    const asked: string[] = [];
-    const { panel, calls } = handAnsweredPanel();
-    const { outbox } = outboxWith(panel, keptByACrashedRun(), undefined, (chatId) => {
-      asked.push(chatId);
-      return Promise.reject(new Error('Redis is gone'));
+  it('sends the `on` of a new duty without asking (its claim follows), and tells the owners when it leaves', async () => {
+    const { fence, asked, sending } = fakeFence(async () => GO);
+    const { panel, calls } = scriptedPanel(() => delivered(ALEX));
+    const { outbox } = outboxWith(panel, createMemoryStore(), undefined, fence);
+
+    await outbox.enqueue(on(ALEX)).result;
+    expect(calls()).toEqual([`on ${ALEX} 1`]);
+    expect(asked).toEqual([]);
+    expect(sending).toEqual([ALEX]);
+  });
+
+  it('holds a call Redis cannot confirm, however long, with one WARN, listed by stats, until Redis answers again', async () => {
+    let redisUp = false;
+    const { fence, answers$ } = fakeFence(async () => {
+      if (!redisUp) throw new Error('Redis does not answer');
+      return GO;
     });
+    const { panel, calls } = scriptedPanel(() => delivered(ALEX));
+    const { outbox, lines } = outboxWith(panel, createMemoryStore(), undefined, fence);
+
+    const first = outbox.enqueue(fenced(off(ALEX))).result;
+    outbox.enqueue(fenced(off(JAMIE), '8:100'));
+    await elapse(3_600_000);
+    expect(calls()).toEqual([]);
+    expect(outbox.stats().heldForRedis).toEqual([
+      { action: 'off', chatId: ALEX, departmentId: 1, since: START_TIME },
+      { action: 'off', chatId: JAMIE, departmentId: 1, since: START_TIME },
+    ]);
+    expect(lines.filter((line) => /WARN|INFO/.test(line))).toEqual([
+      expect.stringMatching(
+        /^WARN: 1 duty call\(s\) wait for Redis \(BRIDGE_REDIS_URL\) to confirm .*\(Redis does not answer\); none is sent on a guess/,
+      ),
+    ]);
+
+    redisUp = true;
+    answers$.next();
+    await settle();
+    expect(await first).toMatchObject({ kind: 'delivered' });
+    expect(calls()).toEqual([`off ${ALEX} 1`, `off ${JAMIE} 1`]);
+    expect(outbox.stats().heldForRedis).toEqual([]);
+    expect(lines.filter((line) => line.startsWith('INFO'))).toEqual([
+      'INFO: Redis confirms the duty calls again: those it held go on',
+    ]);
+  });
+
+  it('bridge release: the held calls go without a confirmation, with one WARN saying what it risks', async () => {
+    const { fence, asked } = fakeFence(() => Promise.reject(new Error('Redis does not answer')));
+    const { panel, calls } = scriptedPanel(() => delivered(ALEX));
+    const { outbox, lines } = outboxWith(panel, createMemoryStore(), undefined, fence);
+
+    const { result } = outbox.enqueue(fenced(off(ALEX)));
+    await elapse(60_000);
+    expect(outbox.releaseHeld()).toBe(1);
+    await settle();
+    expect(await result).toMatchObject({ kind: 'delivered' });
+    expect(calls()).toEqual([`off ${ALEX} 1`]);
+    expect(asked.length).toBeGreaterThan(0);
+    expect(lines.filter((line) => line.includes('bridge release'))).toEqual([
+      expect.stringMatching(/^WARN: .*bridge release sends them without the confirmation/),
+      expect.stringMatching(
+        /^WARN: 1 duty call\(s\) held for Redis are sent without Redis's confirmation .*another server since/,
+      ),
+    ]);
+    expect(outbox.releaseHeld()).toBe(0);
+  });
+
+  it('takes a confirmed attempt back when it has not left within 5 s (its turn waited), and confirms it again', async () => {
+    const { fence, asked } = fakeFence(async () => GO);
+    let open = false;
+    const attempts: string[] = [];
+    const panel = {
+      setDuty(
+        _action: 'on' | 'off',
+        body: { chatId: string },
+        options?: { signal?: AbortSignal; onSent?: () => void },
+      ): Promise<PanelResult<DutyResponse>> {
+        return new Promise((resolve) => {
+          const leave = () => {
+            options?.onSent?.();
+            attempts.push(body.chatId);
+            resolve(delivered(body.chatId));
+          };
+          if (open) return leave();
+          const waiting = setInterval(() => {
+            if (options?.signal?.aborted) {
+              clearInterval(waiting);
+              resolve(failed({ kind: 'cancelled', message: 'withdrawn before it was sent' }));
+            } else if (open) {
+              clearInterval(waiting);
+              leave();
+            }
+          }, 100);
+        });
+      },
+    };
+    const { outbox } = outboxWith(panel, createMemoryStore(), undefined, fence);
+
+    const { result } = outbox.enqueue(fenced(off(ALEX)));
+    await elapse(12_000);
+    // The panel's budget held it: confirmed again every 5 s, never sent on an old confirmation.
+    expect(asked).toHaveLength(3);
+    expect(attempts).toEqual([]);
+    open = true;
+    await elapse(200);
+    expect(await result).toMatchObject({ kind: 'delivered' });
+    expect(attempts).toEqual([ALEX]);
+  });
+
+  it('asks about the calls a crashed run kept: each with its fence, an older one without as unclaimed', async () => {
+    const store = keptStore(
+      [
+        { id: 1, call: { ...off(ALEX), fence: { shift: '7:100' } }, createdAt: 1 },
+        { id: 2, call: off(JAMIE), createdAt: 2 },
+        { id: 3, call: on(JAMIE), createdAt: 3 },
+      ],
+      3,
+    );
+    const { fence, asked } = fakeFence(async ({ chatId }) =>
+      chatId === ALEX ? { kind: 'stale', why: 'server 0123456789abcdef holds the account now' } : GO,
+    );
+    const { panel, calls } = scriptedPanel(() => delivered(JAMIE));
+    const { outbox, lines } = outboxWith(panel, store, undefined, fence);
 
     outbox.resume();
-    outbox.enqueue(off(ALEX, 3));
     await settle();
 
-    expect(calls()).toEqual([`off ${ALEX} 1`, `off ${JAMIE} 1`]);
-    expect(asked).toEqual([ALEX, JAMIE]);
+    expect(asked.map(({ chatId, action, fence: f, fromLastRun }) => ({ chatId, action, f, fromLastRun }))).toEqual([
+      { chatId: ALEX, action: 'off', f: { shift: '7:100' }, fromLastRun: true },
+      { chatId: JAMIE, action: 'off', f: { unclaimed: true }, fromLastRun: true },
+      // The kept `on` that never got an answer becomes the `off` that ends it: never claimed.
+      { chatId: JAMIE, action: 'off', f: { unclaimed: true }, fromLastRun: true },
+    ]);
+    expect(calls()).toEqual([`off ${JAMIE} 1`, `off ${JAMIE} 1`]);
+    expect(recordsIn(store)).toEqual([]);
+    expect(lines.filter((line) => line.includes('not sent'))).toHaveLength(1);
+  });
+
+  it('keeps a call’s fence in KVP, so a restart confirms it under the same claim', async () => {
+    const { panel } = handAnsweredPanel();
+    const { fence } = fakeFence(() => new Promise(() => {}));
+    const { outbox, store } = outboxWith(panel, createMemoryStore(), undefined, fence);
+    outbox.enqueue(fenced(off(ALEX), '7:100'));
+    outbox.enqueue({ ...off(JAMIE), fence: { shift: '3:5', server: 'fedcba9876543210' } });
+    expect(recordsIn(store).map((record) => record.call.fence)).toEqual([
+      { shift: '7:100' },
+      { shift: '3:5', server: 'fedcba9876543210' },
+    ]);
+    outbox.stop();
+    const restarted = fakeFence(() => new Promise(() => {}));
+    const again = outboxWith(panel, store, undefined, restarted.fence);
+    expect(again.outbox.resume()).toBe(2);
+    await settle();
+    expect(restarted.asked.map((request) => request.fence)).toEqual([
+      { shift: '7:100' },
+      { shift: '3:5', server: 'fedcba9876543210' },
+    ]);
   });
 });

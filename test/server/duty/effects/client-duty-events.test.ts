@@ -48,6 +48,7 @@ describe("the client's offDuty event", () => {
     resource_stop: true,
     admin: true,
     replaced: true,
+    superseded: true,
   };
 
   it.each(Object.keys(toClient) as OffDutyReason[])('tells the player why, for %s', (reason) => {

@@ -1,0 +1,189 @@
+// The scripts that keep each chat account's duty owner in the community's Redis (issue 30; docs/several-servers.md,
+// "How an account's duty is fenced"). Each runs atomically and names every key it touches. Times are Redis's own
+// (TIME): microseconds for fences, milliseconds for `quiet`. Large numbers are written as text: cjson keeps 14
+// digits, a fence has 16; Lua's numbers hold them exactly (below 2^53).
+//
+// The record under `duty-owner:<chatId>` (JSON text):
+//   server, shift   the claim: a server's identity and its shift (session and start of the duty)
+//   run             the run of that server that claimed it
+//   fence           when the panel took the claim's `on`, µs on Redis's clock: claims are ordered by (fence, server,
+//                   shift), and a claim is written only over a lower one
+//   sent            when that `on` left for the panel (µs; "0": unknown)
+//   dept            the department of the duty (a peer's `off` names it)
+//   state           live | ending (an `off` is on its way, confirmed) | ended
+//   by              the server that confirmed the `off` (itself, or a peer ending a lapsed server's shift)
+//   quiet           ms: no call confirmed for an older fence can reach the panel after it
+//   restate         how many times another server asked this claim's server to send its `on` again
+//   late            1: written only after its first attempt failed (Redis down, slow or cut off at the `on`), so
+//                   whoever it replaced learns it after the fault (`superseded`, not `replaced`)
+// A record written before issue 30 (`{server, shift}` or `{…, ended: true}`) reads as fence 0.
+// KEYS[2], `owned`, is the index of what each server owns: members `<server>:<chatId>`, score 0, read by range.
+
+const COMMON = `
+local function now_us()
+  local t = redis.call('TIME')
+  return tonumber(t[1]) * 1000000 + tonumber(t[2])
+end
+local function text(n) return string.format('%.0f', n) end
+local function read(key)
+  local raw = redis.call('GET', key)
+  if not raw then return nil end
+  local ok, r = pcall(cjson.decode, raw)
+  if not ok or type(r) ~= 'table' or type(r.server) ~= 'string' or type(r.shift) ~= 'string' then return nil end
+  r.fence = tonumber(r.fence) or 0
+  r.sent = tonumber(r.sent) or 0
+  r.quiet = tonumber(r.quiet) or 0
+  r.restate = tonumber(r.restate) or 0
+  if r.state ~= 'live' and r.state ~= 'ending' and r.state ~= 'ended' then
+    r.state = (r.ended == true) and 'ended' or 'live'
+  end
+  r.ended = nil
+  return r
+end
+local ENDED_TTL_S = 604800
+local function write(key, r)
+  local out = {}
+  for k, v in pairs(r) do out[k] = v end
+  out.fence = text(r.fence); out.sent = text(r.sent); out.quiet = text(r.quiet)
+  local raw = cjson.encode(out)
+  if r.state == 'ended' then redis.call('SET', key, raw, 'EX', ENDED_TTL_S) else redis.call('SET', key, raw) end
+end
+local function newer(f1, s1, h1, f2, s2, h2)
+  if f1 ~= f2 then return f1 > f2 end
+  if s1 ~= s2 then return s1 > s2 end
+  return h1 > h2
+end
+local function member(server, chatId) return server .. ':' .. chatId end
+-- Another server is asked to send its claim's on again once every older call is over.
+local function ask_restate(key, r, channel, chatId, now_ms)
+  r.restate = r.restate + 1
+  write(key, r)
+  local wait = math.max(0, r.quiet - now_ms)
+  redis.call('PUBLISH', channel, cjson.encode({ kind = 'restate', chatId = chatId, server = r.server, shift = r.shift,
+    waitMs = wait }))
+end
+`;
+
+/**
+ * A server's duty started: its claim is written over a lower fence, else it lost.
+ * KEYS: record, owned. ARGV: server, run, shift, fence (µs, '' = now), sent (µs, '' = unknown), dept, channel, chatId,
+ * overlapUs (how close two `on`s may be and still have reached the panel in either order), former (this server's
+ * identity before it had to take a fresh one, '' for none), late ('1': an earlier attempt of this claim failed).
+ * A claim that loses to one whose `on` may not have left after its own (`sent` within `overlapUs` of this claim's
+ * fence) asks that one to restate its `on` when it is live, and answers `close` (the loser's own session may be the
+ * one at the panel) when it has ended.
+ * → {'won', fence, restateInMs (-1: none)} | {'mine', fence, restate count, restateInMs}
+ *   | {'lost', server, shift, state, close (1|0), late (1|0: the winner was written late)}
+ */
+export const CLAIM_LUA = `${COMMON}
+local key, owned = KEYS[1], KEYS[2]
+local server, run, shift, dept, channel, chatId = ARGV[1], ARGV[2], ARGV[3], tonumber(ARGV[6]), ARGV[7], ARGV[8]
+local overlap, former, late = tonumber(ARGV[9]), ARGV[10], ARGV[11] == '1'
+local now = now_us()
+local now_ms = math.floor(now / 1000)
+local fence = tonumber(ARGV[4]) or now
+local sent = tonumber(ARGV[5]) or 0
+local cur = read(key)
+local ours = cur and cur.shift == shift and (cur.server == server or (former ~= '' and cur.server == former))
+if ours and cur.server == server and (cur.state == 'live' or cur.by == server) then
+  return {'mine', text(cur.fence), cur.restate, math.max(0, cur.quiet - now_ms)}
+end
+local wait = -1
+if ours then
+  -- This very claim, ended by another server (a peer, while this one was cut off past its liveness) or kept under the
+  -- identity this server had: claimed again as a new on, which the panel needs again once the other calls are over.
+  fence = math.max(cur.fence + 1, now)
+  sent = now
+  if cur.state ~= 'live' then wait = math.max(0, cur.quiet - now_ms) end
+  if cur.server ~= server then redis.call('ZREM', owned, member(cur.server, chatId)) end
+elseif cur and newer(cur.fence, cur.server, cur.shift, fence, server, shift) then
+  local close = cur.sent == 0 or cur.sent <= fence + overlap
+  if close and cur.state == 'live' then ask_restate(key, cur, channel, chatId, now_ms) end
+  return {'lost', cur.server, cur.shift, cur.state, close and 1 or 0, cur.late == 1 and 1 or 0}
+elseif cur then
+  -- Replacing another claim: its on, or a call confirmed under it, may have reached the panel after this one's.
+  local own_run = cur.server == server and cur.run == run
+  local close = sent == 0 or cur.fence + overlap >= sent or cur.quiet * 1000 + overlap >= sent
+  if not own_run and close then wait = math.max(0, cur.quiet - now_ms) end
+  if cur.server ~= server then redis.call('ZREM', owned, member(cur.server, chatId)) end
+end
+write(key, { server = server, run = run, shift = shift, fence = fence, sent = sent, dept = dept, state = 'live',
+  quiet = cur and cur.quiet or 0, restate = 0, late = late and 1 or nil })
+redis.call('ZADD', owned, 0, member(server, chatId))
+redis.call('PUBLISH', channel, cjson.encode({ kind = 'claim', chatId = chatId, server = server, shift = shift,
+  fence = text(fence) }))
+return {'won', text(fence), wait}`;
+
+/**
+ * Right before an attempt of a fenced call: is its claim still the account's current one? On `go` the call must be
+ * over before `quiet`, which this moves on by `leaseMs`.
+ * KEYS: record, owned, servers (the liveness of each server). ARGV: server, shift ('' with mode unclaimed), fence
+ * (µs, '' unknown), leaseMs, mode ('end': an off that ends the claim | 'keep': an on of the live claim | 'unclaimed':
+ * an off of an on never claimed, sent only while no live claim exists), confirmer, create ('1': write this claim
+ * where there is none, or an older one), channel, chatId, dept, livenessMs.
+ * A peer's `off` of a lapsed server's claim goes only while that server is still lapsed: one that renews again keeps
+ * its duty.
+ * → {'go'} | {'stale', server, state} | {'ended'} (mode keep: the claim was ended by another server) | {'none'}
+ */
+export const CONFIRM_LUA = `${COMMON}
+local key, owned = KEYS[1], KEYS[2]
+local server, shift, fence, lease, mode = ARGV[1], ARGV[2], tonumber(ARGV[3]), tonumber(ARGV[4]), ARGV[5]
+local confirmer, create, channel, chatId, dept = ARGV[6], ARGV[7], ARGV[8], ARGV[9], tonumber(ARGV[10])
+local now_ms = math.floor(now_us() / 1000)
+local cur = read(key)
+if mode ~= 'unclaimed' and confirmer ~= server then
+  local renewed = tonumber(redis.call('ZSCORE', KEYS[3], server))
+  if renewed and now_ms - renewed <= tonumber(ARGV[11]) then return {'stale', server, 'alive'} end
+end
+local function hold(r) r.quiet = math.max(r.quiet, now_ms + lease) end
+if mode == 'unclaimed' then
+  if cur and cur.state == 'live' then
+    ask_restate(key, cur, channel, chatId, now_ms)
+    return {'stale', cur.server, cur.state}
+  end
+  local r = cur or { server = confirmer, shift = '', fence = 0, sent = 0, state = 'ended', quiet = 0, restate = 0 }
+  hold(r)
+  write(key, r)
+  return {'go'}
+end
+if cur and cur.server == server and cur.shift == shift then
+  if mode == 'keep' then
+    if cur.state ~= 'live' then return {'ended'} end
+  elseif cur.state == 'ended' or (cur.state == 'ending' and cur.by ~= nil and cur.by ~= confirmer and cur.by ~= server) then
+    -- Its off was sent already, or a peer is sending it (for a lapsed server).
+    return {'stale', cur.by or cur.server, 'ended'}
+  else
+    -- A peer takes over the off of a lapsed server that died with it on its way.
+    cur.state = 'ending'
+    if cur.by == nil or (cur.by == server and confirmer ~= server) then cur.by = confirmer end
+  end
+  hold(cur)
+  write(key, cur)
+  return {'go'}
+end
+if create == '1' and (cur == nil or (fence and newer(fence, server, shift, cur.fence, cur.server, cur.shift))) then
+  -- Redis lost this claim (restarted empty, or an older snapshot or replica): it is written again, as it stands.
+  local r = { server = server, shift = shift, fence = fence or now_us(), sent = 0, dept = dept,
+    state = mode == 'end' and 'ending' or 'live', quiet = cur and cur.quiet or 0, restate = 0 }
+  if mode == 'end' then r.by = confirmer end
+  hold(r)
+  write(key, r)
+  if cur and cur.server ~= server then redis.call('ZREM', owned, member(cur.server, chatId)) end
+  if r.state == 'live' then redis.call('ZADD', owned, 0, member(server, chatId)) end
+  return {'go'}
+end
+if not cur then return {'none'} end
+if cur.state == 'live' then ask_restate(key, cur, channel, chatId, now_ms) end
+return {'stale', cur.server, cur.state}`;
+
+/**
+ * A fenced `off` was delivered: the claim is ended (kept a week, so a server back from a crash finds who ended it).
+ * KEYS: record, owned. ARGV: server, shift, chatId. → 1 when it was this claim's.
+ */
+export const ENDED_LUA = `${COMMON}
+local cur = read(KEYS[1])
+if not (cur and cur.server == ARGV[1] and cur.shift == ARGV[2]) or cur.state == 'live' then return 0 end
+cur.state = 'ended'
+write(KEYS[1], cur)
+redis.call('ZREM', KEYS[2], member(ARGV[1], ARGV[3]))
+return 1`;

@@ -1,0 +1,150 @@
+import { merge, type Observable, Subject } from 'rxjs';
+import type { DutyOwners, FenceRequest } from '../community/duty-owner-api.js';
+import { REDIS_URL_CONVAR } from '../community/redis-convar.js';
+import { errorText } from '../log/error-text.js';
+import type { Logger } from '../log/logger.js';
+import { backoffMs } from '../time/backoff.js';
+import { sleepUntilWoken } from '../time/sleep-until-woken.js';
+import type { CallFence, DutyCall, OutboxRecord } from './duty-call.js';
+
+/** How long a confirmed attempt may wait for its turn (the panel's budget) before it must be confirmed again. */
+export const SEND_WITHIN_MS = 5_000;
+/** Past the request's own timeout, for the panel to finish what it took just before the deadline. */
+const LEASE_MARGIN_MS = 2_000;
+const RETRY = { baseMs: 250, maxMs: 5_000 };
+
+/** What the outbox asks of the community's duty owners (BRIDGE_REDIS_URL). */
+export type OutboxFence = Pick<DutyOwners, 'confirm' | 'delivered' | 'sending' | 'answers$'>;
+
+/** A call held for Redis, as `bridge status` lists it. */
+export interface HeldCall {
+  action: DutyCall['action'];
+  chatId: string;
+  departmentId: number | undefined;
+  /** When it was first held (wall clock, as the outbox's record times). */
+  since: number;
+}
+
+/** Redis could not confirm a fenced call: the call waits, and is never sent on a guess. */
+export class NotConfirmed extends Error {}
+
+const UNCLAIMED: CallFence = { unclaimed: true };
+
+/**
+ * The community's fence in front of the outbox (issue 30; docs/several-servers.md, "How an account's duty is
+ * fenced"): right before each attempt of a fenced call, Redis confirms that the call's claim still owns the account.
+ * A stale call is not sent, with one line. A call Redis cannot confirm (down, timing out, cut off) is held until it
+ * can: one WARN for the server while any is held, one INFO when none is, `bridge status` lists them, and
+ * `bridge release` sends them without the confirmation.
+ */
+export class OutboxFenceGate {
+  private readonly held = new Map<number, HeldCall>();
+  private readonly forced = new Set<number>();
+  private readonly released = new Subject<void>();
+  private readonly leaseMs: number;
+
+  constructor(
+    private readonly fence: OutboxFence,
+    private readonly options: {
+      logger: Logger;
+      wallNow: () => number;
+      sleep: (ms: number) => Promise<void>;
+      random: () => number;
+      requestTimeoutMs: number;
+    },
+  ) {
+    this.leaseMs = SEND_WITHIN_MS + options.requestTimeoutMs + LEASE_MARGIN_MS;
+  }
+
+  /**
+   * The fence a call goes under, or none (the `on` of a new duty: its claim follows). A call a run before this one
+   * kept without a fence (an older version's) goes only while nobody holds the account.
+   */
+  fenceOf(call: DutyCall, fromLastRun: boolean): CallFence | undefined {
+    return call.fence ?? (fromLastRun ? UNCLAIMED : undefined);
+  }
+
+  /** Right before an attempt: whether it may go. Rejects with NotConfirmed while Redis cannot confirm. */
+  async confirm(record: OutboxRecord, fence: CallFence, fromLastRun: boolean): Promise<'go' | 'stale'> {
+    if (this.forced.delete(record.id)) return 'go';
+    const request = this.requestOf(record.call, fence, fromLastRun);
+    let answer: Awaited<ReturnType<OutboxFence['confirm']>>;
+    try {
+      answer = await this.fence.confirm(request);
+    } catch (error) {
+      this.hold(record, error);
+      throw new NotConfirmed(errorText(error));
+    }
+    this.unhold(record.id);
+    if (answer.kind === 'go') return 'go';
+    const { action, body } = record.call;
+    this.options.logger.info(`the ${action} of chat account ${body.chatId} is not sent: ${answer.why}`);
+    return 'stale';
+  }
+
+  /** A fenced call the panel took. */
+  delivered(record: OutboxRecord, fence: CallFence, fromLastRun: boolean): void {
+    this.fence.delivered(this.requestOf(record.call, fence, fromLastRun));
+  }
+
+  /** An `on` of a new duty leaves for the panel: its claim's fence is the moment the panel takes it. */
+  sending(chatId: string): void {
+    this.fence.sending(chatId);
+  }
+
+  /** The wait before a held call asks again: until Redis answers again, the owner releases it, or a backoff. */
+  retryWait(attempt: number): Observable<unknown> {
+    const { sleep, random } = this.options;
+    return sleepUntilWoken(sleep, backoffMs(RETRY, attempt, random), merge(this.fence.answers$, this.released));
+  }
+
+  /** A call that left the outbox (delivered, refused, withdrawn): no longer held. */
+  forget(id: number): void {
+    this.forced.delete(id);
+    this.unhold(id);
+  }
+
+  /** `bridge release`: every call held for Redis goes at once, without a confirmation. */
+  release(): number {
+    const count = this.held.size;
+    for (const id of this.held.keys()) this.forced.add(id);
+    this.held.clear();
+    if (count > 0) {
+      this.options.logger.warn(
+        `${count} duty call(s) held for Redis are sent without Redis's confirmation (bridge release): an off among them may end a shift the account opened on another server since`,
+      );
+    }
+    this.released.next();
+    return count;
+  }
+
+  heldCalls(): HeldCall[] {
+    return [...this.held.values()];
+  }
+
+  private requestOf(call: DutyCall, fence: CallFence, fromLastRun: boolean): FenceRequest {
+    const departmentId = call.body.departmentId ?? undefined;
+    return { chatId: call.body.chatId, action: call.action, fence, departmentId, fromLastRun, leaseMs: this.leaseMs };
+  }
+
+  private hold(record: OutboxRecord, error: unknown): void {
+    if (this.held.has(record.id)) return;
+    const { action, body } = record.call;
+    const first = this.held.size === 0;
+    this.held.set(record.id, {
+      action,
+      chatId: body.chatId,
+      departmentId: body.departmentId ?? undefined,
+      since: this.options.wallNow(),
+    });
+    if (!first) return;
+    this.options.logger.warn(
+      `${this.held.size} duty call(s) wait for Redis (${REDIS_URL_CONVAR}) to confirm that they are still this server's to send (${errorText(error)}); none is sent on a guess. bridge status lists them; bridge release sends them without the confirmation`,
+    );
+  }
+
+  private unhold(id: number): void {
+    if (!this.held.delete(id) || this.held.size > 0) return;
+    this.options.logger.info('Redis confirms the duty calls again: those it held go on');
+  }
+}

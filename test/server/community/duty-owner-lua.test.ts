@@ -1,0 +1,196 @@
+// The fence's scripts alone, against a real redis-server (issue 30): what a claim writes over and what it loses to,
+// when a confirmation lets a call go, when the winner must send its `on` again, and how liveness picks the one server
+// that ends a lapsed server's shifts. Fences are microseconds of Redis's clock, given here by hand.
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { CLAIM_LUA, CONFIRM_LUA, ENDED_LUA } from '../../../server/community/duty-owner.lua.js';
+import { LIVENESS_OF_LUA, RENEW_LUA } from '../../../server/community/server-liveness.lua.js';
+import { type RedisServer, redisAvailable, startRedisServer } from '../../support/redis-server.js';
+
+const CHAT = '284619375016482817';
+const P = 'bridge:0000000000000000:';
+const RECORD = `${P}duty-owner:${CHAT}`;
+const OWNED = `${P}owned`;
+const SERVERS = `${P}servers`;
+const RUNS = `${P}server-runs`;
+const CHANNEL = `${P}duty-owner`;
+const OVERLAP = 250_000;
+/** 2026, in µs: a fence of 16 digits, more than cjson keeps of a number. */
+const T = 1_795_000_000_000_000;
+const S = 1_000_000;
+
+describe.skipIf(!redisAvailable())('the duty owner scripts', () => {
+  let redis: RedisServer;
+  beforeAll(async () => {
+    redis = await startRedisServer();
+    return () => redis.stop();
+  });
+  afterEach(async () => {
+    await redis.command('FLUSHALL');
+  });
+
+  const run = (lua: string, keys: string[], args: Array<string | number>) =>
+    redis.command('EVAL', lua, String(keys.length), ...keys, ...args.map(String)) as Promise<unknown[]>;
+  const claim = (server: string, shift: string, fence: number | '', sent: number | '', late = false, run_ = 'r') =>
+    run(CLAIM_LUA, [RECORD, OWNED], [server, run_, shift, fence, sent, 1, CHANNEL, CHAT, OVERLAP, '', late ? 1 : 0]);
+  const confirm = (
+    server: string,
+    shift: string,
+    mode: 'end' | 'keep' | 'unclaimed',
+    { fence = '' as number | '', confirmer = server, create = false, leaseMs = 10_000 } = {},
+  ) =>
+    run(
+      CONFIRM_LUA,
+      [RECORD, OWNED, SERVERS],
+      [server, shift, fence, leaseMs, mode, confirmer, create ? 1 : 0, CHANNEL, CHAT, 1, 30_000],
+    );
+  const record = async () => {
+    const raw = (await redis.command('GET', RECORD)) as string | null;
+    return raw === null ? null : (JSON.parse(raw) as Record<string, unknown>);
+  };
+  const owned = () => redis.command('ZRANGE', OWNED, '0', '-1');
+
+  it('writes a claim with its fence exactly (16 digits), owned by its server, and announces it', async () => {
+    expect(await claim('aaaa', '7:1', T + 123, T)).toEqual(['won', String(T + 123), -1]);
+    expect(await record()).toMatchObject({ server: 'aaaa', shift: '7:1', fence: String(T + 123), state: 'live' });
+    expect(await owned()).toEqual([`aaaa:${CHAT}`]);
+    // Claiming the same shift again (a retry whose first write had landed) is the same claim.
+    expect(await claim('aaaa', '7:1', T + 123, T)).toEqual(['mine', String(T + 123), 0, 0]);
+  });
+
+  it('a later `on` wins; a claim written late with an earlier `on` loses, and asks nothing when the two are far apart', async () => {
+    await claim('aaaa', '7:1', T, T - S);
+    // B's `on` left 5 s after A's was taken: the panel has B's, no restate.
+    expect(await claim('bbbb', '9:2', T + 6 * S, T + 5 * S)).toEqual(['won', String(T + 6 * S), -1]);
+    expect(await owned()).toEqual([`bbbb:${CHAT}`]);
+    // A partition: C's `on` was taken before B's but its claim comes only now. It loses, and B is not asked to
+    // restate: C's `on` was over before B's left.
+    expect(await claim('cccc', '3:3', T + 2 * S, T + S, true)).toEqual(['lost', 'bbbb', '9:2', 'live', 0, 0]);
+    expect(await record()).toMatchObject({ server: 'bbbb', restate: 0 });
+  });
+
+  it('two `on`s close together may have reached the panel either way: the winner restates, the loser asks it to', async () => {
+    await claim('aaaa', '7:1', T + 100_000, T);
+    // B's `on` left 50 ms after A's was taken: B wins and restates at once (nothing of A's is in flight).
+    expect(await claim('bbbb', '9:2', T + 200_000, T + 150_000)).toEqual(['won', String(T + 200_000), 0]);
+    // A claim lost to an `on` that left within the overlap asks the winner to restate.
+    expect(await claim('cccc', '3:3', T + 190_000, T + 50_000)).toEqual(['lost', 'bbbb', '9:2', 'live', 1, 0]);
+    expect(await record()).toMatchObject({ server: 'bbbb', restate: 1 });
+  });
+
+  it('ties are broken by the server identity, then the shift, the same way everywhere', async () => {
+    await claim('aaaa', '7:1', T, T - S);
+    expect((await claim('bbbb', '9:2', T, T - S))[0]).toBe('won');
+    expect((await claim('aaaa', '7:1', T, T - S))[0]).toBe('lost');
+    expect((await claim('bbbb', '8:0', T, T - S))[0]).toBe('lost');
+  });
+
+  it('reads a record written before fences (issue 25) as fence 0', async () => {
+    await redis.command('SET', RECORD, JSON.stringify({ server: 'aaaa', shift: '7:1' }));
+    expect((await claim('bbbb', '9:2', T, T - S))[0]).toBe('won');
+    await redis.command('SET', RECORD, JSON.stringify({ server: 'aaaa', shift: '7:1', ended: true }));
+    expect(await confirm('aaaa', '7:1', 'end')).toEqual(['stale', 'aaaa', 'ended']);
+  });
+
+  it('confirms an `off` of the current claim (ending, quiet moved on), and not of a replaced one', async () => {
+    await claim('aaaa', '7:1', T, T - S);
+    expect(await confirm('aaaa', '7:1', 'end', { leaseMs: 12_000 })).toEqual(['go']);
+    const ending = await record();
+    expect(ending).toMatchObject({ state: 'ending', by: 'aaaa' });
+    expect(Number(ending?.quiet)).toBeGreaterThan(Date.now() - 60_000);
+    // Its next attempt is confirmed again; a peer's is not, while it is this server's off on its way.
+    expect(await confirm('aaaa', '7:1', 'end')).toEqual(['go']);
+    expect(await run(ENDED_LUA, [RECORD, OWNED], ['aaaa', '7:1', CHAT])).toBe(1);
+    expect(await confirm('aaaa', '7:1', 'end')).toEqual(['stale', 'aaaa', 'ended']);
+
+    await claim('bbbb', '9:2', T + 60 * S, T + 59 * S);
+    expect(await confirm('aaaa', '7:1', 'end')).toEqual(['stale', 'bbbb', 'live']);
+    // A call that was not sent cannot have reached the panel after B's: but whose claim was never seen might have.
+    expect(await record()).toMatchObject({ server: 'bbbb', restate: 1 });
+  });
+
+  it('a record Redis lost is written again for the claim that asks (create), and an older one loses to it', async () => {
+    expect(await confirm('aaaa', '7:1', 'end', { fence: T })).toEqual(['none']);
+    expect(await confirm('aaaa', '7:1', 'end', { fence: T, create: true })).toEqual(['go']);
+    expect(await record()).toMatchObject({ server: 'aaaa', shift: '7:1', fence: String(T), state: 'ending' });
+    // A snapshot brought back C's older claim: A's later one is written over it.
+    await redis.command('DEL', RECORD);
+    await claim('cccc', '3:3', T - 60 * S, T - 61 * S);
+    expect(await confirm('aaaa', '7:1', 'keep', { fence: T, create: true })).toEqual(['go']);
+    expect(await record()).toMatchObject({ server: 'aaaa', state: 'live' });
+    expect(await owned()).toEqual([`aaaa:${CHAT}`]);
+  });
+
+  it('an `off` of an `on` never claimed goes only while no live claim exists', async () => {
+    expect(await confirm('aaaa', '', 'unclaimed')).toEqual(['go']);
+    expect(await record()).toMatchObject({ state: 'ended' });
+    await claim('bbbb', '9:2', T, T - S);
+    expect(await confirm('aaaa', '', 'unclaimed')).toEqual(['stale', 'bbbb', 'live']);
+    expect(await confirm('bbbb', '9:2', 'end')).toEqual(['go']);
+    expect(await confirm('aaaa', '', 'unclaimed')).toEqual(['go']);
+  });
+
+  it('a peer ends a lapsed server’s claim only while that server is still lapsed', async () => {
+    await claim('aaaa', '7:1', T, T - S);
+    const now = Math.floor(Date.now());
+    await redis.command('ZADD', SERVERS, String(now), 'aaaa');
+    expect(await confirm('aaaa', '7:1', 'end', { confirmer: 'bbbb' })).toEqual(['stale', 'aaaa', 'alive']);
+    await redis.command('ZADD', SERVERS, String(now - 60_000), 'aaaa');
+    expect(await confirm('aaaa', '7:1', 'end', { confirmer: 'bbbb' })).toEqual(['go']);
+    expect(await record()).toMatchObject({ state: 'ending', by: 'bbbb' });
+    // The lapsed server, back, finds its duty being ended by the peer: it sends nothing.
+    expect(await confirm('aaaa', '7:1', 'end')).toEqual(['stale', 'bbbb', 'ended']);
+    // Alive but cut off: its claim, claimed again, becomes a new one, restated once the peer's off is over.
+    const again = await claim('aaaa', '7:1', T, T - S);
+    expect(again[0]).toBe('won');
+    expect(Number(again[1])).toBeGreaterThan(T);
+    expect(again[2]).toBeGreaterThan(0);
+    expect(await record()).toMatchObject({ server: 'aaaa', state: 'live' });
+    expect(await confirm('aaaa', '7:1', 'keep')).toEqual(['go']);
+  });
+
+  it('a peer takes over the off of a lapsed server that died with it on its way; back, that server sends nothing', async () => {
+    await claim('aaaa', '7:1', T, T - S);
+    expect(await confirm('aaaa', '7:1', 'end')).toEqual(['go']);
+    await redis.command('ZADD', SERVERS, String(Date.now() - 60_000), 'aaaa');
+    expect(await confirm('aaaa', '7:1', 'end', { confirmer: 'bbbb' })).toEqual(['go']);
+    expect(await record()).toMatchObject({ state: 'ending', by: 'bbbb' });
+    expect(await confirm('aaaa', '7:1', 'end')).toEqual(['stale', 'bbbb', 'ended']);
+    expect(await confirm('aaaa', '7:1', 'end', { confirmer: 'cccc' })).toEqual(['stale', 'bbbb', 'ended']);
+  });
+
+  describe('liveness', () => {
+    const renew = (server: string, runId: string, { allowRun = '', allowScore = '', sweep = false } = {}) =>
+      run(RENEW_LUA, [SERVERS, RUNS, OWNED], [server, runId, 3_000, allowRun, allowScore, sweep ? 1 : 0]);
+
+    it('another run still renewing the identity is another live server; a run that stopped renewing is not', async () => {
+      expect((await renew('aaaa', 'run1'))[0]).toBe('ok');
+      expect(await renew('aaaa', 'run2')).toEqual(['conflict', 'run1']);
+      const [run1, score] = (await run(LIVENESS_OF_LUA, [SERVERS, RUNS, OWNED], ['aaaa'])) as [string, string];
+      expect(run1).toBe('run1');
+      // run2 saw run1's renewal at `score` and waited: not renewed since, so it was run2's own dead last run.
+      expect((await renew('aaaa', 'run2', { allowRun: 'run1', allowScore: score }))[0]).toBe('ok');
+      expect(await renew('aaaa', 'run1')).toEqual(['conflict', 'run2']);
+    });
+
+    it('exactly one renewal takes a lapsed server out, with the accounts it owned', async () => {
+      await renew('bbbb', 'b');
+      await renew('cccc', 'c');
+      await redis.command('ZADD', SERVERS, String(Date.now() - 10_000), 'aaaa');
+      await redis.command('HSET', RUNS, 'aaaa', 'a');
+      await redis.command('ZADD', OWNED, '0', `aaaa:${CHAT}`, '0', 'aaaa:1039284756102938475', '0', `bbbb:${CHAT}`);
+      const [first, second] = await Promise.all([
+        renew('bbbb', 'b', { sweep: true }),
+        renew('cccc', 'c', { sweep: true }),
+      ]);
+      const takers = [first, second].filter((answer) => answer[3] === 'aaaa');
+      expect(takers).toHaveLength(1);
+      expect((takers[0] as unknown[]).slice(5).sort()).toEqual(['1039284756102938475', CHAT].sort());
+      expect(Number(takers[0]?.[4])).toBeGreaterThanOrEqual(10_000);
+      expect(await owned()).toEqual([`bbbb:${CHAT}`]);
+      expect(await redis.command('HGET', RUNS, 'aaaa')).toBeNull();
+      // Renewing again after being taken out says so: what this server held is settled again.
+      expect((await renew('aaaa', 'a'))[2]).toBe(1);
+      expect((await renew('aaaa', 'a'))[2]).toBe(0);
+    });
+  });
+});
