@@ -158,7 +158,7 @@ export function startBridgeServer(port: ServerPort, runtime: BridgeRuntime): Bri
     ...{ port, runtime, logger, config, token, players, duty, profiles, playersOnline },
     panelStatus: panelStatusOf(stack, outbox, apiBase, config.DegradedMode),
     communityCount: (slug) => communityCount.count(slug),
-    ...(owners ? { releaseHeld: () => outbox.releaseHeld() } : {}),
+    ...(owners ? { releaseHeld: () => outbox.releaseHeld(), communitySettling: () => owners.settling() } : {}),
   });
   // Every duty change reaches each of these the same way, whatever caused it; an integration is one more here.
   // The principals and the counts come before the events: a listener of playerOnDuty already finds both.

@@ -3,6 +3,7 @@ import { type BridgeServerExports, INTERNAL_EVENTS } from '../shared/events.js';
 import { registerBridgeCommands } from './commands/bridge-commands.js';
 import type { StatusSnapshot } from './commands/status-report.js';
 import { statusReader } from './commands/status-snapshot.js';
+import type { Settling } from './community/duty-owner-api.js';
 import type { Duty } from './duty/duty.js';
 import { onDutyByDepartment } from './duty/on-duty-by-department.js';
 import { registerServerExports } from './exports/register-exports.js';
@@ -41,6 +42,8 @@ export interface GameSideWiring {
   communityCount: (slug: unknown) => number;
   /** `bridge release` (BRIDGE_REDIS_URL): the duty calls held for Redis go without its confirmation; how many. */
   releaseHeld?: () => number;
+  /** With BRIDGE_REDIS_URL: what the community's duty owners still have to settle (`bridge status`). */
+  communitySettling?: () => Settling;
 }
 
 /** What the bridge keeps on the game's side, whatever is behind it. */

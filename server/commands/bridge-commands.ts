@@ -1,4 +1,5 @@
 import type { BridgeServerExports } from '../../shared/events.js';
+import type { Settling } from '../community/duty-owner-api.js';
 import type { Duty } from '../duty/duty.js';
 import type { Logger } from '../log/logger.js';
 import type { PlayerRegistry } from '../players/player-registry.js';
@@ -24,6 +25,8 @@ export interface BridgeCommandsWiring {
   cachedProfiles: () => number;
   /** With BRIDGE_REDIS_URL: the duty calls held for Redis go without its confirmation (`bridge release`). */
   releaseHeld?: () => number;
+  /** With BRIDGE_REDIS_URL: what the community's duty owners still have to settle. */
+  communitySettling?: () => Settling;
 }
 
 /** The server's commands: `bridge` (status, refresh, offduty) for the console, `/dutykick` for supervisors. */

@@ -1,4 +1,5 @@
 import type { DegradedMode } from '../../shared/config/index.js';
+import type { Settling } from '../community/duty-owner-api.js';
 import type { OutboxStats } from '../duty/outbox.js';
 import type { CircuitSnapshot } from '../panel/health/circuit-breaker.js';
 import type { LatencyStats } from '../panel/health/latency-stats.js';
@@ -23,6 +24,8 @@ export interface StatusSnapshot {
         degradedMode: DegradedMode;
       }
     | undefined;
+  /** With BRIDGE_REDIS_URL: what the community's duty owners still have to settle. */
+  community?: Settling | undefined;
   cachedProfiles: number;
   playersOnline: number;
   playersOnDuty: number;
@@ -77,6 +80,21 @@ function heldLines(held: NonNullable<StatusSnapshot['panel']>['outbox']['heldFor
   return shown;
 }
 
+/** What the community's duty owners still do on their own after a fault, or `settled`. */
+function communityLine(settling: Settling): string {
+  const parts = [
+    ...(settling.claims > 0 ? [`${settling.claims} claim(s) being written`] : []),
+    ...(settling.restates > 0
+      ? [`${settling.restates} on(s) to send again, the first in ${seconds(settling.nextRestateInMs ?? 0)}`]
+      : []),
+    ...(settling.checkAgainInMs !== undefined
+      ? [`every claim checked again in ${seconds(settling.checkAgainInMs)}`]
+      : []),
+    ...(settling.takeovers > 0 ? [`${settling.takeovers} lapsed server(s) being taken over`] : []),
+  ];
+  return `community ${parts.length === 0 ? 'settled' : `settling: ${parts.join(', ')}`}`;
+}
+
 /** The lines of `bridge status`. */
 export function formatStatus(snapshot: StatusSnapshot): string[] {
   const { panel, now, wallNow } = snapshot;
@@ -99,6 +117,7 @@ export function formatStatus(snapshot: StatusSnapshot): string[] {
       ...heldLines(outbox.heldForRedis, wallNow),
     );
   }
+  if (snapshot.community) lines.push(communityLine(snapshot.community));
   lines.push(
     `cache     ${snapshot.cachedProfiles} profile(s)`,
     `players   ${snapshot.playersOnline} online, ${snapshot.playersOnDuty} on duty`,

@@ -50,6 +50,22 @@ export interface LapsedServer {
 }
 
 /**
+ * What the duty owners still have to do on their own after a fault, with no call of anyone's: `bridge status` shows
+ * it, so an owner (or a test) knows when the community has settled.
+ */
+export interface Settling {
+  /** Claims of this server not yet written, nor learnt lost: retried until Redis answers. */
+  claims: number;
+  /** This server's `on`s to send again once another server's calls are over, and the first one's wait (ms). */
+  restates: number;
+  nextRestateInMs: number | undefined;
+  /** When every claim is checked again after Redis came back (ms), if that is still to come. */
+  checkAgainInMs: number | undefined;
+  /** Lapsed servers whose duties this server is reading, to end them at the panel. */
+  takeovers: number;
+}
+
+/**
  * The duty owner of each chat account across the community, kept in Redis under `<prefix>duty-owner:<chatId>`. Nothing
  * here blocks: claims are retried in the background, and a confirmation rejects while Redis cannot give one.
  */
@@ -72,5 +88,7 @@ export interface DutyOwners {
   readonly restate$: Observable<{ chatId: string; shift: string }>;
   /** A server whose liveness lapsed, taken by this server: its duties are to be ended at the panel, fenced. */
   readonly lapsed$: Observable<LapsedServer>;
+  /** What is left to settle now. */
+  settling(): Settling;
   stop(): void;
 }

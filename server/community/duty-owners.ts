@@ -112,6 +112,11 @@ export function startDutyOwners(options: DutyOwnersOptions): DutyOwners {
   const restates = new Subject<{ chatId: string; shift: string }>();
   let connectedAt = Number.NEGATIVE_INFINITY;
   let stopped = false;
+  /** When each restate this server waits to send is due (monotonic ms). */
+  const restatesDue = new Set<{ at: number }>();
+  /** When every claim is checked again after a reconnection, while that is still to come. */
+  let checkAgainAt: number | undefined;
+  let takeovers = 0;
 
   /** A key holding another type than the string the bridge writes (another program's) is set aside: no owner there. */
   const script = async <T>(lua: string, chatId: string, args: Array<string | number>, extra: string[] = []) => {
@@ -140,7 +145,10 @@ export function startDutyOwners(options: DutyOwnersOptions): DutyOwners {
   const usOf = (at: number | undefined) => (at === undefined ? undefined : clock.toRedisUs(at));
 
   const scheduleRestate = (claim: Claim, waitMs: number) => {
+    const due = { at: now() + waitMs + RESTATE_MARGIN_MS };
+    restatesDue.add(due);
     void sleep(waitMs + RESTATE_MARGIN_MS).then(() => {
+      restatesDue.delete(due);
       if (!stopped && held.get(claim.chatId) === claim) restates.next({ chatId: claim.chatId, shift: claim.shift });
     });
   };
@@ -231,7 +239,10 @@ export function startDutyOwners(options: DutyOwnersOptions): DutyOwners {
     connectedAt = at;
     answers.next();
     settleAll();
+    const again = at + OWNERS_REWRITTEN_WITHIN_MS;
+    checkAgainAt = again;
     void sleep(OWNERS_REWRITTEN_WITHIN_MS).then(() => {
+      if (checkAgainAt === again) checkAgainAt = undefined;
       if (connectedAt === at && link.isUp) settleAll();
     });
   });
@@ -248,7 +259,15 @@ export function startDutyOwners(options: DutyOwnersOptions): DutyOwners {
   const lapsed$ = new Subject<LapsedServer>();
   liveness.lapsed$.subscribe((gone) => void takeOver(gone));
   /** A lapsed server's duties, read from their records: each to be ended at the panel by this server. */
-  const takeOver = async ({ server, silentForMs, chatIds }: Lapsed) => {
+  const takeOver = async (gone: Lapsed) => {
+    takeovers += 1;
+    try {
+      await readLapsed(gone);
+    } finally {
+      takeovers -= 1;
+    }
+  };
+  const readLapsed = async ({ server, silentForMs, chatIds }: Lapsed) => {
     const duties: LapsedServer['duties'] = [];
     for (const chatId of chatIds) {
       for (let attempt = 1; attempt <= 5 && !stopped; attempt++) {
@@ -385,6 +404,18 @@ export function startDutyOwners(options: DutyOwnersOptions): DutyOwners {
     takenElsewhere$: taken.asObservable(),
     restate$: restates.asObservable(),
     lapsed$: lapsed$.asObservable(),
+    settling() {
+      const at = now();
+      const due = [...restatesDue].map((restate) => Math.max(0, restate.at - at));
+      return {
+        claims: [...held.values()].filter((claim) => claim.running || !claim.written).length,
+        restates: due.length,
+        nextRestateInMs: due.length > 0 ? Math.min(...due) : undefined,
+        // The check after a reconnection reads the claims held then: with none, there is nothing to check.
+        checkAgainInMs: checkAgainAt === undefined || held.size === 0 ? undefined : Math.max(0, checkAgainAt - at),
+        takeovers,
+      };
+    },
     stop() {
       stopped = true;
       liveness.stop();
