@@ -46,6 +46,7 @@ export interface ChaosWorldOptions {
 
 export const wallUs = (): number => Date.now() * 1000;
 const OP_DEADLINE_MS = 20_000;
+const REQUEST_TIMEOUT_MS = 1_500;
 
 async function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
@@ -85,8 +86,6 @@ export class ChaosWorld {
   private pausedUntil = 0;
   /** The last moment a fault of Redis or of a server's link to it ended (ms). */
   lastHealAt = 0;
-  /** The last moment a server crashed (ms). */
-  lastCrashAt = 0;
 
   private constructor(
     readonly options: ChaosWorldOptions,
@@ -111,10 +110,18 @@ export class ChaosWorld {
         servers: options.servers,
         proxiedRedis: redis,
         convarsOf: () => ({ BRIDGE_REDIS_LIVENESS_MS: String(options.livenessMs) }),
+        // A panel request's timeout bounds how long a confirmed call may still reach the panel (its lease): short, so
+        // the restates that wait for a lease come soon.
+        config: `Config.RequestTimeoutMs = ${REQUEST_TIMEOUT_MS}`,
         fetchOf: (index) => tap(index, calls),
       });
       const world = new ChaosWorld(options, redis, community, history, calls);
-      await community.untilOnRedis();
+      const joinedRedis = community;
+      await Promise.all(
+        joinedRedis.sims.map((sim) =>
+          sim.until(() => joinedRedis.consoleOf(sim).includes('one of a community on Redis'), 30_000, 'Redis'),
+        ),
+      );
       world.note(`${options.servers} servers on Redis, liveness ${options.livenessMs} ms`);
       return world;
     } catch (error) {
@@ -194,33 +201,39 @@ export class ChaosWorld {
   async goOn(server: number, account: Account, departmentId: number): Promise<void> {
     const session = this.sessionOf(server, account.chatId);
     if (!session) return;
-    const answer = (await within(
-      Promise.resolve(this.sim(server).exports.bridge.SetPlayerDuty(session.player.id, true, departmentId)),
-      OP_DEADLINE_MS,
-      `${account.name} going on duty on server ${server}`,
-    )) as DutyAnswer;
-    const at = wallUs();
-    if (answer.ok && answer.onDuty && answer.departmentId === departmentId) {
-      this.change(session, 'on', departmentId, 'request', at);
-    }
+    const answer = await this.request(session, true, departmentId);
     this.note(`on: ${account.name} on server ${server} in department ${departmentId}: ${describe(answer)}`);
   }
 
   async goOff(server: number, account: Account): Promise<void> {
     const session = this.sessionOf(server, account.chatId);
     if (!session) return;
+    const answer = await this.request(session, false);
+    this.note(`off: ${account.name} on server ${server}: ${describe(answer)}`);
+  }
+
+  /**
+   * A duty request through the server export, as a job script makes one. The change it made is read from the player's
+   * duty before and after, whatever the answer: a department switch that is refused may still end the duty.
+   */
+  private async request(session: Session, on: boolean, departmentId?: number): Promise<DutyAnswer> {
     const before = this.dutyOf(session);
-    // The off may leave for the panel before the answer comes back: the change is dated from the request.
+    // An off may leave for the panel before the answer comes back: a change is dated from the request.
     const at = wallUs();
     const answer = (await within(
-      Promise.resolve(this.sim(server).exports.bridge.SetPlayerDuty(session.player.id, false)),
+      Promise.resolve(this.sim(session.server).exports.bridge.SetPlayerDuty(session.player.id, on, departmentId)),
       OP_DEADLINE_MS,
-      `${account.name} going off duty on server ${server}`,
+      `${session.account.name} going ${on ? 'on' : 'off'} duty on server ${session.server}`,
     )) as DutyAnswer;
-    if (answer.ok && !answer.onDuty && before.onDuty && before.departmentId !== null) {
+    const after = this.dutyOf(session);
+    if (after.onDuty && after.departmentId !== null) {
+      if (!before.onDuty || before.departmentId !== after.departmentId) {
+        this.change(session, 'on', after.departmentId, 'request', wallUs());
+      }
+    } else if (before.onDuty && before.departmentId !== null) {
       this.change(session, 'off', before.departmentId, 'request', at);
     }
-    this.note(`off: ${account.name} on server ${server}: ${describe(answer)}`);
+    return answer;
   }
 
   private change(session: Session, kind: 'on' | 'off', departmentId: number, cause: GameChange['cause'], at: number) {
@@ -247,7 +260,6 @@ export class ChaosWorld {
     }
     await this.sim(server).kill();
     this.down.add(server);
-    this.lastCrashAt = Date.now();
     for (const session of this.sessions.filter((each) => each.server === server)) {
       this.sessions.splice(this.sessions.indexOf(session), 1);
     }
@@ -389,18 +401,39 @@ export class ChaosWorld {
     this.note('healed: every link, Redis up');
   }
 
-  /** `outbox N duty call(s) pending` of `bridge status` on a running server. */
-  pendingCalls(server: number): number {
+  /** What `bridge status` says on a running server of its outbox and of the community's settling. */
+  status(server: number): { pendingCalls: number; community: string } {
     const sim = this.sim(server);
     const before = sim.console.length;
     sim.command('bridge status');
-    const line = sim.console
-      .slice(before)
-      .map((each) => each.text)
-      .find((text) => text.startsWith('outbox'));
-    const match = /outbox\s+(\d+) duty call/.exec(line ?? '');
-    if (!match) throw new Error(`bridge status on server ${server} has no outbox line:\n${line}`);
-    return Number(match[1]);
+    const lines = sim.console.slice(before).map((each) => each.text);
+    const outbox = /^outbox\s+(\d+) duty call/.exec(lines.find((text) => text.startsWith('outbox')) ?? '');
+    const community = lines.find((text) => text.startsWith('community'));
+    if (!outbox || !community) throw new Error(`bridge status on server ${server}:\n${lines.join('\n')}`);
+    return { pendingCalls: Number(outbox[1]), community: community.replace(/^community\s+/, '') };
+  }
+
+  /** The server's identity in the community, as it last said it (undefined before it settled one). */
+  identityOf(server: number): string | undefined {
+    const said = this.sim(server)
+      .console.map((line) => /this server is ([0-9a-f]{16}) in the community/.exec(line.text)?.[1])
+      .filter((identity) => identity !== undefined);
+    return said.at(-1);
+  }
+
+  /** When each server last renewed its liveness, as Redis has it (ms on Redis's clock), read from Redis itself. */
+  async renewals(): Promise<Map<string, number>> {
+    const keys = (await this.redis.command('KEYS', 'bridge:*:servers')) as string[];
+    const renewed = new Map<string, number>();
+    for (const key of keys) {
+      // Pairs, or one flat list, as the protocol the client speaks gives them.
+      const answer = (await this.redis.command('ZRANGE', key, '0', '-1', 'WITHSCORES')) as unknown[];
+      const flat = answer.flat().map(String);
+      for (let index = 0; index + 1 < flat.length; index += 2) {
+        renewed.set(flat[index] as string, Number(flat[index + 1]));
+      }
+    }
+    return renewed;
   }
 
   /** Each running server's sessions on duty, as the game has them. */
