@@ -46,7 +46,8 @@ export interface LapsedServer {
   server: string;
   /** How long before it was taken out it had last renewed its liveness (ms, Redis's clock). */
   silentForMs: number;
-  duties: Array<{ chatId: string; shift: string; departmentId: number | undefined }>;
+  /** Each claimed duty by its shift; `shift` undefined: an `on` it sent that died with it before it was claimed. */
+  duties: Array<{ chatId: string; shift: string | undefined; departmentId: number | undefined }>;
 }
 
 /**
@@ -76,6 +77,11 @@ export interface DutyOwners {
   release(chatId: string, shift: string): void;
   /** An `on` of a new duty (not fenced: its claim follows) leaves for the panel now. */
   sending(chatId: string): void;
+  /**
+   * Right before an `on` of a new duty leaves: announced in Redis, so a peer ends it if this server dies before its
+   * claim is written. Never rejects, and waits at most one Redis command (nothing while Redis is down).
+   */
+  intend(chatId: string, departmentId: number): Promise<void>;
   /** Right before an attempt of a fenced call. Rejects while Redis cannot confirm: the call waits. */
   confirm(request: FenceRequest): Promise<FenceAnswer>;
   /** A fenced call was delivered: an `off` marks its claim ended. */

@@ -5,7 +5,7 @@ import { errorText } from '../log/error-text.js';
 import type { Logger } from '../log/logger.js';
 import type { KeyValueStore } from '../storage/key-value-store.js';
 import type { CommunityLink, ReadShared } from './community.js';
-import { CLAIM_LUA, CONFIRM_LUA, ENDED_LUA } from './duty-owner.lua.js';
+import { CLAIM_LUA, CONFIRM_LUA, ENDED_LUA, INTENT_LUA } from './duty-owner.lua.js';
 import type { DutyOwners, FenceAnswer, FenceRequest, LapsedServer, TakenElsewhere } from './duty-owner-api.js';
 import { redisClock } from './redis-clock.js';
 import { type Lapsed, startServerLiveness } from './server-liveness.js';
@@ -33,6 +33,8 @@ const OwnerSchema = z.object({
   ended: z.optional(z.boolean()),
   dept: z.optional(z.number()),
 });
+/** An `on` announced before it left (INTENT_LUA). */
+const IntentSchema = z.object({ server: Name, dept: z.number() });
 const AnnouncementSchema = z.union([
   z.object({ kind: z.literal('claim'), chatId: ChatIdSchema, server: Name, shift: Name }),
   z.object({
@@ -103,6 +105,9 @@ export function startDutyOwners(options: DutyOwnersOptions): DutyOwners {
   const channel = `${link.prefix}duty-owner`;
   const keysOf = (chatId: string) => [`${link.prefix}duty-owner:${chatId}`, `${link.prefix}owned`];
   const serversKey = `${link.prefix}servers`;
+  const intentKeyOf = (chatId: string) => `${link.prefix}duty-on:${chatId}`;
+  /** An `on` announced before it left outlives the longest a peer takes to notice its server died. */
+  const intentTtlMs = 3 * livenessMs + 60_000;
   /** The claim of this server's current duty of each account. */
   const held = new Map<string, Claim>();
   /** Every claim of this run whose calls may still be sent (by chat id and shift). */
@@ -277,6 +282,12 @@ export function startDutyOwners(options: DutyOwnersOptions): DutyOwners {
           const live = owner && owner.state !== 'ended' && owner.ended !== true;
           if (owner && live && owner.server === server) {
             duties.push({ chatId, shift: owner.shift, departmentId: owner.dept });
+          } else {
+            // An `on` it sent that was never claimed: it died between the panel taking it and its claim (or the
+            // panel never took it, and the `off` ends nothing). Ended unclaimed: while another server's claim is
+            // live the `off` is not sent, and that server is asked to send its own `on` again.
+            const intent = readShared(IntentSchema, await link.call('GET', intentKeyOf(chatId)), `duty-on:${chatId}`);
+            if (intent?.server === server) duties.push({ chatId, shift: undefined, departmentId: intent.dept });
           }
           break;
         } catch {
@@ -318,7 +329,7 @@ export function startDutyOwners(options: DutyOwnersOptions): DutyOwners {
       return { kind: 'stale', why: 'this server has put the account on duty again since' };
     }
     const mode = 'unclaimed' in fence ? 'unclaimed' : request.action === 'off' ? 'end' : 'keep';
-    const server = 'shift' in fence ? (fence.server ?? identity) : identity;
+    const server = fence.server ?? identity;
     const shift = 'shift' in fence ? fence.shift : '';
     const fenceUs = claim ? (claim.fenceUs ?? usOf(claim.acceptedAt)?.us) : undefined;
     for (;;) {
@@ -379,6 +390,19 @@ export function startDutyOwners(options: DutyOwnersOptions): DutyOwners {
     },
     release(chatId, shift) {
       if (held.get(chatId)?.shift === shift) held.delete(chatId);
+    },
+    async intend(chatId, departmentId) {
+      const identity = liveness.settled;
+      if (!link.isUp || identity === undefined) return;
+      try {
+        await link.script(
+          INTENT_LUA,
+          [intentKeyOf(chatId), keysOf(chatId)[1] as string],
+          [...[identity, departmentId, intentTtlMs, chatId]],
+        );
+      } catch (error) {
+        logger.debug(`the on of chat account ${chatId} goes unannounced (${errorText(error)})`);
+      }
     },
     sending(chatId) {
       const at = now();

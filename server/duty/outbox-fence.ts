@@ -14,7 +14,7 @@ const LEASE_MARGIN_MS = 2_000;
 const RETRY = { baseMs: 250, maxMs: 5_000 };
 
 /** What the outbox asks of the community's duty owners (BRIDGE_REDIS_URL). */
-export type OutboxFence = Pick<DutyOwners, 'confirm' | 'delivered' | 'sending' | 'answers$'>;
+export type OutboxFence = Pick<DutyOwners, 'confirm' | 'delivered' | 'sending' | 'intend' | 'answers$'>;
 
 /** A call held for Redis, as `bridge status` lists it. */
 export interface HeldCall {
@@ -85,6 +85,12 @@ export class OutboxFenceGate {
   /** A fenced call the panel took. */
   delivered(record: OutboxRecord, fence: CallFence, fromLastRun: boolean): void {
     this.fence.delivered(this.requestOf(record.call, fence, fromLastRun));
+  }
+
+  /** Right before an `on` of a new duty is sent: announced, so a peer can end it if this server dies unclaimed. */
+  intend(call: DutyCall): Promise<void> {
+    if (call.action !== 'on') return Promise.resolve();
+    return this.fence.intend(call.body.chatId, call.body.departmentId);
   }
 
   /** An `on` of a new duty leaves for the panel: its claim's fence is the moment the panel takes it. */

@@ -272,6 +272,60 @@ describe.skipIf(!redisAvailable())('the duty owners in Redis', () => {
     ]);
   });
 
+  it('an on a server announced and died with before claiming it is taken over unclaimed, and ended only while that server is gone and nobody claimed the account', async () => {
+    const a = await server();
+    const b = await server();
+    await until(() => a.identity() !== undefined && b.identity() !== undefined);
+    await a.owners.intend(ALEX, 1);
+    a.owners.stop();
+    await until(() => b.lapsed.length > 0);
+    expect(b.lapsed).toEqual([
+      {
+        server: a.identity(),
+        silentForMs: expect.any(Number),
+        duties: [{ chatId: ALEX, shift: undefined, departmentId: 1 }],
+      },
+    ]);
+    const unclaimedOff = () =>
+      b.owners.confirm({
+        chatId: ALEX,
+        action: 'off',
+        fence: { unclaimed: true, server: a.identity() as string },
+        departmentId: 1,
+        fromLastRun: false,
+        leaseMs: LEASE_MS,
+      });
+    expect(await unclaimedOff()).toEqual({ kind: 'go' });
+    // A claim of the account since: the unclaimed off is stale.
+    b.owners.claim(ALEX, '2:200', 1);
+    await until(async () => (await record())?.state === 'live');
+    expect(await unclaimedOff()).toMatchObject({ kind: 'stale' });
+  });
+
+  it('an on announced before another server claimed the account: its peer off is not sent while that claim is live, and that server sends its own on again', async () => {
+    const a = await server();
+    const b = await server();
+    await until(() => a.identity() !== undefined && b.identity() !== undefined);
+    await a.owners.intend(ALEX, 1);
+    b.owners.claim(ALEX, '2:200', 1);
+    await until(async () => (await record())?.state === 'live');
+    a.owners.stop();
+    await until(() => b.lapsed.length > 0);
+    expect(b.lapsed[0]?.duties).toEqual([{ chatId: ALEX, shift: undefined, departmentId: 1 }]);
+    const answer = await b.owners.confirm({
+      chatId: ALEX,
+      action: 'off',
+      fence: { unclaimed: true, server: a.identity() as string },
+      departmentId: 1,
+      fromLastRun: false,
+      leaseMs: LEASE_MS,
+    });
+    expect(answer).toMatchObject({ kind: 'stale' });
+    // A's on may have reached the panel after B's: B restates its own.
+    await until(() => b.restates.length > 0);
+    expect(b.restates).toEqual(['2:200']);
+  });
+
   it('what does not read under the owner key or on the channel is set aside with one line, never trusted', async () => {
     const a = await server();
     a.owners.claim(ALEX, '1:100', 1);
