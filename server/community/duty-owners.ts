@@ -8,6 +8,7 @@ import type { CommunityLink, ReadShared } from './community.js';
 import { CLAIM_LUA, CONFIRM_LUA, ENDED_LUA, INTENT_LUA } from './duty-owner.lua.js';
 import type { DutyOwners, FenceAnswer, FenceRequest, LapsedServer, TakenElsewhere } from './duty-owner-api.js';
 import { redisClock } from './redis-clock.js';
+import { REDIS_COMMAND_TIMEOUT_MS } from './redis-link.js';
 import { type Lapsed, startServerLiveness } from './server-liveness.js';
 import { setAsideWrongType } from './set-aside.js';
 
@@ -24,6 +25,8 @@ const SENT_KEPT_MS = 120_000;
 const SENT_KEPT_AT_MOST = 256;
 /** A restate goes a little after the other server's last call could reach the panel. */
 const RESTATE_MARGIN_MS = 250;
+/** The longest an `on` waits for this server's identity to be announced: one Redis command's timeout. */
+const INTENT_WAIT_MS = REDIS_COMMAND_TIMEOUT_MS;
 
 const Name = z.string().check(z.minLength(1), z.maxLength(64));
 const OwnerSchema = z.object({
@@ -392,8 +395,15 @@ export function startDutyOwners(options: DutyOwnersOptions): DutyOwners {
       if (held.get(chatId)?.shift === shift) held.delete(chatId);
     },
     async intend(chatId, departmentId) {
-      const identity = liveness.settled;
-      if (!link.isUp || identity === undefined) return;
+      if (!link.isUp) return;
+      // Just after a start the identity may still be settling (a few round trips): waited for, at most as long as
+      // one Redis command. A restart that must wait out its last run's liveness sends its `on` unannounced.
+      const identity =
+        liveness.settled ?? (await Promise.race([liveness.identity(), sleep(INTENT_WAIT_MS).then(() => undefined)]));
+      if (identity === undefined) {
+        logger.debug(`the on of chat account ${chatId} goes unannounced: this server's identity is not settled yet`);
+        return;
+      }
       try {
         await link.script(
           INTENT_LUA,

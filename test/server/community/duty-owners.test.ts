@@ -302,6 +302,14 @@ describe.skipIf(!redisAvailable())('the duty owners in Redis', () => {
     expect(await unclaimedOff()).toMatchObject({ kind: 'stale' });
   });
 
+  it('an on sent as the server starts, before its identity is settled, is announced once it is', async () => {
+    const a = await server();
+    expect(a.identity()).toBeUndefined();
+    await a.owners.intend(ALEX, 1);
+    const intent = (await redis.command('GET', `${PREFIX}duty-on:${ALEX}`)) as string | null;
+    expect(JSON.parse(intent ?? 'null')).toMatchObject({ server: a.identity(), dept: 1 });
+  });
+
   it('an on announced before another server claimed the account: its peer off is not sent while that claim is live, and that server sends its own on again', async () => {
     const a = await server();
     const b = await server();
