@@ -53,11 +53,14 @@ export class ChaosFailure extends Error {
   }
 }
 
+/** The longest sequence drawn unless told: a path replays only with the same. */
+export const MAX_COMMANDS = 16;
+
 export function chaosProperty(options: ChaosOptions) {
   const servers = options.servers ?? 3;
   const livenessMs = options.livenessMs ?? 1_500;
   const sequences = fc.commands(chaosCommands, {
-    maxCommands: options.maxCommands ?? 16,
+    maxCommands: options.maxCommands ?? MAX_COMMANDS,
     size: 'max',
     replayPath: options.replayPath,
   });
@@ -102,15 +105,19 @@ const replayPathIn = (text: string) => /replayPath="([^"]*)"/.exec(text)?.[1];
  * The report of a run: fast-check's (the seed, the path, the shrunk sequence), the violations or the error of the
  * shrunk sequence, and the command that replays it.
  */
-export function chaosReport(details: ChaosDetails): string {
+export function chaosReport(details: ChaosDetails, options: Partial<ChaosOptions> = {}): string {
   if (!details.failed) return `${details.numRuns} run(s) passed (seed ${details.seed})`;
   const report = fc.defaultReportMessage(details) ?? 'failed';
   const replayPath = replayPathIn(report);
+  // The options that shape the sequence drawn, so the path leads to the same one.
   const replay = [
     'npm run chaos --',
     `--seed ${details.seed}`,
     `--path "${details.counterexamplePath ?? ''}"`,
     ...(replayPath ? [`--replay-path "${replayPath}"`] : []),
+    `--max-commands ${options.maxCommands ?? MAX_COMMANDS}`,
+    ...(options.livenessMs === undefined ? [] : [`--liveness-ms ${options.livenessMs}`]),
+    ...(options.checks === undefined ? [] : [`--checks ${options.checks.join('')}`]),
   ].join(' ');
   const error = details.errorInstance instanceof Error ? details.errorInstance.message : String(details.errorInstance);
   return `${report}\n\n${error}\n\nreplay it: ${replay}`;
