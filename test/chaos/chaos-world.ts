@@ -86,6 +86,10 @@ export class ChaosWorld {
   private pausedUntil = 0;
   /** The last moment a fault of Redis or of a server's link to it ended (ms). */
   lastHealAt = 0;
+  /** The last moment Redis came back without some of what it held: restarted, from a snapshot or empty, or failed over. */
+  private redisLostAt = Number.NEGATIVE_INFINITY;
+  /** When each server last started (the world's start, or its restart). */
+  private readonly startedAtOf = new Map<number, number>();
 
   private constructor(
     readonly options: ChaosWorldOptions,
@@ -272,6 +276,7 @@ export class ChaosWorld {
     const sim = this.sim(server);
     await within(sim.restart(), OP_DEADLINE_MS, `server ${server}'s restart`);
     this.down.delete(server);
+    this.startedAtOf.set(server, Date.now());
     this.note(`restart: server ${server}`);
   }
 
@@ -280,6 +285,7 @@ export class ChaosWorld {
     const kvpDir = copyKvpFolder(this.community.kvpDirOf(this.sim(from)));
     const sim = await within(this.community.addServer({ kvpDir }), OP_DEADLINE_MS, 'the copied server');
     const server = this.sims.indexOf(sim);
+    this.startedAtOf.set(server, Date.now());
     this.note(`copy: server ${server} from server ${from}'s folder`);
   }
 
@@ -317,6 +323,7 @@ export class ChaosWorld {
     });
     this.redisUp = true;
     this.lastHealAt = Date.now();
+    this.redisLostAt = this.lastHealAt;
     this.note(`redis: restarted ${snapshot ? `from snapshot ${from}` : 'empty'}`);
   }
 
@@ -344,6 +351,7 @@ export class ChaosWorld {
     this.redis = replica.server;
     this.promoted = true;
     this.lastHealAt = Date.now();
+    this.redisLostAt = this.lastHealAt;
     await failed.stop();
     this.note('redis: the lagging replica is promoted');
   }
@@ -395,8 +403,13 @@ export class ChaosWorld {
     const paused = this.pausedUntil - Date.now();
     if (paused > 0) await new Promise((resolve) => setTimeout(resolve, paused));
     this.lastHealAt = Math.max(this.lastHealAt, this.pausedUntil);
-    if (this.sims.every((_, server) => !this.isUp(server))) {
-      for (const server of this.sims.keys()) await this.restart(server);
+    // A crashed server's shifts are ended by a peer from what Redis knows of them. A Redis that lost records since that
+    // server started may have lost those: its shifts wait for its next start (docs/several-servers.md), so it starts.
+    // With no server running, every one starts.
+    const noneUp = this.sims.every((_, server) => !this.isUp(server));
+    for (const server of this.sims.keys()) {
+      const lost = this.redisLostAt >= (this.startedAtOf.get(server) ?? this.startedAt);
+      if (!this.isUp(server) && (noneUp || lost)) await this.restart(server);
     }
     this.note('healed: every link, Redis up');
   }
