@@ -403,15 +403,36 @@ export class ChaosWorld {
     const paused = this.pausedUntil - Date.now();
     if (paused > 0) await new Promise((resolve) => setTimeout(resolve, paused));
     this.lastHealAt = Math.max(this.lastHealAt, this.pausedUntil);
-    // A crashed server's shifts are ended by a peer from what Redis knows of them. A Redis that lost records since that
-    // server started may have lost those: its shifts wait for its next start (docs/several-servers.md), so it starts.
-    // With no server running, every one starts.
+    // A crashed server's shifts are ended by a peer from what Redis knows of them. When Redis may not know one, that
+    // shift waits for the server's next start (docs/several-servers.md), so the server starts. With no server
+    // running, every one starts.
     const noneUp = this.sims.every((_, server) => !this.isUp(server));
     for (const server of this.sims.keys()) {
-      const lost = this.redisLostAt >= (this.startedAtOf.get(server) ?? this.startedAt);
-      if (!this.isUp(server) && (noneUp || lost)) await this.restart(server);
+      if (!this.isUp(server) && (noneUp || this.unknownToRedis(server))) await this.restart(server);
     }
     this.note('healed: every link, Redis up');
+  }
+
+  /**
+   * Whether Redis may not know a shift of this server: it lost records since the server started (a restart, a
+   * failover), or an `on` the panel took from it was neither announced before it left nor claimed after (Redis did
+   * not answer in time), as the history of Redis shows.
+   */
+  private unknownToRedis(server: number): boolean {
+    const since = this.startedAtOf.get(server) ?? this.startedAt;
+    if (this.redisLostAt >= since) return true;
+    const { announcements, writes } = this.history;
+    return this.calls.some(
+      (call) =>
+        call.server === server &&
+        call.action === 'on' &&
+        call.status === 200 &&
+        call.sentAtUs >= since * 1000 &&
+        !announcements.some(
+          (each) => each.server === server && each.chatId === call.chatId && each.atUs <= call.sentAtUs + 1_000,
+        ) &&
+        !writes.some((each) => each.server === server && each.chatId === call.chatId && each.atUs >= call.sentAtUs),
+    );
   }
 
   /** What `bridge status` says on a running server of its outbox and of the community's settling. */

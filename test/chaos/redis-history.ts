@@ -17,8 +17,16 @@ export interface OwnerWrite {
   server: number | undefined;
 }
 
+/** An `on` a server announced before sending it (`duty-on:<chatId>`), as Redis ran the write. */
+export interface Announcement {
+  atUs: number;
+  chatId: string;
+  server: number | undefined;
+}
+
 export interface RedisHistory {
   readonly writes: readonly OwnerWrite[];
+  readonly announcements: readonly Announcement[];
   /** Every command Redis ran, counted: the harness's way to see Redis go quiet. */
   readonly commands: number;
   /** When the last owner record was written (µs, Redis's clock); 0 when none was. */
@@ -33,6 +41,7 @@ export interface RedisHistory {
 }
 
 const OWNER_KEY = /duty-owner:(\d+)$/;
+const ANNOUNCED_KEY = /duty-on:(\d+)$/;
 
 /**
  * Starts the history on the Redis at `port`. `serverOf` names the server behind a client port (undefined: not one of
@@ -44,6 +53,7 @@ export async function startRedisHistory(
   password?: string,
 ): Promise<RedisHistory> {
   const writes: OwnerWrite[] = [];
+  const announcements: Announcement[] = [];
   /** The record of each key as this history knows it; absent: `unwritten`. */
   const known = new Map<string, string | null>();
   /** What a key this history saw no write of holds: nothing (an empty Redis), or unknown. */
@@ -68,9 +78,12 @@ export async function startRedisHistory(
     if (source !== 'lua') caller = serverOf(Number(source.split(':').at(-1)));
     const [name = '', key = '', ...rest] = args;
     switch (name.toUpperCase()) {
-      case 'SET':
+      case 'SET': {
+        const announced = ANNOUNCED_KEY.exec(key)?.[1];
+        if (announced !== undefined) announcements.push({ atUs, chatId: announced, server: caller });
         write(atUs, key, rest[0] ?? null);
         break;
+      }
       case 'DEL':
       case 'UNLINK':
         for (const each of [key, ...rest]) write(atUs, each, null);
@@ -91,6 +104,9 @@ export async function startRedisHistory(
   const history: RedisHistory = {
     get writes() {
       return writes;
+    },
+    get announcements() {
+      return announcements;
     },
     get commands() {
       return commands;
