@@ -97,6 +97,18 @@ Config.Metrics = false
 -- A slug with other characters than letters, digits, _ and - gives bridge.onduty only.
 Config.AcePermissions = false
 
+-- A game crash need not end a shift. A player on duty whose game crashes or times out keeps their shift open at the
+-- panel for this long, in milliseconds (0 to 600000). If they come back with the same chat account in time, they
+-- are on duty again in the same department, in the same shift: the panel hears nothing. If not, the shift ends
+-- when the window runs out. A player who quits ends the shift at once, as does a kick or a ban. 0 (the default)
+-- ends every shift when its player leaves: duty is per session. Players have asked for 15 minutes
+-- (op-framework #2581); the bridge allows up to 10, since the panel counts the whole window as duty.
+Config.ResumeWindowMs = 0
+
+-- txAdmin's scheduled restarts: players on duty are told 5 minutes and 1 minute before that their shift ends with
+-- the restart (the text is Config.Locale.restart_notice). false: they are not told.
+Config.RestartNotice = true
+
 -- What players read. Change any text here; a key left out keeps the English text shown below.
 -- {name} placeholders are filled in: a text may leave them out but may not use others (it is then refused
 -- with a console warning and the English text is used). An empty text ('') shows no notification.
@@ -119,6 +131,10 @@ Config.Locale = {
   -- Taken off duty because, after the servers lost touch (Redis), the same chat account's duty turned out to be on
   -- another server (may also use {department}).
   off_duty_superseded = 'You are now off duty: your chat account is on duty in another game session.',
+  -- Taken off duty because txAdmin is stopping or restarting the server (may also use {department}).
+  off_duty_server_shutdown = 'You are now off duty: the server is shutting down.',
+  -- To players on duty, 5 minutes and 1 minute before a restart txAdmin scheduled (Config.RestartNotice).
+  restart_notice = 'The server restarts in {minutes} min; your shift ends then.',
   -- Asking to go on duty again for the same department.
   already_on_duty = 'You are already on duty in {department}.',
   -- Asking to go off duty while off duty.
@@ -137,7 +153,7 @@ Config.Locale = {
   refreshing = 'Refreshing your departments...',
   -- Going on duty without being a member of any department.
   no_departments = 'You are not a member of any department. If that is wrong, run /syncme in the chat or press "Refresh roles" in the panel, then /dutyrefresh.',
-  -- Going on duty before a menu selected one of the player's departments.
+  -- Going on duty before a menu selected one of the player's several departments.
   no_department_selected = 'Select a department before going on duty.',
   -- A menu called UpdatePlayerDuty with something other than true or false.
   invalid_status = 'UpdatePlayerDuty needs true (on duty) or false (off duty).',

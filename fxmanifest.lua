@@ -13,6 +13,6 @@ dependency '/server:12913'
 -- Lua config first: the JS bundles read it through a same-resource export (see config.lua).
 shared_script 'config.lua'
 server_script 'dist/server.js'
--- dist/redis.js, dist/metrics.js and dist/integrations.js are not listed: dist/server.js requires each from the
+-- dist/redis.cjs, dist/metrics.cjs and dist/integrations.cjs are not listed: dist/server.js requires each from the
 -- resource folder only when its feature is on (BRIDGE_REDIS_URL, Config.Metrics, Config.Integrations).
 client_script 'dist/client.js'

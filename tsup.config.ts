@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { Plugin } from 'esbuild';
@@ -53,6 +53,10 @@ const bundle: Options = {
  * loads with FXServer's `require` only when its feature is on (server/optional-modules/load-optional-module.ts says
  * how FXServer resolves it, and what may cross between the two: each file has its own copy of rxjs and zod). Not named
  * in fxmanifest.lua: it is no script of its own. Keeping these out is what keeps dist/server.js within its budget.
+ *
+ * Named `.cjs`: FXServer's `require` is Node's, and Node reads a `.js` file as an ES module when the nearest
+ * package.json says `"type": "module"`, as the checkout's does (then the file exports nothing). A `.cjs` file is
+ * CommonJS whatever package.json lies above it, in the checkout, in package/bridge or in an owner's folders.
  */
 const optionalModule = (name: string, entry: string): Options => ({
   ...bundle,
@@ -61,6 +65,11 @@ const optionalModule = (name: string, entry: string): Options => ({
   platform: 'node',
   target: 'node22',
   tsconfig: 'server/tsconfig.json',
+  outExtension: () => ({ js: '.cjs' }),
+  // A checkout built before the modules were `.cjs` keeps its old `.js` copies, which nothing loads any more.
+  onSuccess: async () => {
+    for (const old of [`${name}.js`, `${name}.js.map`]) rmSync(join('dist', old), { force: true });
+  },
 });
 
 export default defineConfig([
@@ -71,11 +80,11 @@ export default defineConfig([
     target: 'node22',
     tsconfig: 'server/tsconfig.json',
   },
-  // dist/redis.js: the community of servers (BRIDGE_REDIS_URL) with ioredis, when the convar is set.
+  // dist/redis.cjs: the community of servers (BRIDGE_REDIS_URL) with ioredis, when the convar is set.
   optionalModule('redis', 'server/community/community-entry.ts'),
-  // dist/metrics.js: the Prometheus metrics endpoint, with Config.Metrics.
+  // dist/metrics.cjs: the Prometheus metrics endpoint, with Config.Metrics.
   optionalModule('metrics', 'server/metrics/metrics-entry.ts'),
-  // dist/integrations.js: the job framework and rcore_police integrations, with Config.Integrations.
+  // dist/integrations.cjs: the job framework and rcore_police integrations, with Config.Integrations.
   optionalModule('integrations', 'server/integrations/integrations-entry.ts'),
   {
     ...bundle,

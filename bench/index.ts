@@ -1,12 +1,14 @@
 // npm run bench [-- --json] [-- --players 100,500] [-- --no-real-time]
-//   [-- --only storm,outage,revalidation,thread-hold,micro,toggle-alloc,panel] [-- --online 2048]
+//   [-- --only storm,outage,revalidation,thread-hold,idle,shutdown,micro,toggle-alloc,panel] [-- --online 2048]
 //
 // The bridge against a naive baseline in the FXServer simulator (sim/), both talking to the mock panel:
 // join storms at 100, 500 and 2048 players and a ten-minute outage with a restart, on virtual time, plus one
 // storm in real time over loopback HTTP for latency, and the background revalidation of 400 players on duty among
 // 2048; the mock panel's throughput beside a bare node:http server's. Prints the tables; `--json` adds one JSON
 // object as the last line with the same figures. `--only` runs the scenarios named; `thread-hold` meters how long the
-// bridge holds the server's thread in the largest storm, a restart after it and a crash recovery; `micro` measures the bundles'
+// bridge holds the server's thread in the largest storm, a restart after it and a crash recovery; `idle` its time per
+// server frame with 2048 players online and nobody acting (resmon's figure); `shutdown` how many `off` calls reach a
+// panel allowing 200 a minute within txAdmin's shutdown delay; `micro` measures the bundles'
 // start-up, hot paths and heap; `toggle-alloc` the bytes a duty toggle allocates (`--online` players online, 2048 by
 // default). `cluster` (only when named: it needs redis-server and runs in real time, about a quarter of an hour at
 // full size) is a community's join storm: `--cluster 3x700` servers × players each behind one IP, one mock panel,
@@ -21,6 +23,7 @@ import { peerTakeoverTargets } from './peer-report.js';
 import { type BenchReport, formatReport, THREAD_HOLD_TARGETS } from './report.js';
 import type { ClusterResult } from './scenarios/cluster-storm.js';
 import type { CrashRecoveryResult } from './scenarios/crash-recovery.js';
+import type { IdleResult } from './scenarios/idle.js';
 import type { StormResult } from './scenarios/join-storm.js';
 import { MICRO_CONFIG_LINES, type MicroResult, runMicro } from './scenarios/micro.js';
 import { type MockPanelThroughputResult, runMockPanelThroughput } from './scenarios/mock-panel-throughput.js';
@@ -30,13 +33,16 @@ import {
   type ToggleAllocationResult,
   toggleAllocationTargets,
 } from './scenarios/toggle-allocation.js';
+import type { TxAdminShutdownResult } from './scenarios/txadmin-shutdown.js';
 import {
   reportChildCosts,
   runClusterStorm,
   runCrashRecovery,
+  runIdle,
   runJoinStorm,
   runOnDutyRevalidation,
   runOutageWithRestart,
+  runTxAdminShutdown,
 } from './support/isolated-scenarios.js';
 import { prepareResources } from './support/resources.js';
 
@@ -48,8 +54,18 @@ const sizes = args.includes('--players') && playersArg ? playersArg.split(',').m
 const onlyArg = args.includes('--only') ? args[args.indexOf('--only') + 1] : undefined;
 const onlineArg = args[args.indexOf('--online') + 1];
 const online = args.includes('--online') && onlineArg ? Number(onlineArg) : 2048;
-const runs = (scenario: 'storm' | 'outage' | 'revalidation' | 'thread-hold' | 'micro' | 'toggle-alloc' | 'panel') =>
-  onlyArg === undefined || onlyArg.split(',').includes(scenario);
+const runs = (
+  scenario:
+    | 'storm'
+    | 'outage'
+    | 'revalidation'
+    | 'thread-hold'
+    | 'idle'
+    | 'shutdown'
+    | 'micro'
+    | 'toggle-alloc'
+    | 'panel',
+) => onlyArg === undefined || onlyArg.split(',').includes(scenario);
 const runsCluster = onlyArg?.split(',').includes('cluster') ?? false;
 const runsPeers = onlyArg?.split(',').includes('peers') ?? false;
 const peerRunsArg = args.includes('--peer-runs') ? Number(args[args.indexOf('--peer-runs') + 1]) : 3;
@@ -71,6 +87,10 @@ const LARGE = 1000;
 const OPEN_DUTIES = 400;
 /** Config.RefreshIntervalMs's default. */
 const REFRESH_INTERVAL_MS = 5 * MINUTE;
+/** resmon's figure: the bridge's mean time per server frame, idle, shows as 0.00 ms at most this. */
+const IDLE_FRAME_MEAN_MS = 0.01;
+/** txAdmin stops the server with this many on duty: more than a window of the panel's limit. */
+const SHUTDOWN_ON_DUTY = 300;
 
 const benchStarted = performance.now();
 const progress = (text: string) =>
@@ -204,6 +224,36 @@ async function main(): Promise<BenchReport> {
       ...(crashRecovery ? [crashRecovery.threadHold] : []),
     ];
 
+    const idle: IdleResult[] = [];
+    for (const onDuty of runs('idle') ? [0, 400] : []) {
+      progress(`idle: 2048 players online, ${onDuty} on duty, 5 min of nobody acting, bridge (about a minute)`);
+      idle.push(
+        await runIdle({
+          resource: resources.bridge,
+          players: 2048,
+          onDuty,
+          watchMs: 5 * MINUTE,
+          latencyMs: LATENCY_MS,
+        }),
+      );
+    }
+
+    const shutdown: TxAdminShutdownResult[] = [];
+    for (const noticeAfterMs of runs('shutdown') ? [2 * MINUTE, 0] : []) {
+      progress(
+        `txAdmin shutdown, ${SHUTDOWN_ON_DUTY} on duty, panel ${LIMIT_PER_MINUTE}/min, notice ${noticeAfterMs / 1000} s after the last on`,
+      );
+      shutdown.push(
+        await runTxAdminShutdown({
+          resource: resources.bridge,
+          onDuty: SHUTDOWN_ON_DUTY,
+          latencyMs: LATENCY_MS,
+          limitPerMinute: LIMIT_PER_MINUTE,
+          noticeAfterMs,
+        }),
+      );
+    }
+
     const clusterRuns: ClusterResult[] = [];
     if (runsCluster) {
       const players = cluster.servers * cluster.playersPerServer;
@@ -282,6 +332,8 @@ async function main(): Promise<BenchReport> {
       outage,
       revalidation,
       threadHold,
+      idle,
+      txAdminShutdown: shutdown,
       ...(crashRecovery ? { crashRecovery } : {}),
       ...(micro ? { micro } : {}),
       ...(toggleAllocation ? { toggleAllocation } : {}),
@@ -311,6 +363,59 @@ async function main(): Promise<BenchReport> {
           met: threadHold.length > 0 && threadHold.every((hold) => hold.frameP99Ms <= THREAD_HOLD_TARGETS.frameP99Ms),
         },
         '0 duty records lost in the outage with a restart': { value: `${lost}`, met: lost === 0 },
+        [`idle, nobody on duty: bridge time per frame, mean <= ${IDLE_FRAME_MEAN_MS} ms (resmon 0.00 ms), no timer waiting`]:
+          {
+            value:
+              idle
+                .filter((result) => result.onDuty === 0)
+                .map(
+                  (result) =>
+                    `${result.frameMeanMs.toFixed(4)} ms, ${result.pendingTimers} timer(s) waiting, ${result.ticksWithWorkPerS} ticks/s that walked timers`,
+                )
+                .join('; ') || 'not run',
+            met:
+              idle.some((result) => result.onDuty === 0) &&
+              idle
+                .filter((result) => result.onDuty === 0)
+                .every(
+                  (result) =>
+                    result.frameMeanMs <= IDLE_FRAME_MEAN_MS &&
+                    result.pendingTimers === 0 &&
+                    result.ticksWithWorkPerS === 0,
+                ),
+          },
+        'idle, players on duty: one timer waiting (their revalidation), no setTick, timers fired < 1 a second': {
+          value:
+            idle
+              .filter((result) => result.onDuty > 0)
+              .map(
+                (result) =>
+                  `${result.pendingTimers} waiting, ${result.tickerCallsPerS} setTick calls/s, ${result.timersFiredPerS.toFixed(2)} timers/s with ${result.onDuty} on duty (per frame mean ${result.frameMeanMs.toFixed(4)} ms: ${result.requests} revalidations)`,
+              )
+              .join('; ') || 'not run',
+          met:
+            idle.some((result) => result.onDuty > 0) &&
+            idle
+              .filter((result) => result.onDuty > 0)
+              .every(
+                (result) => result.pendingTimers <= 1 && result.tickerCallsPerS === 0 && result.timersFiredPerS < 1,
+              ),
+        },
+        "txAdmin's shutdown: every off delivered once, within the delay or by the next start": {
+          value:
+            shutdown
+              .map(
+                (result) =>
+                  `${result.endedInTime} of ${result.onDuty} within ${result.delayMs} ms, ${result.endedByNextStart} by the next start, ${result.offsAccepted} offs taken`,
+              )
+              .join('; ') || 'not run',
+          met:
+            shutdown.length > 0 &&
+            shutdown.every(
+              (result) =>
+                result.offsAccepted === result.onDuty && result.endedInTime + result.endedByNextStart === result.onDuty,
+            ),
+        },
         'a removed department ends the duty within one interval plus the queue': {
           value:
             revalidation
@@ -357,6 +462,8 @@ async function main(): Promise<BenchReport> {
       'requests per player session': !runs('storm'),
       '0 duty records lost': !runs('outage'),
       'a removed department': !runs('revalidation'),
+      'idle,': !runs('idle'),
+      "txAdmin's shutdown": !runs('shutdown'),
       'mock panel': !runs('panel'),
     };
     for (const name of Object.keys(report.targets)) {

@@ -3,6 +3,7 @@ import { HEAP_REFERENCES, MICRO_TARGETS } from './micro-report.js';
 import { peerTakeoverLines } from './peer-report.js';
 import type { ClusterResult } from './scenarios/cluster-storm.js';
 import type { CrashRecoveryResult } from './scenarios/crash-recovery.js';
+import type { IdleResult } from './scenarios/idle.js';
 import type { StormResult } from './scenarios/join-storm.js';
 import type { MicroResult } from './scenarios/micro.js';
 import type { MockPanelThroughputResult } from './scenarios/mock-panel-throughput.js';
@@ -10,6 +11,7 @@ import type { RevalidationResult } from './scenarios/on-duty-revalidation.js';
 import type { OutageResult } from './scenarios/outage-restart.js';
 import type { PeerTakeoverResult } from './scenarios/peer-takeover.js';
 import type { ToggleAllocationResult } from './scenarios/toggle-allocation.js';
+import type { TxAdminShutdownResult } from './scenarios/txadmin-shutdown.js';
 import type { ThreadHoldResult } from './support/thread-hold.js';
 
 /** Issue 24: what a game server feels is how long the bridge holds its thread. */
@@ -28,6 +30,10 @@ export interface BenchReport {
   revalidation: RevalidationResult[];
   /** How long the bridge held the server's thread: the largest storm, a restart after it, a crash recovery. */
   threadHold: ThreadHoldResult[];
+  /** `--only idle`: the bridge's time per frame with 2048 online and nobody acting (resmon). */
+  idle: IdleResult[];
+  /** `--only shutdown`: the `off` calls within txAdmin's shutdown delay. */
+  txAdminShutdown: TxAdminShutdownResult[];
   crashRecovery?: CrashRecoveryResult;
   /** `--only micro`: what the bridge costs the game server itself. */
   micro?: MicroResult;
@@ -214,6 +220,64 @@ function threadHoldLines(report: BenchReport): string[] {
   ];
 }
 
+function idleLines(report: BenchReport): string[] {
+  if (report.idle.length === 0) return [];
+  const msOf = (value: number) => value.toFixed(4);
+  return [
+    '',
+    "Idle (resmon): 2048 players online with their profiles loaded, nobody acting, watched for 5 minutes of game time; the bridge's time in each 50 ms server frame as above (FXServer calls its tick in every frame; timer.js returns at once while nothing waits, and otherwise walks every waiting timer: a frame whose tick walked them has work). The on-duty players' profiles are revalidated meanwhile (its requests are counted); they all went on duty within seconds, so their revalidations land in the same few frames (max), where a real server spreads them over the interval.",
+    '',
+    ...table(
+      [
+        'run',
+        'per frame: mean (without collections) / p99 / max',
+        'frames',
+        'ticks that walked timers /s',
+        'timers fired /s',
+        'setTick calls /s',
+        'timers waiting at the end',
+        'requests',
+      ],
+      report.idle.map((result) => [
+        result.threadHold.label,
+        `${msOf(result.frameMeanMs)} (${msOf(result.frameMeanWithoutCollectionsMs)}) / ${msOf(result.frameP99Ms)} / ${msOf(result.frameMaxMs)} ms`,
+        String(result.frames),
+        result.ticksWithWorkPerS.toFixed(1),
+        result.timersFiredPerS.toFixed(2),
+        result.tickerCallsPerS.toFixed(1),
+        String(result.pendingTimers),
+        String(result.requests),
+      ]),
+    ),
+  ];
+}
+
+function shutdownLines(report: BenchReport): string[] {
+  if (report.txAdminShutdown.length === 0) return [];
+  const first = report.txAdminShutdown[0] as TxAdminShutdownResult;
+  return [
+    '',
+    `txAdmin's shutdown: ${first.onDuty} players on duty when txAdmin sends its notice with its default delay (${first.delayMs} ms) and kills the process after it; a panel allowing ${first.limitPerMinute} requests a minute; a new server starts on the same KVP. The notice comes either in a window of the panel's the bridge has not used yet, or right after the last player went on duty (that window partly spent).`,
+    '',
+    ...table(
+      [
+        'notice after the last on',
+        'ended within the delay (last at)',
+        'ended by the next start (all after)',
+        'offs the panel took',
+        '429s',
+      ],
+      report.txAdminShutdown.map((result) => [
+        `${result.noticeAfterMs / 1000} s`,
+        `${result.endedInTime} of ${result.onDuty} (${result.lastEndedAfterMs === undefined ? '-' : `${Math.round(result.lastEndedAfterMs)} ms`})`,
+        `${result.endedByNextStart} (${seconds(result.nextStartEndedAllAfterS)})`,
+        String(result.offsAccepted),
+        String(result.tooManyRequests),
+      ]),
+    ),
+  ];
+}
+
 function toggleAllocationLines(result: ToggleAllocationResult): string[] {
   const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
   const { shares } = result;
@@ -345,6 +409,8 @@ export function formatReport(report: BenchReport): string[] {
         ]
       : []),
     ...threadHoldLines(report),
+    ...idleLines(report),
+    ...shutdownLines(report),
     ...clusterLines(report),
     ...(report.peers ? peerTakeoverLines(report.peers) : []),
     ...(report.micro ? microLines(report.micro) : []),

@@ -32,11 +32,15 @@ const OFF_DUTY_MESSAGE: Record<OffDutyPayload['reason'], MessageKey> = {
   admin: 'off_duty_admin',
   replaced: 'off_duty_replaced',
   superseded: 'off_duty_superseded',
+  server_shutdown: 'off_duty_server_shutdown',
+  kicked: 'off_duty',
+  banned: 'off_duty',
 };
 
 /**
  * Why going on duty needs a department first: the player has none (the panel lists no department role for them, or
- * does not know them: /syncme is the fix), the profile is not there to choose from, or a menu has yet to choose.
+ * does not know them: /syncme is the fix), the profile is not there to choose from, or a menu has yet to choose
+ * between several.
  */
 function missingSelection(
   profile: ProfilePayload | undefined,
@@ -134,13 +138,16 @@ export function startBridgeClient(port: ClientPort) {
       return false;
     };
     if (on === undefined) return refuse('invalid_request', 'invalid_status');
-    if (on && selectedDeptId === null) {
+    // A player with one department has nothing to choose: the server export SetPlayerDuty takes it too.
+    const only = profile?.ok && profile.departments.length === 1 ? profile.departments[0]?.id : undefined;
+    const departmentId = selectedDeptId ?? only ?? null;
+    if (on && departmentId === null) {
       const problem = missingSelection(profile);
       return refuse(problem, problem);
     }
     const requestId = nextRequestId++;
     pending.set(requestId, (outcome) => reply(callback, outcome));
-    port.emitServer(INTERNAL_EVENTS.dutyRequest, requestId, on, on ? selectedDeptId : null);
+    port.emitServer(INTERNAL_EVENTS.dutyRequest, requestId, on, on ? departmentId : null);
     return true;
   }
 

@@ -21,7 +21,13 @@
  * ```
  */
 export { type CliOptions, type CliParse, parseCliOptions, USAGE } from './cli-options';
-export type { PanelControls, RolesChange, UserDeletion } from './controls/panel-controls';
+export type {
+  DepartmentPutResult,
+  PanelControls,
+  RolesChange,
+  UserDeletion,
+  UserPut,
+} from './controls/panel-controls';
 export * from './controls/schemas';
 export { createMockPanel, type MockPanel, type MockPanelOptions } from './create-mock-panel';
 export { DEFAULT_DATA_FILE, loadMockPanelData, MockPanelDataError, parseMockPanelData } from './data/load';

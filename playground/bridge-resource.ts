@@ -4,7 +4,7 @@ import { join } from 'node:path';
 /**
  * The bridge folder the simulated server loads. Without config lines, the repository itself; with some (such as
  * `Config.RefreshIntervalMs = 15000`), a copy in `into` whose config.lua ends with them, as an owner would edit it,
- * with a copy of the built dist/: the optional modules (dist/redis.js, dist/metrics.js, dist/integrations.js) are
+ * with a copy of the built dist/: the optional modules (dist/redis.cjs, dist/metrics.cjs, dist/integrations.cjs) are
  * required from it, and FXServer's Node sandbox (as the simulator's) reads nothing outside the resource's folder, a
  * link's target included.
  */

@@ -10,6 +10,9 @@ runPanelCli({
   usage: PLAYGROUND_USAGE,
   parse: parsePlaygroundOptions,
   async serve(options, panel, tokenGiven) {
+    // What the tester's own resources print is theirs to read here, and so are the server's answers to their --cfg
+    // lines (`No such command sett.`); the bridge's lines are on the page.
+    const own = new Set(options.resources.map((resource) => resource.name));
     const running = await startPlaygroundWithPanel({
       ...panel,
       port: options.port,
@@ -17,6 +20,12 @@ runPanelCli({
       refreshIntervalMs: options.refreshIntervalMs,
       servers: options.servers,
       redis: options.redis,
+      resources: options.resources,
+      serverCfg: options.serverCfg,
+      echo: (line, server) => {
+        if (line.resource !== null && !own.has(line.resource)) return;
+        console.log(options.servers === 1 ? line.line : `S${server} ${line.line}`);
+      },
     });
     const { redis } = running.servers.state();
     if (options.servers === 1) {
@@ -37,6 +46,12 @@ runPanelCli({
         ? '  Token: the value of LEO_API_TOKEN (type it into the page)'
         : `  Token (type it into the page): ${panel.token}`,
     );
+    for (const { name, dir } of options.resources) {
+      console.log(`  Your resource ${name} (${dir}) runs after the bridge; what it prints shows below`);
+    }
+    if (options.serverCfg.length > 0) {
+      console.log(`  ${options.serverCfg.length} more server.cfg lines from --cfg ran before the resources started`);
+    }
     if (options.refreshIntervalMs !== undefined) {
       console.log(
         `  The bridge refreshes a profile after ${options.refreshIntervalMs / 1000} s (Config.RefreshIntervalMs)`,

@@ -12,7 +12,7 @@ import {
   type PlayerDuty,
   type ProfilePayload,
 } from '../shared/events.js';
-import { createSim, type Sim, type SimEvent, type SimPlayer } from '../sim/index.js';
+import { type ConsoleLine, createSim, type Sim, type SimEvent, type SimPlayer } from '../sim/index.js';
 import { bridgeResource } from './bridge-resource.js';
 import { type DutyCommandAnswer, DutyCommandRunner } from './duty-command-runner.js';
 import { chatLinesOf, onDutyCountOf } from './server-view.js';
@@ -40,14 +40,21 @@ export interface PlaygroundOptions {
   /** BRIDGE_REDIS_URL: the community's Redis; none, the bridge is alone as before issue 25. */
   redisUrl?: string;
   token: string;
-  /** Who can join from the dashboard. */
-  users: readonly PlaygroundUser[];
+  /** Who can join from the dashboard, asked each time: a user added to the panel while it runs is among them. */
+  users: () => readonly PlaygroundUser[];
   /** The bridge's `Config.RefreshIntervalMs`; by default the shipped config.lua's. */
   refreshIntervalMs?: number;
   /** More lines for the bridge's config.lua (a test's `Config.RefreshCooldownMs = 0`). */
   config?: readonly string[];
-  /** More resources for the simulated server, started after the bridge (a test's stand-in for another resource). */
+  /** More resources for the simulated server, started after the bridge (`npm start -- --resource ../my-mdt`). */
   resources?: ReadonlyArray<{ dir: string; name: string }>;
+  /**
+   * More server.cfg lines (`npm start -- --cfg extra.cfg`): run after the playground's own, before any resource
+   * starts. An `ensure` among them starts that resource there, as in FXServer.
+   */
+  serverCfg?: readonly string[];
+  /** Hears every console line of this server as it is printed (the CLI prints those of the tester's resources). */
+  echo?: (line: ConsoleLine, server: number) => void;
   /**
    * Called with why the bridge took a player off duty, as the game side shows it: the reason of
    * `bridge:client:offDuty`, or `dropped` for a player the playground drops while on duty (their client is gone).
@@ -145,7 +152,7 @@ export class Playground {
     const workDir = mkdtempSync(join(tmpdir(), 'bridge-playground-'));
     const kvpDir = join(workDir, 'kvp');
     mkdirSync(kvpDir);
-    const { refreshIntervalMs, config = [] } = options;
+    const { refreshIntervalMs, config = [], echo, server = 1 } = options;
     const configLines = [
       `Config.DutyCommand = { Enabled = true, Name = '${DUTY_COMMAND}' }`,
       'Config.AcePermissions = true',
@@ -165,10 +172,12 @@ export class Playground {
       aces: [
         'add_ace resource.bridge command.add_principal allow',
         'add_ace resource.bridge command.remove_principal allow',
+        ...(options.serverCfg ?? []),
       ],
       kvpDir,
       clock: 'real',
       recordEvents: (name) => name.startsWith('bridge:'),
+      echo: echo && ((line) => echo(line, server)),
     });
     return new Playground(sim, options, workDir);
   }
@@ -177,7 +186,7 @@ export class Playground {
     this.collect();
     return {
       ok: true,
-      demoUsers: [...this.options.users],
+      demoUsers: [...this.options.users()],
       players: this.sim.players.map((player) => this.describe(player)),
       dutyCommand: `/${DUTY_COMMAND}`,
       onDutyCount: onDutyCountOf(this.sim),
@@ -194,7 +203,7 @@ export class Playground {
 
   /** Joins a player with that chat account and waits for the bridge to send their profile. */
   async join(chatId: string, name?: string): Promise<{ id: number; name: string }> {
-    const known = this.options.users.find((user) => user.chatId === chatId);
+    const known = this.options.users().find((user) => user.chatId === chatId);
     const player = await this.sim.join({
       name: name?.trim() || known?.name || `Player ${chatId.slice(-4)}`,
       identifiers: [`license:${chatId.padStart(40, '0').slice(-40)}`, `chat:${chatId}`],

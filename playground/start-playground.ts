@@ -49,8 +49,12 @@ export async function startPlaygroundWithPanel(
     refreshIntervalMs?: number;
     /** More lines for the bridge's config.lua (tests). */
     bridgeConfig?: readonly string[];
-    /** More resources for the simulated server (tests). */
+    /** More resources for every simulated server, started after the bridge (npm start -- --resource ../my-mdt). */
     resources?: PlaygroundOptions['resources'];
+    /** More server.cfg lines for every simulated server (npm start -- --cfg extra.cfg). */
+    serverCfg?: PlaygroundOptions['serverCfg'];
+    /** Hears every console line of every server. */
+    echo?: PlaygroundOptions['echo'];
     /** How many simulated servers (npm start -- --servers 2); 1 by default. */
     servers?: number;
     /** With two servers or more: whether they share a Redis (npm start -- --no-redis: false); true by default. */
@@ -64,6 +68,8 @@ export async function startPlaygroundWithPanel(
     refreshIntervalMs,
     bridgeConfig,
     resources,
+    serverCfg,
+    echo,
     servers: count = 1,
     redis: withRedis = true,
     ...panelOptions
@@ -81,7 +87,7 @@ export async function startPlaygroundWithPanel(
   let redis: RedisServer | undefined;
   try {
     if (count > 1 && withRedis) redis = await startRedisServer();
-    const users = [...panel.store.users.all().map(({ chatId, name }) => ({ chatId, name })), UNREGISTERED];
+    const users = () => [...panel.store.users.all().map(({ chatId, name }) => ({ chatId, name })), UNREGISTERED];
     servers = await PlaygroundServers.start(
       count,
       {
@@ -91,6 +97,8 @@ export async function startPlaygroundWithPanel(
         refreshIntervalMs,
         config: bridgeConfig,
         resources,
+        serverCfg,
+        echo,
         // The panel's off call does not say why; the playground sees the game side and tells the dashboard.
         onOffDuty: (chatId, departmentId, reason) => panel.store.duty.noteEndReason(chatId, departmentId, reason),
       },

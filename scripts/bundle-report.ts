@@ -41,7 +41,7 @@ async function reportOf(config: Options): Promise<BundleReport> {
   // tsup names the metafile after the format, so each bundle is built into a folder of its own.
   const metafile = join(outDir, `metafile-${config.format}.json`);
   const { outputs } = JSON.parse(readFileSync(metafile, 'utf8')) as Metafile;
-  const [file, output] = Object.entries(outputs).find(([path]) => path.endsWith('.js')) ?? [];
+  const [file, output] = Object.entries(outputs).find(([path]) => /\.c?js$/.test(path)) ?? [];
   if (!file || !output) throw new Error(`${metafile} names no JavaScript output`);
   return summarise(file.split('/').at(-1) as string, output, metafile);
 }

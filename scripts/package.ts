@@ -9,7 +9,7 @@ import { METRICS_MODULE } from '../server/metrics/load-metrics.js';
 
 // npm run package [-- --out <dir>] [--no-build]: the drop-in resource folder <dir>/bridge and <dir>/bridge.zip
 // (default <dir>: package/), holding only what FXServer loads (the manifest's scripts and the optional modules the
-// server bundle requires: dist/redis.js, dist/metrics.js, dist/integrations.js), the bundles' source maps, the server
+// server bundle requires: dist/redis.cjs, dist/metrics.cjs, dist/integrations.cjs), the bundles' source maps, the server
 // owner's README,
 // the owner-facing docs, the licence and the types for resources written in TypeScript or Lua.
 
@@ -77,7 +77,7 @@ const SOURCE_MAP_URL = /\/\/# sourceMappingURL=([^\s]+)\s*$/;
  */
 export function sourceMapsOf(root: string, files: readonly string[]): string[] {
   return files
-    .filter((file) => file.endsWith('.js') && existsSync(join(root, file)))
+    .filter((file) => /\.c?js$/.test(file) && existsSync(join(root, file)))
     .flatMap((file) => {
       const url = SOURCE_MAP_URL.exec(readFileSync(join(root, file), 'utf8'))?.[1];
       return url && !url.startsWith('data:') ? [posix.join(posix.dirname(file), url)] : [];

@@ -1,7 +1,10 @@
+import { resolve } from 'node:path';
 import { INTERNAL_EVENTS } from '../shared/events.js';
+import { communityStatusOf } from './commands/community-status.js';
 import { panelStatusOf } from './commands/panel-status.js';
 import { CommunityOnDutyCount } from './community/community-on-duty-count.js';
 import { startCommunityRun } from './community/community-run.js';
+import { HeldForRedis } from './community/held-for-redis.js';
 import { LIVENESS_CONVAR, livenessMsOf } from './community/liveness-convar.js';
 import { joinCommunity } from './community/load-community.js';
 import { readBridgeSettings } from './config/bridge-settings.js';
@@ -11,12 +14,12 @@ import { snapshotOf } from './duty/duty-state.js';
 import { grantDutyPrincipals } from './duty/effects/ace-principals.js';
 import { emitClientDutyEvents } from './duty/effects/client-duty-events.js';
 import { logDutyChanges } from './duty/effects/duty-log.js';
-import { recordDutyOwners } from './duty/effects/duty-owner-record.js';
+import { recordDutyOwners, releaseEndedShifts } from './duty/effects/duty-owner-record.js';
 import { publishDutyStateBags } from './duty/effects/duty-state-bag.js';
 import { tellIntegrations } from './duty/effects/integrations.js';
 import { publishOnDutyCounts } from './duty/effects/on-duty-count.js';
 import { pollOnDutyProfiles } from './duty/effects/on-duty-polling.js';
-import { recordOpenDuties } from './duty/effects/open-duty-record.js';
+import { closeEndedShifts, recordOpenDuties } from './duty/effects/open-duty-record.js';
 import { emitServerDutyEvents } from './duty/effects/server-duty-events.js';
 import { subscribeDutyEffects } from './duty/effects/subscribe-duty-effects.js';
 import { endLapsedServersDuties } from './duty/lapsed-servers.js';
@@ -40,6 +43,7 @@ import { reconcileDuties } from './profiles/subscribers/duty-reconciliation.js';
 import { wireProfileSubscribers } from './profiles/wire-profile-subscribers.js';
 import type { BridgeRuntime, ServerPort } from './server-port.js';
 import type { BridgeServer } from './started-bridge.js';
+import { followTxAdmin } from './txadmin/txadmin-events.js';
 
 /** The composition root: builds the bridge's parts and wires them; what each does lives in its own module. */
 export function startBridgeServer(port: ServerPort, runtime: BridgeRuntime): BridgeServer {
@@ -55,6 +59,7 @@ export function startBridgeServer(port: ServerPort, runtime: BridgeRuntime): Bri
     ? joinCommunity(
         {
           url: settings.redisUrl,
+          ...(settings.redisCaFile ? { caFile: resolve(port.resourcePath, settings.redisCaFile) } : {}),
           apiBase,
           logger,
           now: runtime.now,
@@ -65,6 +70,8 @@ export function startBridgeServer(port: ServerPort, runtime: BridgeRuntime): Bri
         runtime.load,
       )
     : undefined;
+  // What waits for Redis to answer, for `bridge status`: a part that holds a call until Redis confirms registers it.
+  const heldForRedis = new HeldForRedis(runtime.now);
   // Who owns each account's duty across the community: this server's shifts in Redis (issue 25 item 3).
   const owners = community?.dutyOwners(port.store);
   // Every panel request goes through this stack's scheduler, within the panel's rate limit.
@@ -108,7 +115,7 @@ export function startBridgeServer(port: ServerPort, runtime: BridgeRuntime): Bri
     sleep: runtime.sleep,
     random: runtime.random,
     // In a community every call that could undo a duty is confirmed against its claim in Redis first.
-    ...(owners ? { fence: { owners, requestTimeoutMs: config.RequestTimeoutMs } } : {}),
+    ...(owners ? { fence: { owners, requestTimeoutMs: config.RequestTimeoutMs, held: heldForRedis } } : {}),
   });
   // Before anything can put a player on duty or reach the panel: the duties a crashed run left open become `off`
   // calls kept in the outbox, which the start-up sends behind that run's own kept calls once the probe has answered.
@@ -125,6 +132,7 @@ export function startBridgeServer(port: ServerPort, runtime: BridgeRuntime): Bri
     now: runtime.wallNow,
     sleep: runtime.sleep,
     onDutyWaitMs: config.RequestTimeoutMs * 2,
+    resumeWindowMs: config.ResumeWindowMs,
     player: dutyPlayerOf(players),
     profile: (src, refetch) => profiles.forDuty(src, refetch),
     latestProfile: (src) => profiles.cached(src),
@@ -149,6 +157,7 @@ export function startBridgeServer(port: ServerPort, runtime: BridgeRuntime): Bri
   // Players on duty are polled: what the panel changes reaches their duty through the profile reconciliation.
   const polling = new OnDutyRevalidation({
     intervalMs: config.RefreshIntervalMs,
+    now: runtime.now,
     sleep: runtime.sleep,
     freshForMs: (chatId) => profiles.freshForMs(chatId),
     refresh: (chatId, priority) => profiles.refreshInBackground(chatId, priority),
@@ -157,8 +166,9 @@ export function startBridgeServer(port: ServerPort, runtime: BridgeRuntime): Bri
   const game = startGameSide({
     ...{ port, runtime, logger, config, token, players, duty, profiles, playersOnline },
     panelStatus: panelStatusOf(stack, outbox, apiBase, config.DegradedMode),
+    communityStatus: communityStatusOf(settings.redisUrl, community, heldForRedis, owners && (() => owners.settling())),
     communityCount: (slug) => communityCount.count(slug),
-    ...(owners ? { releaseHeld: () => outbox.releaseHeld(), communitySettling: () => owners.settling() } : {}),
+    ...(owners ? { releaseHeld: () => outbox.releaseHeld() } : {}),
   });
   // Every duty change reaches each of these the same way, whatever caused it; an integration is one more here.
   // The principals and the counts come before the events: a listener of playerOnDuty already finds both.
@@ -180,8 +190,17 @@ export function startBridgeServer(port: ServerPort, runtime: BridgeRuntime): Bri
     emitServerDutyEvents(port, logger),
     emitClientDutyEvents(port, logger),
   ]);
+  const endedShifts = closeEndedShifts(duty.heldEnded$, openDuties);
+  if (owners) endedShifts.add(releaseEndedShifts(duty.heldEnded$, owners));
   const takenElsewhere = owners && followDutyOwners(owners, dutyStore, duty);
   if (owners) takenElsewhere?.add(endLapsedServersDuties(owners, outbox));
+  const txAdmin = followTxAdmin({
+    events$: port.txAdminEvents$,
+    duty,
+    port,
+    restartNotice: config.RestartNotice,
+    logger,
+  });
   // The panel answering again refreshes the stale profiles.
   const recovery = stack.breaker.recovered$.subscribe(() => profiles.recover());
 
@@ -193,8 +212,10 @@ export function startBridgeServer(port: ServerPort, runtime: BridgeRuntime): Bri
     ready: probeThenResume(stack.client, apiBase, outbox, logger),
     stop() {
       // Synchronous: the runtime is torn down right after, so nothing asynchronous would complete.
-      for (const [src] of duty.onDutyPlayers()) duty.forceOffNow(src, 'resource_stop');
+      duty.endAll('resource_stop');
       game.stop();
+      txAdmin.unsubscribe();
+      endedShifts.unsubscribe();
       recovery.unsubscribe();
       takenElsewhere?.unsubscribe();
       profileSubscribers.unsubscribe();

@@ -3,7 +3,6 @@ import { type BridgeServerExports, INTERNAL_EVENTS } from '../shared/events.js';
 import { registerBridgeCommands } from './commands/bridge-commands.js';
 import type { StatusSnapshot } from './commands/status-report.js';
 import { statusReader } from './commands/status-snapshot.js';
-import type { Settling } from './community/duty-owner-api.js';
 import type { Duty } from './duty/duty.js';
 import { onDutyByDepartment } from './duty/on-duty-by-department.js';
 import { registerServerExports } from './exports/register-exports.js';
@@ -38,12 +37,12 @@ export interface GameSideWiring {
   playersOnline: (count: number) => void;
   /** The panel's part of `bridge status`; undefined when the bridge is not configured. */
   panelStatus: () => StatusSnapshot['panel'];
+  /** The community's part of `bridge status`; undefined when the bridge is not configured. */
+  communityStatus: () => StatusSnapshot['community'];
   /** GetCommunityOnDutyCount's answer. */
   communityCount: (slug: unknown) => number;
   /** `bridge release` (BRIDGE_REDIS_URL): the duty calls held for Redis go without its confirmation; how many. */
   releaseHeld?: () => number;
-  /** With BRIDGE_REDIS_URL: what the community's duty owners still have to settle (`bridge status`). */
-  communitySettling?: () => Settling;
 }
 
 /** What the bridge keeps on the game's side, whatever is behind it. */
@@ -99,6 +98,7 @@ export function startGameSide(wiring: GameSideWiring): GameSide {
   });
   const clientEvents = subscribeClientEvents({
     ...wiring,
+    resumeShifts: config.ResumeWindowMs > 0,
     refreshOther: serverExports.RefreshPlayer,
     now: runtime.now,
     refreshCooldownMs: config.RefreshCooldownMs,

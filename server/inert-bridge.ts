@@ -46,6 +46,7 @@ export function startInertBridge(
     profiles,
     playersOnline: () => {},
     panelStatus: () => undefined,
+    communityStatus: () => undefined,
     communityCount: (slug) => communityCount.count(slug),
   });
   // Nobody is ever on duty here, and scripts reading the counts find that said.

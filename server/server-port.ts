@@ -1,6 +1,7 @@
 import type { Observable } from 'rxjs';
 import type { ResourcePort } from './integrations/integration.js';
 import type { LoadModule } from './optional-modules/load-optional-module.js';
+import type { PlayerDrop } from './players/drop-reading.js';
 import type { KeyValueStore } from './storage/key-value-store.js';
 
 export interface ClientMessage {
@@ -25,6 +26,12 @@ export interface HttpRequest {
   headers: Readonly<Record<string, string>>;
 }
 
+/** A `txAdmin:events:<name>` server event that txAdmin's monitor resource fired, with its payload as it came. */
+export interface TxAdminEvent {
+  name: string;
+  data: unknown;
+}
+
 export interface HttpAnswer {
   status: number;
   headers: Record<string, string>;
@@ -37,7 +44,12 @@ export interface HttpAnswer {
  */
 export interface ServerPort {
   readonly joins$: Observable<number>;
-  readonly drops$: Observable<{ src: number; reason: string }>;
+  readonly drops$: Observable<{ src: number } & PlayerDrop>;
+  /**
+   * txAdmin's events the bridge reads (TXADMIN_EVENTS), fired by its monitor resource: a client or another resource
+   * firing one is not heard.
+   */
+  readonly txAdminEvents$: Observable<TxAdminEvent>;
   readonly clientReady$: Observable<ClientMessage>;
   readonly dutyRequests$: Observable<ClientMessage>;
   readonly refreshRequests$: Observable<ClientMessage>;
@@ -62,6 +74,8 @@ export interface ServerPort {
   reply(src: number, line: string): void;
   /** This resource's name (`bridge` unless the owner renamed the folder): its principal is `resource.<name>`. */
   readonly resourceName: string;
+  /** This resource's folder on disk: where a file a convar names by a relative path is. */
+  readonly resourcePath: string;
   /** A server console line run by this resource (FXServer checks its ACE `command.<name>`). */
   executeCommand(line: string): void;
   /** Whether a principal (`resource.bridge`, `group.admin`) has an ACE, through everything it inherits. */

@@ -29,6 +29,8 @@ export interface DeptDataPayload {
   name: string;
   rank: Rank;
   data: DepartmentData;
+  /** The shift the player had before their game crashed or timed out goes on (Config.ResumeWindowMs). */
+  resumed?: true;
 }
 
 /**
@@ -46,9 +48,17 @@ export type OffDutyReason =
   | 'resource_stop'
   | 'admin'
   | 'replaced'
-  | 'superseded';
+  | 'superseded'
+  /** txAdmin is stopping or restarting the server (or kicking everyone). */
+  | 'server_shutdown'
+  /** Kicked or banned through txAdmin. */
+  | 'kicked'
+  | 'banned';
 
-/** Why a duty ended, as the server knows it: every OffDutyReason, and `dropped` for a player who disconnected. */
+/**
+ * Why a duty ended, as the server knows it: every OffDutyReason, and `dropped` for a player who disconnected (a
+ * kick or a ban through txAdmin keeps its own reason).
+ */
 export type DutyEndReason = OffDutyReason | 'dropped';
 
 /** `bridge:client:offDuty`. */
@@ -83,9 +93,13 @@ export type DutyOutcome =
 
 /** Server events (local: listen with `on`), each with the arguments a listener receives. */
 export interface BridgeServerEvents {
-  'bridge:server:playerOnDuty': [source: number, departmentId: number, rankId: number];
-  /** Also fired when a player on duty disconnects or the bridge stops. */
-  'bridge:server:playerOffDuty': [source: number];
+  /** `resumed`: the shift the player's game crashed or timed out in goes on (Config.ResumeWindowMs). */
+  'bridge:server:playerOnDuty': [source: number, departmentId: number, rankId: number, resumed: boolean];
+  /**
+   * Also fired when a player on duty disconnects or the bridge stops. `resumable`: the game crashed or timed out and
+   * the panel keeps the shift for Config.ResumeWindowMs; it ends there unless the player comes back to it in time.
+   */
+  'bridge:server:playerOffDuty': [source: number, reason: DutyEndReason, resumable: boolean];
   /**
    * A player on duty got another rank in the panel (found by the background revalidation or /dutyrefresh); they
    * stay on duty with it.
@@ -162,7 +176,10 @@ export interface DutyOptions {
 export interface BridgeClientExports {
   IsPlayerOnDuty(): boolean;
   GetDutyOptions(): DutyOptions;
-  /** True when the request was sent; the callback receives the outcome. */
+  /**
+   * On duty (for the department set with `setActive`, or the player's only one) or off duty. True when the request
+   * was sent; the callback receives the outcome.
+   */
   UpdatePlayerDuty(status: boolean, callback?: (outcome: DutyOutcome) => void): boolean;
 }
 

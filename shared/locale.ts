@@ -11,6 +11,8 @@ export const ENGLISH = {
   off_duty_admin: 'An administrator took you off duty.',
   off_duty_replaced: 'You are now off duty: your chat account went on duty in another game session.',
   off_duty_superseded: 'You are now off duty: your chat account is on duty in another game session.',
+  off_duty_server_shutdown: 'You are now off duty: the server is shutting down.',
+  restart_notice: 'The server restarts in {minutes} min; your shift ends then.',
   already_on_duty: 'You are already on duty in {department}.',
   already_off_duty: 'You are not on duty.',
   department_fallback: 'department {id}',
@@ -70,6 +72,7 @@ const UNUSED_BY_ENGLISH: Partial<Record<MessageKey, readonly string[]>> = {
   off_duty_admin: ['department'],
   off_duty_replaced: ['department'],
   off_duty_superseded: ['department'],
+  off_duty_server_shutdown: ['department'],
   duty_menu_department: ['number', 'department', 'slug'],
   duty_menu_department_on_duty: ['number', 'department', 'slug'],
 };

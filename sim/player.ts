@@ -101,9 +101,43 @@ export class SimPlayer {
     return this.host.resources.get(name)?.state ?? 'missing';
   }
 
-  /** The player quits: playerDropped(reason, '__cfx_internal:client', 2) on the server, the client goes away. */
+  // The reasons below are FXServer's own (citizenfx/fivem 06d4d348): what the client sends in its msgIQuit
+  // (IQuitPacketHandler.h drops it with ClientDropReason::CLIENT, 2, resource `__cfx_internal:client`), or what the
+  // server writes itself (GameServer.cpp, ClientDropReasons.h).
+
+  /**
+   * The player leaves: playerDropped(reason, '__cfx_internal:client', 2) on the server, the client goes away.
+   * `Disconnected.` is the game's own menu (LeaveGameHandler.cpp, ConnectToNative.cpp).
+   */
   drop(reason = 'Disconnected.'): void {
     // Through the world's hook, as a drop by the server goes: the Sim forgets the player there.
     this.world.dropPlayer(this.record, reason, '__cfx_internal:client', 2);
+  }
+
+  /** The player closes the game: `Exiting` (NetHook.cpp, ExitCleanly), or `Quit: <message>` from the quit command. */
+  quit(message?: string): void {
+    this.drop(message === undefined ? 'Exiting' : `Quit: ${message}`);
+  }
+
+  /**
+   * The game crashes: its crash handler has the client send `Game crashed: <what crashed>` before the process dies
+   * (MiniDump.cpp, friendlyReason, through OnAbnormalTermination in NetLibrary.cpp).
+   */
+  crash(what = 'GTA5_b3258.exe!rage::fwEntity::GetTransform (0x1A2B3C)'): void {
+    this.drop(`Game crashed: ${what}`);
+  }
+
+  /**
+   * The game stops answering (a freeze, a lost connection): the server drops the client once it has not been
+   * heard from for CLIENT_DEAD_TIMEOUT (60 s), with ClientDropReason::CLIENT_CONNECTION_TIMED_OUT (5) from
+   * `__cfx_internal:server` (GameServer.cpp). The 60 s of silence are not waited for here.
+   */
+  timeOut(lastSeenMs = 60_012): void {
+    this.world.dropPlayer(
+      this.record,
+      `Server->client connection timed out. Last seen ${lastSeenMs} msec ago.`,
+      '__cfx_internal:server',
+      5,
+    );
   }
 }

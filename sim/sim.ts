@@ -10,6 +10,8 @@ import { startResource, stopResource } from './host/lifecycle.js';
 import type { ConsoleLine, ScriptError, SimEvent } from './host/log.js';
 import { World } from './host/world.js';
 import type { ExportsProxy } from './js/host-runtime.js';
+import { JsRuntime } from './js/js-runtime.js';
+import type { TimerStats } from './js/timers.js';
 import { SimPlayer } from './player.js';
 import { connectPlayer, dropPlayer, type JoinOptions } from './server/connections.js';
 import { cfgLines } from './server/console-line.js';
@@ -30,8 +32,8 @@ export interface SimOptions {
   clock?: ClockMode;
   serverFrameMs?: number;
   clientFrameMs?: number;
-  /** Print console lines as they happen (default false). */
-  echo?: boolean;
+  /** Print console lines as they happen, or hand each to a function (default false). */
+  echo?: boolean | ((line: ConsoleLine) => void);
   recordEvents?: boolean | ((name: string) => boolean);
   maxEvents?: number;
   /** A stand-in `chat` resource that records messages and suggestions on clients (default true). */
@@ -139,6 +141,21 @@ export class Sim {
    */
   get hostWork(): HostWork {
     return this.world.hostWork;
+  }
+  /**
+   * What the JS timers of a resource's server scripts did since it started (timer.js, fivem-runtime.md §9): the frames
+   * whose tick had anything waiting, the timers fired, the setTick calls, and what waits now. What resmon shows of a
+   * resource that does nothing is this: FXServer calls its tick every frame, and timer.js returns at once while
+   * nothing waits.
+   */
+  scriptTimers(resource: string): TimerStats {
+    const total: TimerStats = { ticksWithWork: 0, timersFired: 0, tickerCalls: 0, pendingTimers: 0, tickers: 0 };
+    for (const runtime of this.world.server.resources.get(resource)?.runtimes ?? []) {
+      if (!(runtime instanceof JsRuntime)) continue;
+      const stats = runtime.timerStats();
+      for (const key of Object.keys(total) as (keyof TimerStats)[]) total[key] += stats[key];
+    }
+    return total;
   }
   /** Forgets recorded console lines, errors and events. */
   clearLogs(): void {

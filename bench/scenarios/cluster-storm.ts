@@ -19,7 +19,7 @@ export type ClusterRedis = 'none' | 'up' | 'killed';
 export interface ClusterOptions {
   /** `none`: each bridge alone; `up`: one Redis for all; `killed`: that Redis killed (-9) mid-storm, then back empty. */
   redis: ClusterRedis;
-  /** The bridge's resource folder (with dist/redis.js). */
+  /** The bridge's resource folder (with dist/redis.cjs). */
   resource: string;
   servers: number;
   playersPerServer: number;

@@ -13,7 +13,7 @@ import { createSim, type Sim } from '../../sim/index.js';
 import { TOKEN } from '../support/bench-world.js';
 
 export interface PeerTakeoverOptions {
-  /** The bridge's resource folder (with dist/redis.js). */
+  /** The bridge's resource folder (with dist/redis.cjs). */
   resource: string;
   /** Kills measured one after the other. */
   runs: number;

@@ -17,6 +17,10 @@ export interface BenchWorldOptions {
   clock: 'virtual' | 'real';
   /** Latency the in-process panel adds to each answer (virtual runs). */
   latencyMs: number;
+  /** The panel's limit per client IP and minute; 200, as the spec says, unless a scenario needs otherwise. */
+  limitPerMinute?: number;
+  /** More resources the server runs beside the bridge (txAdmin's monitor, say). */
+  resources?: Array<{ dir: string; name: string }>;
 }
 
 /** The bridge's client exports as a JS resource calls them (the naive baseline ships the same client). */
@@ -64,7 +68,12 @@ export class BenchWorld {
 
   static async start(options: BenchWorldOptions): Promise<BenchWorld> {
     let now = () => Date.now();
-    const panel = createMockPanel({ token: TOKEN, data: options.users.data, now: () => now() });
+    const panel = createMockPanel({
+      token: TOKEN,
+      data: options.users.data,
+      now: () => now(),
+      ...(options.limitPerMinute === undefined ? {} : { rateLimit: { limit: options.limitPerMinute } }),
+    });
     const kvpDir = mkdtempSync(join(tmpdir(), 'bridge-bench-kvp-'));
     const originalFetch = globalThis.fetch;
     let convars: Record<string, string>;
@@ -91,7 +100,7 @@ export class BenchWorld {
       convars = { BRIDGE_API_BASE: server.url, BRIDGE_LEO_API_TOKEN: TOKEN };
     }
     const sim = await createSim({
-      resources: [{ dir: options.resource, name: 'bridge' }],
+      resources: [{ dir: options.resource, name: 'bridge' }, ...(options.resources ?? [])],
       convars,
       kvpDir,
       clock: options.clock,

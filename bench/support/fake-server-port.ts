@@ -1,6 +1,13 @@
 import { filter, type Observable, Subject } from 'rxjs';
 import type { ResourcePort } from '../../server/integrations/integration.js';
-import type { ClientMessage, HttpAnswer, HttpRequest, PlayerStateWrite, ServerPort } from '../../server/server-port.js';
+import type {
+  ClientMessage,
+  HttpAnswer,
+  HttpRequest,
+  PlayerStateWrite,
+  ServerPort,
+  TxAdminEvent,
+} from '../../server/server-port.js';
 import { createMemoryStore, type KeyValueStore } from '../../server/storage/key-value-store.js';
 import { AceStore } from '../../sim/server/aces.js';
 import { tokenize } from '../../sim/server/console-line.js';
@@ -38,7 +45,8 @@ export interface FakeServerPortOptions {
  */
 export class FakeServerPort implements ServerPort {
   readonly joins$ = new Subject<number>();
-  readonly drops$ = new Subject<{ src: number; reason: string }>();
+  readonly drops$ = new Subject<{ src: number; reason: string; resource: string; code: number | undefined }>();
+  readonly txAdminEvents$ = new Subject<TxAdminEvent>();
   readonly clientReady$ = new Subject<ClientMessage>();
   readonly dutyRequests$ = new Subject<ClientMessage>();
   readonly refreshRequests$ = new Subject<ClientMessage>();
@@ -46,6 +54,7 @@ export class FakeServerPort implements ServerPort {
   readonly tokenProofs$ = new Subject<ClientMessage>();
   readonly refreshOtherRequests$ = new Subject<ClientMessage>();
   readonly resourceName = 'bridge';
+  readonly resourcePath = process.cwd();
   /** FXServer's ACEs and principals, with its semantics (the simulator's store). */
   readonly aces = new AceStore();
   /** Console lines the bridge ran with ExecuteCommand, refused ones included. */
@@ -259,9 +268,10 @@ export class FakeServerPort implements ServerPort {
     this.storePlayerState(src, key, value);
   }
 
-  drop(src: number, reason = 'Exiting'): void {
+  /** The player leaves: by default the client's own `Exiting`, as FXServer reports it. */
+  drop(src: number, reason = 'Exiting', resource = '__cfx_internal:client', code: number | undefined = 2): void {
     this.players.delete(src);
-    this.drops$.next({ src, reason });
+    this.drops$.next({ src, reason, resource, code });
   }
 
   // Reading back what the bridge did.

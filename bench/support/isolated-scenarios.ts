@@ -6,9 +6,11 @@ import { fork } from 'node:child_process';
 import { setPriority } from 'node:os';
 import type { runClusterStorm as clusterStorm } from '../scenarios/cluster-storm.js';
 import type { runCrashRecovery as crashRecovery } from '../scenarios/crash-recovery.js';
+import type { runIdle as idle } from '../scenarios/idle.js';
 import type { runJoinStorm as joinStorm } from '../scenarios/join-storm.js';
 import type { runOnDutyRevalidation as onDutyRevalidation } from '../scenarios/on-duty-revalidation.js';
 import type { runOutageWithRestart as outageWithRestart } from '../scenarios/outage-restart.js';
+import type { runTxAdminShutdown as txAdminShutdown } from '../scenarios/txadmin-shutdown.js';
 import { buildScenarioChild } from './child-bundle.js';
 import type { ScenarioName, ScenarioReply, ScenarioRequest } from './scenario-child.js';
 
@@ -100,6 +102,16 @@ export const runCrashRecovery = (options: Parameters<typeof crashRecovery>[0]) =
   inChild('runCrashRecovery', options, `crash recovery, ${options.openDuties} open duties`) as ReturnType<
     typeof crashRecovery
   >;
+
+export const runIdle = (options: Parameters<typeof idle>[0]) =>
+  inChild('runIdle', options, `idle, ${options.players} online, ${options.onDuty} on duty`) as ReturnType<typeof idle>;
+
+export const runTxAdminShutdown = (options: Parameters<typeof txAdminShutdown>[0]) =>
+  inChild(
+    'runTxAdminShutdown',
+    options,
+    `txAdmin shutdown, ${options.onDuty} on duty, notice ${options.noticeAfterMs / 1000} s after the last on`,
+  ) as ReturnType<typeof txAdminShutdown>;
 
 export const runClusterStorm = (options: Parameters<typeof clusterStorm>[0]) =>
   inChild(

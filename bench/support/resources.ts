@@ -38,7 +38,7 @@ export async function prepareResources(): Promise<BenchResources> {
     cpSync(join(REPO_ROOT, 'dist', 'client.js'), join(dir, 'dist', 'client.js'));
     cpSync(serverBundle ?? join(REPO_ROOT, 'dist', 'server.js'), join(dir, 'dist', 'server.js'));
     // The community's module, loaded only when BRIDGE_REDIS_URL is set (the cluster storm sets it).
-    if (!serverBundle) cpSync(join(REPO_ROOT, 'dist', 'redis.js'), join(dir, 'dist', 'redis.js'));
+    if (!serverBundle) cpSync(join(REPO_ROOT, 'dist', 'redis.cjs'), join(dir, 'dist', 'redis.cjs'));
     return dir;
   };
   const naiveBundle = await buildNaiveBundle(root);

@@ -3,9 +3,11 @@
 // sockets may still hold the event loop).
 import { runClusterStorm } from '../scenarios/cluster-storm.js';
 import { runCrashRecovery } from '../scenarios/crash-recovery.js';
+import { runIdle } from '../scenarios/idle.js';
 import { runJoinStorm } from '../scenarios/join-storm.js';
 import { runOnDutyRevalidation } from '../scenarios/on-duty-revalidation.js';
 import { runOutageWithRestart } from '../scenarios/outage-restart.js';
+import { runTxAdminShutdown } from '../scenarios/txadmin-shutdown.js';
 
 export const scenarios = {
   runJoinStorm,
@@ -13,6 +15,8 @@ export const scenarios = {
   runOnDutyRevalidation,
   runCrashRecovery,
   runClusterStorm,
+  runIdle,
+  runTxAdminShutdown,
 };
 
 export type ScenarioName = keyof typeof scenarios;

@@ -69,6 +69,13 @@ export interface ThreadHoldResult {
    */
   frames: number;
   framesWithBridgeWork: number;
+  /** The bridge's time over the run spread over every frame: what resmon shows. */
+  frameMeanMs: number;
+  /**
+   * The same without the tasks of 1 ms or more a garbage collection ran in (see tasksInCollection): the collections
+   * of the simulator's heap, mostly its clients', that the bridge's allocations happened to set off.
+   */
+  frameMeanWithoutCollectionsMs: number;
   frameP50Ms: number;
   frameP99Ms: number;
   frameMaxMs: number;
@@ -335,6 +342,8 @@ export function meterThreadHold(simOrSims: Sim | readonly Sim[], label: string, 
         scriptStartInCollection: scriptStarts > 0 && inCollection(longestStart),
         frames,
         framesWithBridgeWork: busy.length,
+        frameMeanMs: ms(totalUs / frames),
+        frameMeanWithoutCollectionsMs: ms((totalUs - collided.reduce((sum, task) => sum + task.us, 0)) / frames),
         frameP50Ms: frameMs(0.5),
         frameP99Ms: frameMs(0.99),
         frameMaxMs: frameMs(1),

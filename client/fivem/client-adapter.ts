@@ -1,3 +1,4 @@
+import { wiredExport } from '../../shared/wire-integers.js';
 import type { ClientPort } from '../client-port.js';
 
 // Events from the server arrive with source 65535; a local emit by another client script has source "".
@@ -13,7 +14,7 @@ export function createClientPort(): ClientPort {
       });
     },
     emitServer: (event, ...args) => emitNet(event, ...args),
-    registerExport: (name, fn) => exports(name, fn),
+    registerExport: (name, fn) => exports(name, wiredExport(fn)),
     registerCommand(name, help, handler, params = []) {
       RegisterCommand(
         name,

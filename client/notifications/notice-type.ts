@@ -9,6 +9,8 @@ const INFORM = new Set([
   'off_duty_admin',
   'off_duty_replaced',
   'off_duty_superseded',
+  'off_duty_server_shutdown',
+  'restart_notice',
   'already_on_duty',
   'already_off_duty',
   'rank_changed',

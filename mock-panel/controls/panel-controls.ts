@@ -1,5 +1,5 @@
-import type { z } from 'zod';
-import type { DepartmentEntry, PanelUser } from '../../shared/contract';
+import { z } from 'zod';
+import { ChatIdSchema, type DepartmentEntry, type PanelUser } from '../../shared/contract';
 import type { DutySession, PanelStore, RequestLogEntry } from '../store';
 import type { DepartmentRenamed } from '../store/user-directory';
 import {
@@ -9,6 +9,8 @@ import {
   LatencyBodySchema,
   MalformedBodySchema,
   OutageBodySchema,
+  PutDepartmentBodySchema,
+  PutUserBodySchema,
   RenameDepartmentBodySchema,
   RolesBodySchema,
 } from './schemas';
@@ -25,8 +27,27 @@ export interface RolesChange {
   departments: DepartmentEntry[];
 }
 
+export interface UserPut extends RolesChange {
+  /** True when the user is new, false when one with this chat id was replaced. */
+  created: boolean;
+}
+
+export type DepartmentPutResult =
+  | { ok: true; created: boolean; department: { id: number; slug: string; name: string } }
+  | { ok: false; problem: 'slug_taken' };
+
 /** What a tester can do to the panel; the `/__mock` routes call exactly these. Inputs are validated with zod. */
 export interface PanelControls {
+  /**
+   * Adds a user with this chat id, or replaces the one who has it: their name, and their roles in a guild (the
+   * panel's by default; none when not given), as an account newly linked to the panel.
+   */
+  putUser(chatId: string, user: z.input<typeof PutUserBodySchema>): UserPut;
+  /**
+   * Adds a department with this id, or replaces the one that has it (slug, name, member roles, ranks lowest first,
+   * and `data` when given). Refused when the slug is another department's.
+   */
+  putDepartment(departmentId: number, department: z.input<typeof PutDepartmentBodySchema>): DepartmentPutResult;
   /** Replaces a user's roles in a guild (the panel's by default), as `/syncme` does. null for an unknown user. */
   setRoles(chatId: string, roles: readonly string[], guildId?: string): RolesChange | null;
   /**
@@ -63,6 +84,28 @@ export interface PanelControls {
 
 export function createPanelControls(store: PanelStore): PanelControls {
   return {
+    putUser(chatId, body) {
+      const input = PutUserBodySchema.parse(body);
+      const user = {
+        chatId: ChatIdSchema.parse(chatId),
+        name: input.name,
+        roles: { [input.guildId ?? store.guildId]: input.roles },
+      };
+      const { created } = store.users.putUser(user);
+      return {
+        created,
+        user: store.users.profileOf(user),
+        roles: structuredClone(user.roles),
+        departments: store.users.departmentsOf(user),
+      };
+    },
+    putDepartment(departmentId, body) {
+      const id = z.int().min(1).parse(departmentId);
+      const department = { id, ...PutDepartmentBodySchema.parse(body) };
+      const put = store.users.putDepartment(department);
+      if (!put.ok) return put;
+      return { ok: true, created: put.created, department: { id, slug: department.slug, name: department.name } };
+    },
     setRoles(chatId, roles, guildId) {
       const input = RolesBodySchema.parse({ roles, guildId });
       const user = store.users.find(chatId);

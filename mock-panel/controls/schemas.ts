@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ChatIdSchema, DepartmentEntrySchema, ErrorCodeSchema, PanelUserSchema } from '../../shared/contract';
-import { MockSlugSchema } from '../data/schema';
+import { MockDepartmentFieldsSchema, MockSlugSchema, reportRankDuplicates } from '../data/schema';
 
 // Bodies and answers of the tester controls under /__mock. Not part of the /api/leo contract.
 
@@ -15,6 +15,16 @@ export const RolesBodySchema = z.object({
     .optional()
     .meta({ description: "Guild whose roles are replaced; the panel's guild when absent." }),
 });
+
+export const PutUserBodySchema = z.object({
+  name: z.string().min(1).max(64).meta({ description: 'The name the panel knows the user by.' }),
+  roles: RolesBodySchema.shape.roles.default([]).meta({ description: 'Role ids in that guild; none by default.' }),
+  guildId: RolesBodySchema.shape.guildId,
+});
+
+export const PutDepartmentBodySchema = MockDepartmentFieldsSchema.superRefine((department, context) =>
+  reportRankDuplicates(department.ranks, context, ['ranks']),
+);
 
 export const RenameDepartmentBodySchema = z
   .object({
@@ -58,6 +68,7 @@ export const ControlErrorBodySchema = z.object({
     'unauthorized',
     'invalid_control',
     'invalid_json',
+    'malformed_chat_id',
     'user_not_found',
     'department_not_found',
     'not_found',
@@ -72,6 +83,10 @@ export const RolesResponseSchema = z.object({
   user: PanelUserSchema,
   roles: z.record(z.string(), z.array(z.string())),
   departments: z.array(DepartmentEntrySchema),
+});
+
+export const PutUserResponseSchema = RolesResponseSchema.extend({
+  created: z.boolean().meta({ description: 'True when the user is new, false when an existing one was replaced.' }),
 });
 
 export const FaultsResponseSchema = z.object({
@@ -124,6 +139,10 @@ export const DeleteUserResponseSchema = z.object({
 export const RenameDepartmentResponseSchema = z.object({
   ok: z.literal(true),
   department: z.object({ id: z.int(), slug: z.string(), name: z.string() }),
+});
+
+export const PutDepartmentResponseSchema = RenameDepartmentResponseSchema.extend({
+  created: z.boolean().meta({ description: 'True when the department is new, false when one was replaced.' }),
 });
 
 export const OkResponseSchema = z.object({ ok: z.literal(true) });

@@ -100,6 +100,14 @@ export function respond<Schema extends z.core.$ZodType>(schema: Schema, body: z.
 }
 
 /** `apiErrorAnswer` as a Response. */
+/**
+ * A chat id in a path or query that is not one: /api/leo's answer (shared/contract/README.md), which every control
+ * gives too, so a tester meets one status and one sentence.
+ */
+export function malformedChatIdAnswer(): HttpAnswer {
+  return apiErrorAnswer('malformed_chat_id', 'chatId must be 18 to 19 ASCII digits');
+}
+
 export function apiError(code: ErrorCode, message: string, field?: string): Response {
   return responseOf(apiErrorAnswer(code, message, field));
 }

@@ -22,7 +22,7 @@ export function departmentsOf(
         slug: department.slug,
         name: department.name,
         rank: { id: rank.id, name: rank.name },
-        data: department.data,
+        ...(department.data === undefined ? {} : { data: department.data }),
       },
     ];
   });

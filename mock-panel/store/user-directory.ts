@@ -11,6 +11,8 @@ export type DepartmentRenamed =
   | { ok: true; department: MockDepartment }
   | { ok: false; problem: 'not_found' | 'slug_taken' };
 
+export type DepartmentPut = { ok: true; created: boolean } | { ok: false; problem: 'slug_taken' };
+
 /**
  * The panel's users and departments; role changes are what `/syncme` or "Refresh roles" do in the real panel, a
  * rename what an admin editing a department does (same id, ranks and roles).
@@ -61,6 +63,28 @@ export class UserDirectory {
     const department = { ...current, slug, name };
     this.departmentList = this.departmentList.map((other) => (other.id === departmentId ? department : other));
     return { ok: true, department };
+  }
+
+  /** Adds a user, or replaces the one with this chat id, as a new account linking to the panel does. */
+  putUser(user: MockUser): { created: boolean } {
+    const created = !this.users.has(user.chatId);
+    this.users.set(user.chatId, user);
+    return { created };
+  }
+
+  /**
+   * Adds a department, or replaces the one with this id, as an admin creating or editing it does; a slug another
+   * department has is refused, as slugs are unique. A replaced department keeps its place in the list.
+   */
+  putDepartment(department: MockDepartment): DepartmentPut {
+    if (this.departmentList.some((other) => other.id !== department.id && other.slug === department.slug)) {
+      return { ok: false, problem: 'slug_taken' };
+    }
+    const created = !this.department(department.id);
+    this.departmentList = created
+      ? [...this.departmentList, department]
+      : this.departmentList.map((other) => (other.id === department.id ? department : other));
+    return { ok: true, created };
   }
 
   /** Replaces the user's roles in one guild (the panel's guild unless another is named). */

@@ -1,5 +1,4 @@
 import type { BridgeServerExports } from '../../shared/events.js';
-import type { Settling } from '../community/duty-owner-api.js';
 import type { Duty } from '../duty/duty.js';
 import type { Logger } from '../log/logger.js';
 import type { PlayerRegistry } from '../players/player-registry.js';
@@ -22,11 +21,11 @@ export interface BridgeCommandsWiring {
   serverExports: Pick<BridgeServerExports, 'RefreshPlayer' | 'SetPlayerDuty'>;
   /** The panel's part of `bridge status`; undefined when the bridge is not configured. */
   panelStatus: () => StatusSnapshot['panel'];
+  /** The community's part of `bridge status`; undefined when the bridge is not configured. */
+  communityStatus: () => StatusSnapshot['community'];
   cachedProfiles: () => number;
   /** With BRIDGE_REDIS_URL: the duty calls held for Redis go without its confirmation (`bridge release`). */
   releaseHeld?: () => number;
-  /** With BRIDGE_REDIS_URL: what the community's duty owners still have to settle. */
-  communitySettling?: () => Settling;
 }
 
 /** The server's commands: `bridge` (status, refresh, offduty) for the console, `/dutykick` for supervisors. */

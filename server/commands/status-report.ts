@@ -1,5 +1,7 @@
 import type { DegradedMode } from '../../shared/config/index.js';
+import type { CommunitySnapshot } from '../community/community.js';
 import type { Settling } from '../community/duty-owner-api.js';
+import type { HeldCall } from '../community/held-for-redis.js';
 import type { OutboxStats } from '../duty/outbox.js';
 import type { CircuitSnapshot } from '../panel/health/circuit-breaker.js';
 import type { LatencyStats } from '../panel/health/latency-stats.js';
@@ -24,13 +26,23 @@ export interface StatusSnapshot {
         degradedMode: DegradedMode;
       }
     | undefined;
-  /** With BRIDGE_REDIS_URL: what the community's duty owners still have to settle. */
-  community?: Settling | undefined;
+  /**
+   * The community of servers (BRIDGE_REDIS_URL); `alone` says why this server has none. Undefined when the bridge is
+   * inert.
+   */
+  community?: CommunityStatus | { alone: string };
   cachedProfiles: number;
   playersOnline: number;
   playersOnDuty: number;
 }
 
+/**
+ * The community's part of `bridge status`: what dist/redis.cjs reports, what waits for it here, and what the duty
+ * owners still settle on their own after a fault (undefined when this server keeps no duty owners).
+ */
+export type CommunityStatus = CommunitySnapshot & { held: readonly HeldCall[]; settling?: Settling | undefined };
+
+/** The held calls listed one by one; the rest are counted. */
 const HELD_SHOWN = 5;
 const seconds = (ms: number) => `${Math.max(0, Math.round(ms / 1000))} s`;
 const ms = (value: number | undefined) => (value === undefined ? '-' : `${Math.round(value)} ms`);
@@ -68,20 +80,37 @@ function budgetLine({ budget }: NonNullable<StatusSnapshot['panel']>, now: numbe
   return lines;
 }
 
-/** The calls held for Redis (BRIDGE_REDIS_URL), and since when: the first few, then how many more. */
-function heldLines(held: NonNullable<StatusSnapshot['panel']>['outbox']['heldForRedis'], wallNow: number): string[] {
-  const shown = held
-    .slice(0, HELD_SHOWN)
-    .map(
-      ({ action, chatId, departmentId, since }) =>
-        `          held: ${action} of chat account ${chatId}${departmentId === undefined ? '' : ` (department ${departmentId})`} for ${seconds(wallNow - since)}`,
-    );
-  if (held.length > HELD_SHOWN) shown.push(`          held: ${held.length - HELD_SHOWN} more`);
-  return shown;
+const INDENT = '          ';
+
+function redisLine({ up, since, reason }: CommunityStatus, now: number): string {
+  if (since === undefined) return up ? 'Redis answers' : 'Redis not answered yet: connecting';
+  if (up) return `Redis answers, for ${seconds(now - since)}`;
+  return `Redis DOES NOT ANSWER, for ${seconds(now - since)} (${reason ?? 'no reason given'}); this server serves its own players`;
+}
+
+function communityLines(community: CommunityStatus | { alone: string }, now: number): string[] {
+  if ('alone' in community) return [`community none: ${community.alone}; this server runs alone`];
+  const { budget, held } = community;
+  const alive = community.up ? `; ${community.serversAlive} server(s) of the community alive` : '';
+  const share = `1/${budget.servers} of what the panel says is left`;
+  const budgetLine = budget.shared
+    ? `budget shared by the community (${budget.servers} server(s) asked it in the last minute)`
+    : budget.aloneForMs !== undefined
+      ? `budget this server's own for ${seconds(budget.aloneForMs)} more (Redis was too slow three times in a row): ${share}`
+      : `budget this server's own: ${share}, until Redis answers`;
+  return [
+    `community ${community.id} of the panel ${community.panel}, on Redis at ${community.where}`,
+    `${INDENT}${redisLine(community, now)}${alive}`,
+    `${INDENT}${budgetLine}`,
+    held.length === 0 ? `${INDENT}held for Redis: nothing` : `${INDENT}held for Redis: ${held.length} call(s)`,
+    ...held.slice(0, HELD_SHOWN).map(({ what, since }) => `${INDENT}  ${what}, for ${seconds(now - since)}`),
+    ...(held.length > HELD_SHOWN ? [`${INDENT}  and ${held.length - HELD_SHOWN} more`] : []),
+    ...(community.settling ? [`${INDENT}${settlingLine(community.settling)}`] : []),
+  ];
 }
 
 /** What the community's duty owners still do on their own after a fault, or `settled`. */
-function communityLine(settling: Settling): string {
+function settlingLine(settling: Settling): string {
   const parts = [
     ...(settling.claims > 0 ? [`${settling.claims} claim(s) being written`] : []),
     ...(settling.restates > 0
@@ -92,7 +121,7 @@ function communityLine(settling: Settling): string {
       : []),
     ...(settling.takeovers > 0 ? [`${settling.takeovers} lapsed server(s) being taken over`] : []),
   ];
-  return `community ${parts.length === 0 ? 'settled' : `settling: ${parts.join(', ')}`}`;
+  return `duty owners ${parts.length === 0 ? 'settled' : `settling: ${parts.join(', ')}`}`;
 }
 
 /** The lines of `bridge status`. */
@@ -112,12 +141,11 @@ export function formatStatus(snapshot: StatusSnapshot): string[] {
       `queues    ${queues}; in flight ${scheduler.inFlight}; sent ${scheduler.sent}, 429s ${scheduler.rateLimited}`,
       `outbox    ${outbox.size} duty call(s) pending` +
         (outbox.size > 0
-          ? ` (${outbox.waitingForPanel} waiting for the panel${outbox.heldForRedis.length > 0 ? `, ${outbox.heldForRedis.length} held for Redis to confirm` : ''}), oldest ${seconds(wallNow - (outbox.oldestCreatedAt ?? wallNow))} old`
+          ? ` (${outbox.waitingForPanel} waiting for the panel), oldest ${seconds(wallNow - (outbox.oldestCreatedAt ?? wallNow))} old`
           : ''),
-      ...heldLines(outbox.heldForRedis, wallNow),
     );
   }
-  if (snapshot.community) lines.push(communityLine(snapshot.community));
+  if (snapshot.community) lines.push(...communityLines(snapshot.community, now));
   lines.push(
     `cache     ${snapshot.cachedProfiles} profile(s)`,
     `players   ${snapshot.playersOnline} online, ${snapshot.playersOnDuty} on duty`,

@@ -161,6 +161,9 @@ export function startCommunityCounts(options: CommunityCountsOptions): Community
     },
     // Every sum, repeats included: CommunityOnDutyCount publishes only a changed one.
     counts$: counts.asObservable(),
+    get servers() {
+      return others.length + 1;
+    },
     stop() {
       stopped = true;
       subscription.unsubscribe();

@@ -1,5 +1,5 @@
 // The API the rest of the bridge sees of a community of servers (BRIDGE_REDIS_URL). Types only: everything that
-// runs with Redis lives in dist/redis.js (server/community/community-entry.ts), loaded only when the convar is set,
+// runs with Redis lives in dist/redis.cjs (server/community/community-entry.ts), loaded only when the convar is set,
 // so dist/server.js carries none of it (test/build/bundle-size.test.ts).
 import type { Observable } from 'rxjs';
 import type { OnDutyCounts } from '../../shared/events.js';
@@ -13,10 +13,16 @@ import type { SharedBudget } from './shared-budget-api.js';
 export interface CommunityLink {
   /** `redis://host:port/db` as the owner wrote it, the password masked: for log lines and the status. */
   readonly where: string;
-  /** Every key of this community starts with this: `bridge:<hash of BRIDGE_API_BASE>:` (never the token). */
+  /** The community's id: 16 hex of a hash of BRIDGE_API_BASE as the bridge reads it (community-keys.ts). */
+  readonly id: string;
+  /** Every key of this community starts with this: `bridge:<id>:` (never the token). */
   readonly prefix: string;
   /** Whether Redis answers now. */
   readonly isUp: boolean;
+  /** Since when (this server's monotonic clock) Redis answers, or has not; undefined until it first did either. */
+  readonly since: number | undefined;
+  /** Why Redis does not answer: its last error; undefined while it answers. */
+  readonly reason: string | undefined;
   /**
    * true when Redis answers, false when it is gone: once the first connection succeeded or failed (the current value
    * to a late subscriber), then each change.
@@ -73,10 +79,36 @@ export interface CommunityProfiles {
 export interface CommunityCounts {
   /** This server's own counts, each time they change: written for the others at once. */
   publish(own: OnDutyCounts): void;
+  /** The servers whose counts are alive, this one included, as last read. */
+  readonly servers: number;
   /** Every server's counts summed (this server's own as they are now): the current sum first, then each new sum (a
    * beat may repeat one). */
   readonly counts$: Observable<OnDutyCounts>;
   stop(): void;
+}
+
+/** What `bridge status` shows of the community, read when the command runs: plain data, on this server's clock. */
+export interface CommunitySnapshot {
+  id: string;
+  /** BRIDGE_API_BASE as the bridge reads it. */
+  panel: string;
+  /** The Redis URL, masked. */
+  where: string;
+  up: boolean;
+  /** Since when (monotonic) Redis answers, or has not; undefined before its first answer or failure. */
+  since: number | undefined;
+  /** Why Redis does not answer: the last error, or why the link was never opened. */
+  reason: string | undefined;
+  /** The servers of the community whose counts are alive (this one included), as last read. */
+  serversAlive: number;
+  budget: {
+    /** The community's budget decides (Redis answers and is fast enough). */
+    shared: boolean;
+    /** The servers that asked it in the last minute: while it is not shared, this server paces 1/servers. */
+    servers: number;
+    /** How much longer this server decides alone after Redis was too slow; undefined when it is not. */
+    aloneForMs: number | undefined;
+  };
 }
 
 export interface Community {
@@ -91,12 +123,16 @@ export interface Community {
    * BRIDGE_REDIS_URL does not read: that server runs alone.
    */
   dutyOwners(store: KeyValueStore): DutyOwners | undefined;
+  /** What `bridge status` shows of it. */
+  snapshot(): CommunitySnapshot;
   stop(): void;
 }
 
 export interface CommunityOptions {
   /** BRIDGE_REDIS_URL as set. */
   url: string;
+  /** BRIDGE_REDIS_CA_FILE as a path on disk (a relative one taken from the resource's folder); none when unset. */
+  caFile?: string;
   /** BRIDGE_API_BASE as read: the community is every bridge naming the same Redis and the same panel. */
   apiBase: string;
   logger: Logger;
@@ -110,7 +146,7 @@ export interface CommunityOptions {
   livenessMs: number;
 }
 
-/** What dist/redis.js exports. */
+/** What dist/redis.cjs exports. */
 export interface CommunityModule {
   startCommunity(options: CommunityOptions): Community;
 }

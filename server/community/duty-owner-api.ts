@@ -1,5 +1,5 @@
 // What dist/server.js sees of the community's duty owners (issues 25 and 30). Types and one tiny function: the Redis
-// side is server/community/duty-owners.ts, in dist/redis.js. How it works: docs/several-servers.md, "How an account's
+// side is server/community/duty-owners.ts, in dist/redis.cjs. How it works: docs/several-servers.md, "How an account's
 // duty is fenced".
 import type { Observable } from 'rxjs';
 import type { CallFence } from '../duty/duty-call.js';

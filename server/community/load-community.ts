@@ -3,15 +3,15 @@ import type { Community, CommunityOptions } from './community.js';
 import type * as CommunityEntry from './community-entry.js';
 import { REDIS_URL_CONVAR } from './redis-convar.js';
 
-/** dist/redis.js (server/community/community-entry.ts), ioredis with it. */
+/** dist/redis.cjs (server/community/community-entry.ts), ioredis with it. */
 export const COMMUNITY_MODULE: OptionalModule = {
-  path: './dist/redis.js',
+  path: './dist/redis.cjs',
   start: 'startCommunity' satisfies keyof typeof CommunityEntry,
   without: 'This server runs alone.',
 };
 
 /**
- * With BRIDGE_REDIS_URL set, loads dist/redis.js and joins the community; the file is parsed only then, so a server
+ * With BRIDGE_REDIS_URL set, loads dist/redis.cjs and joins the community; the file is parsed only then, so a server
  * without Redis starts as it always did. Anything wrong leaves one line and a server that runs alone.
  */
 export function joinCommunity(options: CommunityOptions, load: LoadModule | undefined): Community | undefined {

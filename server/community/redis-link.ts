@@ -4,7 +4,9 @@ import { BehaviorSubject, distinctUntilChanged, filter, map, type Observable, Su
 import { errorText } from '../log/error-text.js';
 import type { Logger } from '../log/logger.js';
 import type { CommunityLink } from './community.js';
+import { communityId, communityPrefix } from './community-keys.js';
 import { REDIS_URL_CONVAR } from './redis-convar.js';
+import { mayBeTlsMismatch, redisFaultHint, tlsMismatchHint } from './redis-fault-hint.js';
 import type { RedisTarget } from './redis-url.js';
 
 /** A slow Redis fails the call rather than hold a panel request: the caller goes on with this server's own budget. */
@@ -14,17 +16,35 @@ const LONGEST_RECONNECT_DELAY_MS = 5_000;
 
 export interface RedisLinkOptions {
   target: RedisTarget;
-  prefix: string;
+  /** BRIDGE_API_BASE as the bridge reads it: the community is every server naming it on this Redis. */
+  panel: string;
   logger: Logger;
+  /** The CA certificates (PEM) `rediss://` trusts instead of Node's own: a private CA, or a self-signed certificate. */
+  ca?: Buffer;
+  /** This server's monotonic clock, for since when Redis answers or not (`bridge status`); main.ts's by default. */
+  now?: () => number;
 }
+
+// Redis's own error codes, which say it all: the rest of their text is about its protocol, not the owner's setting.
+const REDIS_CODE = /^(NOAUTH|WRONGPASS)\b/;
 
 /**
  * The one connection to the community's Redis, kept by ioredis (reconnecting forever, backing off to 5 s). Nothing
  * waits for it: the offline queue is off, so a command while Redis is gone fails at once, and every command has a
  * short timeout. Its going and coming back are told once each, naming BRIDGE_REDIS_URL.
  */
-export function openRedisLink({ target, prefix, logger }: RedisLinkOptions): CommunityLink & { close(): void } {
+export function openRedisLink({
+  target,
+  panel,
+  logger,
+  ca,
+  now = () => performance.timeOrigin + performance.now(),
+}: RedisLinkOptions): CommunityLink & { close(): void } {
+  const id = communityId(panel);
+  const prefix = communityPrefix(panel);
   const client = new Redis(target.url, {
+    // Set here rather than left to the scheme: ioredis turns TLS on only for a lower-case `rediss://`.
+    ...(target.tls ? { tls: ca ? { ca } : {} } : {}),
     enableOfflineQueue: false,
     maxRetriesPerRequest: 0,
     commandTimeout: REDIS_COMMAND_TIMEOUT_MS,
@@ -37,30 +57,47 @@ export function openRedisLink({ target, prefix, logger }: RedisLinkOptions): Com
   const state = new BehaviorSubject<'connecting' | 'up' | 'down'>('connecting');
   const connected = new Subject<void>();
   let everUp = false;
-  let lastError: string | undefined;
+  let closed = false;
+  let lastError: unknown;
+  let since: number | undefined;
+  let reason: string | undefined;
 
-  const goDown = (reason: string) => {
+  // Told once per outage, with what to set when the error says (a password, a certificate) or when a probe of the
+  // port finds TLS on one side only; the state changes at once, the line follows the probe (a round trip).
+  const goDown = (error: unknown) => {
     if (state.value === 'down') return;
+    const text = error === undefined ? 'connection closed' : errorText(error);
+    reason = REDIS_CODE.exec(text)?.[1] ?? text;
+    since = now();
     state.next('down');
-    logger.warn(
-      `Redis at ${target.where} (${REDIS_URL_CONVAR}) ${everUp ? 'is gone' : 'does not answer'} (${reason}); this server serves its own players on a conservative share of the panel's budget and tries again`,
-    );
+    const what = `Redis at ${target.where} (${REDIS_URL_CONVAR}) ${everUp ? 'is gone' : 'does not answer'} (${reason})`;
+    const tell = (hint: string | undefined) => {
+      if (closed) return;
+      logger.warn(
+        `${what}${hint ? `: ${hint}` : ''}; this server serves its own players on a conservative share of the panel's budget and tries again`,
+      );
+    };
+    const known = redisFaultHint(error, target, ca !== undefined);
+    if (known || !mayBeTlsMismatch(error, target)) tell(known);
+    else void tlsMismatchHint(target).then(tell);
   };
   client.on('error', (error: unknown) => {
-    lastError = errorText(error);
-    goDown(lastError);
+    lastError = error;
+    goDown(error);
   });
-  client.on('close', () => goDown(lastError ?? 'connection closed'));
+  client.on('close', () => goDown(lastError));
   client.on('ready', () => {
     lastError = undefined;
-    const again = everUp || state.value === 'down';
-    everUp = true;
-    state.next('up');
+    // The first answer names the community, also when Redis came only after the server started.
     logger.info(
-      again
-        ? `Redis at ${target.where} (${REDIS_URL_CONVAR}) answers again; the community shares the panel's budget again`
-        : `this server is one of a community on Redis at ${target.where} (${REDIS_URL_CONVAR}, keys ${prefix}*)`,
+      everUp
+        ? `Redis at ${target.where} (${REDIS_URL_CONVAR}) answers again; community ${id} shares the panel's budget again`
+        : `this server is one of a community on Redis at ${target.where} (${REDIS_URL_CONVAR}): community ${id} of the panel ${panel}, keys ${prefix}*`,
     );
+    everUp = true;
+    since = now();
+    reason = undefined;
+    state.next('up');
     connected.next();
   });
 
@@ -111,9 +148,16 @@ export function openRedisLink({ target, prefix, logger }: RedisLinkOptions): Com
 
   return {
     where: target.where,
+    id,
     prefix,
     get isUp() {
       return state.value === 'up';
+    },
+    get since() {
+      return since;
+    },
+    get reason() {
+      return reason;
     },
     up$: state.pipe(
       filter((now) => now !== 'connecting'),
@@ -134,6 +178,7 @@ export function openRedisLink({ target, prefix, logger }: RedisLinkOptions): Com
     },
     messages$,
     close() {
+      closed = true;
       state.complete();
       connected.complete();
       heard.complete();

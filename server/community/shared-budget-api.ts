@@ -1,4 +1,4 @@
-// The shared budget as dist/server.js's scheduler sees it (types only; the implementation is in dist/redis.js).
+// The shared budget as dist/server.js's scheduler sees it (types only; the implementation is in dist/redis.cjs).
 import type { BudgetSnapshot } from '../panel/rate-limit/rate-budget.js';
 import type { RateLimitObservation } from '../panel/rate-limit/read-rate-limit-headers.js';
 import type { RequestClass } from '../panel/scheduling/request-classes.js';
@@ -19,6 +19,8 @@ export interface SharedBudget {
    * is gone each server takes only its share of what the panel says is left.
    */
   readonly servers: number;
+  /** How much longer this server decides alone after Redis failed again and again; undefined when it does not. */
+  readonly aloneForMs: number | undefined;
   /**
    * Takes one request of this class from the community's budget; undefined when Redis failed again and again
    * (decide locally). `local` is this server's own budget: where the community's starts when Redis has none (the

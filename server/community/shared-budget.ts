@@ -85,6 +85,10 @@ export function sharedBudget({ link, readShared, now, logger, serverId }: Shared
     get servers() {
       return servers;
     },
+    get aloneForMs() {
+      const left = aloneUntil - now();
+      return left > 0 ? left : undefined;
+    },
     async acquire(requestClass: RequestClass, local: BudgetSnapshot): Promise<BudgetGrant | undefined> {
       const resetIn = local.resetAt !== undefined && local.resetKnown ? Math.max(0, local.resetAt - now()) : undefined;
       asked += 1;

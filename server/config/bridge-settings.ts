@@ -1,5 +1,5 @@
 import { type BridgeConfig, validateConfig } from '../../shared/config/index.js';
-import { REDIS_URL_CONVAR, redisSecretsOf } from '../community/redis-convar.js';
+import { REDIS_CA_FILE_CONVAR, REDIS_URL_CONVAR, redisSecretsOf } from '../community/redis-convar.js';
 import { createLogger, type Logger } from '../log/logger.js';
 import type { ServerPort } from '../server-port.js';
 import { type PanelSettings, readPanelSettings, TOKEN_CONVAR } from './panel-settings.js';
@@ -14,6 +14,8 @@ export interface BridgeSettings {
   token: string;
   /** BRIDGE_REDIS_URL as set ('' when unset: the server runs alone). */
   redisUrl: string;
+  /** BRIDGE_REDIS_CA_FILE as set ('' when unset: `rediss://` trusts Node's own CAs). */
+  redisCaFile: string;
 }
 
 /** config.lua and the convars, read and checked, each problem told once on the console, naming what to fix. */
@@ -22,7 +24,12 @@ export function readBridgeSettings(port: Pick<ServerPort, 'print' | 'readConfig'
   // The Redis password is a secret from the first line, whether or not the URL reads.
   const redisUrl = port.convar(REDIS_URL_CONVAR).trim();
   const redisSecrets = redisSecretsOf(redisUrl);
-  const logger = createLogger({ print: (line) => port.print(line), secrets: () => [token, ...redisSecrets] });
+  const redisCaFile = port.convar(REDIS_CA_FILE_CONVAR).trim();
+  const logger = createLogger({
+    print: (line) => port.print(line),
+    secrets: () => [token],
+    wholeSecrets: () => redisSecrets,
+  });
 
   const rawConfig = port.readConfig();
   if ('error' in rawConfig) logger.error(`config.lua could not be read (${rawConfig.error}); using the defaults`);
@@ -36,9 +43,9 @@ export function readBridgeSettings(port: Pick<ServerPort, 'print' | 'readConfig'
   for (const warning of settings.warnings) logger.warn(warning);
   if (settings.ok) {
     token = settings.settings.token;
-    return { logger, config, panel: settings.settings, token, redisUrl };
+    return { logger, config, panel: settings.settings, token, redisUrl, redisCaFile };
   }
   for (const error of settings.errors) logger.error(error);
   logger.error('the bridge stays inactive until the convars above are set and the resource is restarted');
-  return { logger, config, panel: undefined, token, redisUrl };
+  return { logger, config, panel: undefined, token, redisUrl, redisCaFile };
 }

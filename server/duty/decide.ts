@@ -5,11 +5,11 @@ import type { DeptDataPayload, DutyEndReason, DutyOutcome } from '../../shared/e
 import { shiftOf } from '../community/duty-owner-api.js';
 import type { PanelFailure } from '../panel/panel-result.js';
 import type { ProfileEntry } from '../profiles/profile-entry.js';
-import type { CallFence, DutyCall, OnCall, SentCall } from './duty-call.js';
+import type { CallFence, DutyCall, OffCall, OnCall, SentCall } from './duty-call.js';
 import type { DutyChange } from './duty-change.js';
 import type { DutyIntent } from './duty-intent.js';
 import { type DutyState, OFF_DUTY } from './duty-state.js';
-import { applyUpdate, type DutyModel, type DutyUpdate, sessionOf } from './model/duty-model.js';
+import { applyUpdate, type DutyModel, type DutyUpdate, type HeldShift, sessionOf } from './model/duty-model.js';
 import type { PanelAnswer } from './panel-answer.js';
 
 /** What the duty rules need to know about a player, looked up when an intent is handled. */
@@ -26,12 +26,16 @@ export interface DecideContext {
   panelDown: boolean;
   /** config.lua's DegradedMode: what going on duty does while the panel is unreachable. */
   degradedMode: DegradedMode | undefined;
+  /** config.lua's ResumeWindowMs: how long a shift is held after its game crashed or timed out (0: not at all). */
+  resumeWindowMs: number;
 }
 
 type OnAttempt = 'first' | 'again';
 
-/** An intent with its player looked up; `takenElsewhere` and `restate` name the account themselves. */
-type LookedUp<I> = I extends { kind: 'takenElsewhere' | 'restate' } ? I : I & { player: DutyPlayer | undefined };
+/** An intent with its player looked up; `takenElsewhere`, `restate` and `heldLapsed` name the account themselves. */
+type LookedUp<I> = I extends { kind: 'takenElsewhere' | 'restate' | 'heldLapsed' }
+  ? I
+  : I & { player: DutyPlayer | undefined };
 
 /**
  * What a decision is asked: the intents (with the player looked up), and the answers to the waits it asked for. A
@@ -43,9 +47,12 @@ export type DecideInput =
   | { kind: 'forceOff'; src: number; reason: DutyEndReason; player: DutyPlayer | undefined }
   | { kind: 'leave'; src: number }
   | { kind: 'forget'; src: number }
+  /** Every held shift ends at once (the server is going away); no outcome. */
+  | { kind: 'endHeldShifts' }
   | ProfileForOn
   | AnswerToOn
-  | ProfileForRefusedOn;
+  | ProfileForRefusedOn
+  | ProfileForResume;
 
 /** The profile to try going on duty with. */
 export interface ProfileForOn {
@@ -82,12 +89,25 @@ export interface ProfileForRefusedOn {
   profile: ProfileEntry | undefined;
 }
 
+/** The profile of a session that came in while its account's shift was held. */
+export interface ProfileForResume {
+  kind: 'profileForResume';
+  src: number;
+  player: DutyPlayer;
+  profile: ProfileEntry | undefined;
+}
+
 /** An input less what the wait for it brings. */
 type Resume<Input, Brought extends keyof Input> = Input extends unknown ? Omit<Input, Brought> : never;
 
 /** What the interpreter waits for before it asks again; the answer comes back as `resume` with it. */
 export type DutyWait =
-  | { kind: 'profile'; src: number; refetch: boolean; resume: Resume<ProfileForOn | ProfileForRefusedOn, 'profile'> }
+  | {
+      kind: 'profile';
+      src: number;
+      refetch: boolean;
+      resume: Resume<ProfileForOn | ProfileForRefusedOn | ProfileForResume, 'profile'>;
+    }
   /** The panel's answer to the `on` this decision sent (its `awaited` send), raced with leaving and the timeout. */
   | { kind: 'answer'; src: number; resume: Omit<AnswerToOn, 'sent' | 'answer'> };
 
@@ -103,7 +123,14 @@ export type DutyCallStep =
    * `sent` null: the delivery of this decision's last send.
    */
   | { kind: 'watchApplied'; sent: SentCall | null; src: number; departmentId: number; since: number; retried: boolean }
-  | { kind: 'log'; level: 'info' | 'warn'; message: string };
+  | { kind: 'log'; level: 'info' | 'warn'; message: string }
+  /** A shift is now held: `heldLapsed` comes back after `ms` (the resume window, on the monotonic clock). */
+  | { kind: 'lapseAfter'; chatId: string; src: number; ms: number }
+  /**
+   * The held shift `src` dropped from ended without it (its `off` is in the outbox, or another `on` replaced it): its
+   * crash record goes, and in a community its claim. `since`: when the shift began.
+   */
+  | { kind: 'heldEnded'; chatId: string; src: number; since: number | null };
 
 /** An update of the model with the model after it (as this decision saw it), or a call. */
 export type DutyStep = (DutyUpdate & { after: DutyModel }) | DutyCallStep;
@@ -191,6 +218,12 @@ class Deciding implements Decision {
 
   /** The outcome, or undefined when the decision ends with a wait (or the input has none). */
   private outcomeOf(input: DecideInput): DutyOutcome | undefined {
+    if (input.kind === 'endHeldShifts') {
+      this.state.held.forEach((shift, chatId) => {
+        this.endHeld(chatId, shift, this.offOf(chatId, shift));
+      });
+      return;
+    }
     const before = sessionOf(this.state, input.src);
     switch (input.kind) {
       case 'on':
@@ -200,9 +233,9 @@ class Deciding implements Decision {
       case 'answerToOn':
         return this.answered(input);
       case 'off':
-        return this.off(input.src, input.reason, input.player);
+        return this.off(input.src, input.reason, input.player, input.resumable === true);
       case 'forceOff':
-        this.off(input.src, input.reason, input.player);
+        this.off(input.src, input.reason, input.player, false);
         return;
       case 'reconcile':
         this.reconcile(input.src, input.profile, input.player);
@@ -216,6 +249,13 @@ class Deciding implements Decision {
         return this.takenElsewhere(input);
       case 'restate':
         return this.restate(input.src, input.chatId);
+      case 'resume':
+        return this.resume(input.src, input.player);
+      case 'profileForResume':
+        return this.ok(input.src, this.resumeWith(input));
+      case 'heldLapsed':
+        this.lapse(input.chatId, input.src);
+        return this.ok(input.src, false);
       case 'leave':
       case 'forget':
         this.update({ kind: input.kind, src: input.src });
@@ -371,6 +411,9 @@ class Deciding implements Decision {
 
   private start(src: number, department: Department, call: OnCall): DutyState {
     const { chatId } = call.body;
+    // The new `on` replaced at the panel the shift the account had held: it needs no `off`.
+    const shift = this.state.held.get(chatId);
+    if (shift) this.endHeld(chatId, shift, null);
     const holder = this.state.holders.get(chatId)?.src;
     if (holder !== undefined && holder !== src) this.replace(holder, chatId);
     this.update({ kind: 'hold', holder: { src, call } });
@@ -417,6 +460,18 @@ class Deciding implements Decision {
    * session's own may be the one left at the panel: an `off` that goes only while no live claim exists ends it.
    */
   private takenElsewhere({ src, chatId, reason, panelOff }: Extract<DecideInput, { kind: 'takenElsewhere' }>) {
+    // A shift held here after its game crashed: the other server's claim took the account (its `on`, or its session
+    // took the shift over), so it ends here without an `off`, unless that claim had ended already.
+    const shift = this.state.held.get(chatId);
+    if (shift?.src === src) {
+      this.endHeld(chatId, shift, panelOff ? { ...this.offOf(chatId, shift), fence: UNCLAIMED } : null);
+      this.steps.push({
+        kind: 'log',
+        level: 'info',
+        message: `the shift of player ${src}, held since their game crashed or timed out, is another server's now: it ends here without an off`,
+      });
+      return this.ok(src, false);
+    }
     const { departmentId } = this.session(src);
     if (!this.holds(chatId, src) || departmentId === null) return this.ok(src, false);
     this.update({ kind: 'release', chatId });
@@ -430,7 +485,9 @@ class Deciding implements Decision {
    * loser asked): its duty is sent again, a no-op at the panel when nothing was wrong.
    */
   private restate(src: number, chatId: string): DutyOutcome {
-    const held = this.holds(chatId, src) ? this.heldDutyCall(chatId) : undefined;
+    const shift = this.state.held.get(chatId);
+    const held =
+      shift?.src === src ? this.heldShiftCall(shift) : this.holds(chatId, src) ? this.heldDutyCall(chatId) : undefined;
     if (held) this.send(held, true);
     return this.ok(src, false);
   }
@@ -527,10 +584,17 @@ class Deciding implements Decision {
     this.goOff(src, player, departmentId, reason, 'account');
   }
 
-  private off(src: number, reason: DutyEndReason, player: DutyPlayer | undefined): DutyOutcome | undefined {
+  private off(
+    src: number,
+    reason: DutyEndReason,
+    player: DutyPlayer | undefined,
+    resumable: boolean,
+  ): DutyOutcome | undefined {
     const state = this.session(src);
     if (!state.onDuty || state.departmentId === null || !player) return this.ok(src, false);
-    this.goOff(src, player, state.departmentId, reason);
+    if (resumable && this.context.resumeWindowMs > 0 && this.holds(player.chatId, src)) {
+      this.holdShift(src, player.chatId, state);
+    } else this.goOff(src, player, state.departmentId, reason);
     return this.ok(src, true);
   }
 
@@ -556,7 +620,11 @@ class Deciding implements Decision {
 
   private reconcile(src: number, profile: ProfileEntry, player: DutyPlayer | undefined): void {
     const state = this.session(src);
-    if (!state.onDuty || state.departmentId === null) return;
+    if (!state.onDuty || state.departmentId === null) {
+      // A profile that arrives after the session came in (the panel was down then) may resume its held shift.
+      if (player && this.state.held.has(player.chatId)) this.resumeWith({ src, player, profile });
+      return;
+    }
     if (profile.kind === 'not_registered') {
       // The panel itself no longer knows the account (deleted or banned): whatever duty it had there ends with it.
       if (player) this.goOff(src, player, state.departmentId, 'account_removed', 'account');
@@ -620,5 +688,107 @@ class Deciding implements Decision {
     if (!holder || !held?.onDuty || held.departmentId === null || held.rankId === null) return undefined;
     const body = { ...holder.call.body, departmentId: held.departmentId, rankId: held.rankId };
     return { action: 'on', body, fence: this.fenceOf(holder.src) };
+  }
+
+  /**
+   * Config.ResumeWindowMs: the session's game crashed or timed out. The session ends in game, but the shift stays
+   * open at the panel, held for the account (no `off`), and its crash record stays: a server crash during the window
+   * still ends it at the next start. A session of the account that comes back in time takes it (`resume`); else
+   * `heldLapsed` ends it when the window runs out.
+   */
+  private holdShift(src: number, chatId: string, state: DutyState): void {
+    const call = this.state.holders.get(chatId)?.call;
+    this.update({ kind: 'release', chatId });
+    this.update({ kind: 'holdShift', chatId, shift: { src, state, ...(call ? { call } : {}) } });
+    this.transition({ kind: 'off', src, chatId, previous: state, next: OFF_DUTY, reason: 'dropped', resumable: true });
+    this.steps.push({ kind: 'lapseAfter', chatId, src, ms: this.context.resumeWindowMs });
+  }
+
+  /** A session came in: if its account's shift is held, its profile decides whether the shift goes on. */
+  private resume(src: number, player: DutyPlayer | undefined): DutyOutcome | undefined {
+    if (!player || this.leaving(src) || !this.state.held.has(player.chatId) || this.session(src).onDuty) {
+      return this.ok(src, false);
+    }
+    // Asked again of the panel: whether the shift goes on, and with which rank, is its say now.
+    return this.waitFor({ kind: 'profile', src, refetch: true, resume: { kind: 'profileForResume', src, player } });
+  }
+
+  /**
+   * The held shift goes on in this session, with no call to the panel, which never ended it: the same department
+   * and `since`, and the rank the profile gives (a new rank is sent as reconcile sends one). A profile without the
+   * department (or an account the panel no longer knows) ends the shift as reconcile would; no profile at all
+   * (the panel could not be asked and nothing is held) keeps it held. Returns whether the session's duty changed.
+   */
+  private resumeWith({ src, player, profile }: Omit<ProfileForResume, 'kind'>): boolean {
+    const { chatId } = player;
+    const shift = this.state.held.get(chatId);
+    if (!shift || !profile || this.leaving(src) || this.session(src).onDuty) return false;
+    const { state } = shift;
+    const department =
+      profile.kind === 'found' ? profile.departments.find((entry) => entry.id === state.departmentId) : undefined;
+    if (!department) {
+      const off = this.offOf(chatId, shift);
+      this.endHeld(chatId, shift, profile.kind === 'found' ? off : { ...off, body: { chatId } });
+      this.steps.push({
+        kind: 'log',
+        level: 'info',
+        message: `the shift of player ${src} held since their game crashed ends: ${profile.kind === 'found' ? `they are no longer a member of department ${state.departmentId}` : 'the panel no longer knows their chat account'}`,
+      });
+      return false;
+    }
+    const call = onCallOf(src, player, department);
+    this.update({ kind: 'endHeld', chatId });
+    this.update({ kind: 'hold', holder: { src, call } });
+    const next: DutyState = {
+      ...state,
+      departmentSlug: department.slug,
+      departmentName: department.name,
+      rankId: department.rank.id,
+    };
+    this.transition({
+      kind: 'on',
+      src,
+      chatId,
+      previous: this.session(src),
+      next,
+      department: { ...departmentPayload(department), resumed: true },
+    });
+    if (next.rankId !== state.rankId && state.since !== null) this.sendApplied(src, call, state.since, false);
+    return true;
+  }
+
+  /** The resume window of the shift `src` dropped from ran out: the panel learns that it ended. */
+  private lapse(chatId: string, src: number): void {
+    const shift = this.state.held.get(chatId);
+    if (shift?.src !== src) return;
+    this.endHeld(chatId, shift, this.offOf(chatId, shift));
+    this.steps.push({
+      kind: 'log',
+      level: 'info',
+      message: `the shift of player ${src}, held since their game crashed or timed out, ends: they did not come back within Config.ResumeWindowMs`,
+    });
+  }
+
+  /**
+   * Ends a held shift: with `off` sent (null: an `on` replaced it at the panel), then its crash record goes, and in a
+   * community its claim.
+   */
+  private endHeld(chatId: string, shift: HeldShift, off: OffCall | null): void {
+    this.update({ kind: 'endHeld', chatId });
+    if (off) this.send(off);
+    this.steps.push({ kind: 'heldEnded', chatId, src: shift.src, since: shift.state.since });
+  }
+
+  /** The `off` of a held shift, fenced by its claim: it stays the account's owner until the shift ends. */
+  private offOf(chatId: string, { src, state }: HeldShift): OffCall {
+    const body = state.departmentId === null ? { chatId } : { chatId, departmentId: state.departmentId };
+    return { action: 'off', body, fence: this.fenceOf(src, state.since) };
+  }
+
+  /** The held shift's `on` again (a restate), fenced by its claim; none when its `on` is not known. */
+  private heldShiftCall({ src, state, call }: HeldShift): OnCall | undefined {
+    if (!call || state.departmentId === null || state.rankId === null) return undefined;
+    const body = { ...call.body, departmentId: state.departmentId, rankId: state.rankId };
+    return { action: 'on', body, fence: this.fenceOf(src, state.since) };
   }
 }

@@ -17,6 +17,8 @@ export type DutyCall = ({ action: 'on'; body: DutyOnBody } | { action: 'off'; bo
 
 export type OnCall = Extract<DutyCall, { action: 'on' }>;
 
+export type OffCall = Extract<DutyCall, { action: 'off' }>;
+
 /** A duty call as the outbox keeps it in KVP until the panel has taken it. */
 export interface OutboxRecord {
   id: number;

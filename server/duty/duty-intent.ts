@@ -5,7 +5,15 @@ import type { ProfileEntry } from '../profiles/profile-entry.js';
 /** What may change a player's duty; every intent goes through the player's chat account's lane, one at a time. */
 export type DutyIntent =
   | { kind: 'on'; src: number; departmentId: number }
-  | { kind: 'off'; src: number; reason: DutyEndReason }
+  /**
+   * `resumable`: the session dropped because its game crashed or timed out; with Config.ResumeWindowMs the shift is
+   * held for the account instead of ended.
+   */
+  | { kind: 'off'; src: number; reason: DutyEndReason; resumable?: boolean }
+  /** A session of an account whose shift is held came in: it takes the shift, if its profile still allows it. */
+  | { kind: 'resume'; src: number }
+  /** The resume window of the shift `src` dropped from ran out. */
+  | { kind: 'heldLapsed'; src: number; chatId: string }
   /** A refreshed profile: a removed department ends the duty, a new rank replaces the old one. */
   | { kind: 'reconcile'; src: number; profile: ProfileEntry }
   /**

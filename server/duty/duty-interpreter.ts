@@ -32,6 +32,8 @@ export interface DutyInterpreterOptions {
   sleep: (ms: number) => Promise<void>;
   /** How long a player waits for the panel to accept going on duty before the request is given up. */
   onDutyWaitMs: number;
+  /** config.lua's ResumeWindowMs: how long a shift is held after its game crashed or timed out (0: not at all). */
+  resumeWindowMs?: number;
   player: (src: number) => DutyPlayer | undefined;
   /**
    * The profile the server fetched itself (fresh or, when the panel is unreachable, the last one known);
@@ -45,6 +47,15 @@ export interface DutyInterpreterOptions {
    */
   latestProfile?: (src: number) => ProfileEntry | undefined;
 }
+
+/** A held shift, as the steps of a decision tell of it: its window started (`ms`), or it ended without its session. */
+export interface HeldShiftNews {
+  chatId: string;
+  src: number;
+}
+
+/** A held shift that ended without its session, and when that shift began. */
+export type HeldShiftEnd = HeldShiftNews & { since: number | null };
 
 /** An `on` the game applied before the panel accepted it, and how to recognise that duty if the panel refuses it. */
 export interface AppliedOn {
@@ -68,6 +79,12 @@ export class DutyInterpreter {
   /** The `on`s the game applied before the panel accepted them; a refusal of one comes back as an intent. */
   readonly appliedOns$: Observable<AppliedOn> = this.appliedOns.asObservable();
   private readonly left$ = new Subject<number>();
+  private readonly lapses = new Subject<HeldShiftNews & { ms: number }>();
+  /** Each shift held after its game crashed or timed out: `heldLapsed` is due `ms` later. */
+  readonly lapses$: Observable<HeldShiftNews & { ms: number }> = this.lapses.asObservable();
+  private readonly heldEnded = new Subject<HeldShiftEnd>();
+  /** Each held shift that ended without its session coming back, once its `off` is in the outbox. */
+  readonly heldEnded$: Observable<HeldShiftEnd> = this.heldEnded.asObservable();
   /** Filled in before each decision: one object, not one per decision. */
   private readonly context: DecideContext;
 
@@ -75,7 +92,12 @@ export class DutyInterpreter {
     private readonly options: DutyInterpreterOptions,
     private readonly store: DutyStore,
   ) {
-    this.context = { now: 0, panelDown: false, degradedMode: options.degradedMode };
+    this.context = {
+      now: 0,
+      panelDown: false,
+      degradedMode: options.degradedMode,
+      resumeWindowMs: options.resumeWindowMs ?? 0,
+    };
   }
 
   handle(intent: DutyIntent): Observable<DutyOutcome> {
@@ -83,10 +105,12 @@ export class DutyInterpreter {
     switch (intent.kind) {
       case 'on':
       case 'off':
+      case 'resume':
       case 'queuedOnRefused':
         return this.run({ ...intent, player });
       case 'takenElsewhere':
       case 'restate':
+      case 'heldLapsed':
         return this.run(intent);
       case 'reconcile': {
         const { src } = intent;
@@ -113,9 +137,14 @@ export class DutyInterpreter {
     this.perform(this.decided({ kind: 'forget', src }));
   }
 
-  footprint(): { states: number; holders: number; leaving: number } {
-    const { sessions, holders, leaving } = this.store.model;
-    return { states: sessions.size, holders: holders.size, leaving: leaving.size };
+  /** Every held shift ends now, its `off` kept in the outbox: the server is going away. */
+  endHeldShifts(): void {
+    this.perform(this.decided({ kind: 'endHeldShifts' }));
+  }
+
+  footprint(): { states: number; holders: number; leaving: number; held: number } {
+    const { sessions, holders, leaving, held } = this.store.model;
+    return { states: sessions.size, holders: holders.size, leaving: leaving.size, held: held.size };
   }
 
   private decided(input: DecideInput): Decision {
@@ -160,6 +189,8 @@ export class DutyInterpreter {
         case 'release':
         case 'leave':
         case 'forget':
+        case 'holdShift':
+        case 'endHeld':
           this.store.commit(step, step.after, model);
           model = step.after;
           break;
@@ -181,6 +212,12 @@ export class DutyInterpreter {
         }
         case 'log':
           logger[step.level](step.message);
+          break;
+        case 'lapseAfter':
+          this.lapses.next(step);
+          break;
+        case 'heldEnded':
+          this.heldEnded.next(step);
           break;
       }
     }

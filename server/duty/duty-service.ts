@@ -15,10 +15,11 @@ import {
 } from 'rxjs';
 import type { DutyEndReason, DutyOutcome } from '../../shared/events.js';
 import { concatMapPerKey } from '../streams/concat-map-per-key.js';
-import type { Duty, DutyRequest } from './duty.js';
+import { abandonableWait } from '../time/abandonable-wait.js';
+import type { Drop, Duty, DutyRequest } from './duty.js';
 import type { DutyChange } from './duty-change.js';
 import type { DutyIntent, SubmittedIntent } from './duty-intent.js';
-import { DutyInterpreter, type DutyInterpreterOptions } from './duty-interpreter.js';
+import { DutyInterpreter, type DutyInterpreterOptions, type HeldShiftEnd } from './duty-interpreter.js';
 import type { DutyState } from './duty-state.js';
 import { DutyStore } from './model/duty-store.js';
 
@@ -40,6 +41,8 @@ export type DutyFootprint = {
   states: number;
   holders: number;
   leaving: number;
+  /** Shifts held for players whose game crashed (Config.ResumeWindowMs): zero once each came back or lapsed. */
+  held: number;
 };
 
 const NO_DEPARTMENT: DutyOutcome = { ok: false, error: 'no_department_selected', message: 'select a department first' };
@@ -62,6 +65,8 @@ export class DutyService implements Duty {
   private readonly interpreter: DutyInterpreter;
   /** Every transition of a player's duty, in the order they happen; the effects subscribe to it. */
   readonly dutyChanges$: Observable<DutyChange>;
+  /** Each held shift that ended without its player coming back, its `off` kept in the outbox. */
+  readonly heldEnded$: Observable<HeldShiftEnd>;
   private readonly lanes = { open: 0 };
   private nextIntentId = 1;
   private readonly subscription: Subscription;
@@ -70,6 +75,7 @@ export class DutyService implements Duty {
     this.store = options.store ?? new DutyStore();
     this.interpreter = new DutyInterpreter(options, this.store);
     this.dutyChanges$ = this.store.dutyChanges$;
+    this.heldEnded$ = this.interpreter.heldEnded$;
     // The panel refusing an `on` the game applied comes back as an intent, in the account's lane like any other.
     const refusedAppliedOns$ = this.interpreter.appliedOns$.pipe(
       mergeMap(({ delivery, ...applied }) =>
@@ -79,10 +85,16 @@ export class DutyService implements Duty {
         ),
       ),
     );
-    this.subscription = merge(this.submitted, refusedAppliedOns$)
+    // A held shift's window runs out on the monotonic clock: its end comes back as an intent of the account's lane.
+    const lapsed$ = this.interpreter.lapses$.pipe(
+      mergeMap(({ chatId, src, ms }) =>
+        abandonableWait(options.sleep, ms).pipe(map(() => this.identified({ kind: 'heldLapsed', chatId, src }))),
+      ),
+    );
+    this.subscription = merge(this.submitted, refusedAppliedOns$, lapsed$)
       .pipe(
         concatMapPerKey(
-          ({ intent }) => this.accountOf(intent.src),
+          ({ intent }) => ('chatId' in intent ? intent.chatId : this.accountOf(intent.src)),
           ({ id, intent }) =>
             defer(() => this.interpreter.handle(intent)).pipe(
               map((outcome): IntentOutcome => ({ id, outcome })),
@@ -151,9 +163,18 @@ export class DutyService implements Duty {
    * player is gone from everywhere else: until then a request for it (an export, a late net event) is refused
    * instead of putting a player who left on duty.
    */
-  async leave(src: number): Promise<void> {
+  async leave(src: number, { reason = 'dropped', resumable = false }: Drop = {}): Promise<void> {
     this.interpreter.leave(src);
-    await this.request({ kind: 'off', src, reason: 'dropped' });
+    await this.request({ kind: 'off', src, reason, resumable });
+  }
+
+  /**
+   * The server is going away (txAdmin's shutdown, the resource stopping): every duty ends at once, outside the
+   * lanes, and so does every held shift; their `off` calls are kept in the outbox.
+   */
+  endAll(reason: DutyEndReason): void {
+    for (const [src] of this.store.onDutyPlayers()) this.interpreter.forceOffNow(src, reason);
+    this.interpreter.endHeldShifts();
   }
 
   forget(src: number): void {

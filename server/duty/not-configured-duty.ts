@@ -20,6 +20,7 @@ export const NOT_CONFIGURED_DUTY: Duty = {
   leave: () => Promise.resolve(),
   forget: () => {},
   forceOffNow: () => {},
+  endAll: () => {},
   footprint: () => ({}),
   stop: () => {},
 };

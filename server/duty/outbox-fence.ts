@@ -1,5 +1,6 @@
 import { merge, type Observable, Subject } from 'rxjs';
 import type { DutyOwners, FenceRequest } from '../community/duty-owner-api.js';
+import type { HeldForRedis } from '../community/held-for-redis.js';
 import { REDIS_URL_CONVAR } from '../community/redis-convar.js';
 import { errorText } from '../log/error-text.js';
 import type { Logger } from '../log/logger.js';
@@ -7,23 +8,17 @@ import { backoffMs } from '../time/backoff.js';
 import { sleepUntilWoken } from '../time/sleep-until-woken.js';
 import type { CallFence, DutyCall, OutboxRecord } from './duty-call.js';
 
-/** How long a confirmed attempt may wait for its turn (the panel's budget) before it must be confirmed again. */
-export const SEND_WITHIN_MS = 5_000;
+/**
+ * How long a confirmed attempt may wait for its turn (the panel's budget) before it must be confirmed again: one
+ * request timeout, at least a second.
+ */
+export const sendWithinMs = (requestTimeoutMs: number): number => Math.max(1_000, requestTimeoutMs);
 /** Past the request's own timeout, for the panel to finish what it took just before the deadline. */
 const LEASE_MARGIN_MS = 2_000;
 const RETRY = { baseMs: 250, maxMs: 5_000 };
 
 /** What the outbox asks of the community's duty owners (BRIDGE_REDIS_URL). */
 export type OutboxFence = Pick<DutyOwners, 'confirm' | 'delivered' | 'sending' | 'intend' | 'answers$'>;
-
-/** A call held for Redis, as `bridge status` lists it. */
-export interface HeldCall {
-  action: DutyCall['action'];
-  chatId: string;
-  departmentId: number | undefined;
-  /** When it was first held (wall clock, as the outbox's record times). */
-  since: number;
-}
 
 /** Redis could not confirm a fenced call: the call waits, and is never sent on a guess. */
 export class NotConfirmed extends Error {}
@@ -34,26 +29,31 @@ const UNCLAIMED: CallFence = { unclaimed: true };
  * The community's fence in front of the outbox (issue 30; docs/several-servers.md, "How an account's duty is
  * fenced"): right before each attempt of a fenced call, Redis confirms that the call's claim still owns the account.
  * A stale call is not sent, with one line. A call Redis cannot confirm (down, timing out, cut off) is held until it
- * can: one WARN for the server while any is held, one INFO when none is, `bridge status` lists them, and
- * `bridge release` sends them without the confirmation.
+ * can: one WARN for the server while any is held, one INFO when none is, `bridge status` lists them (HeldForRedis),
+ * and `bridge release` sends them without the confirmation.
  */
 export class OutboxFenceGate {
-  private readonly held = new Map<number, HeldCall>();
+  /** Each held call's end of its wait in HeldForRedis, by outbox id. */
+  private readonly held = new Map<number, () => void>();
   private readonly forced = new Set<number>();
   private readonly released = new Subject<void>();
   private readonly leaseMs: number;
+  /** See sendWithinMs. */
+  readonly sendWithinMs: number;
 
   constructor(
     private readonly fence: OutboxFence,
     private readonly options: {
       logger: Logger;
-      wallNow: () => number;
+      /** What `bridge status` lists as held for Redis. */
+      heldForRedis: Pick<HeldForRedis, 'hold'>;
       sleep: (ms: number) => Promise<void>;
       random: () => number;
       requestTimeoutMs: number;
     },
   ) {
-    this.leaseMs = SEND_WITHIN_MS + options.requestTimeoutMs + LEASE_MARGIN_MS;
+    this.sendWithinMs = sendWithinMs(options.requestTimeoutMs);
+    this.leaseMs = this.sendWithinMs + options.requestTimeoutMs + LEASE_MARGIN_MS;
   }
 
   /**
@@ -72,7 +72,7 @@ export class OutboxFenceGate {
     try {
       answer = await this.fence.confirm(request);
     } catch (error) {
-      this.hold(record, error);
+      this.hold(record, fromLastRun, error);
       throw new NotConfirmed(errorText(error));
     }
     this.unhold(record.id);
@@ -113,7 +113,10 @@ export class OutboxFenceGate {
   /** `bridge release`: every call held for Redis goes at once, without a confirmation. */
   release(): number {
     const count = this.held.size;
-    for (const id of this.held.keys()) this.forced.add(id);
+    for (const [id, unhold] of this.held) {
+      this.forced.add(id);
+      unhold();
+    }
     this.held.clear();
     if (count > 0) {
       this.options.logger.warn(
@@ -124,25 +127,18 @@ export class OutboxFenceGate {
     return count;
   }
 
-  heldCalls(): HeldCall[] {
-    return [...this.held.values()];
-  }
-
   private requestOf(call: DutyCall, fence: CallFence, fromLastRun: boolean): FenceRequest {
     const departmentId = call.body.departmentId ?? undefined;
     return { chatId: call.body.chatId, action: call.action, fence, departmentId, fromLastRun, leaseMs: this.leaseMs };
   }
 
-  private hold(record: OutboxRecord, error: unknown): void {
+  private hold(record: OutboxRecord, fromLastRun: boolean, error: unknown): void {
     if (this.held.has(record.id)) return;
     const { action, body } = record.call;
     const first = this.held.size === 0;
-    this.held.set(record.id, {
-      action,
-      chatId: body.chatId,
-      departmentId: body.departmentId ?? undefined,
-      since: this.options.wallNow(),
-    });
+    const department = body.departmentId === undefined ? '' : ` (department ${body.departmentId})`;
+    const what = `${action} of chat account ${body.chatId}${department}${fromLastRun ? ', kept by the last run' : ''}`;
+    this.held.set(record.id, this.options.heldForRedis.hold(what));
     if (!first) return;
     this.options.logger.warn(
       `${this.held.size} duty call(s) wait for Redis (${REDIS_URL_CONVAR}) to confirm that they are still this server's to send (${errorText(error)}); none is sent on a guess. bridge status lists them; bridge release sends them without the confirmation`,
@@ -150,7 +146,11 @@ export class OutboxFenceGate {
   }
 
   private unhold(id: number): void {
-    if (!this.held.delete(id) || this.held.size > 0) return;
+    const unhold = this.held.get(id);
+    if (!unhold) return;
+    unhold();
+    this.held.delete(id);
+    if (this.held.size > 0) return;
     this.options.logger.info('Redis confirms the duty calls again: those it held go on');
   }
 }

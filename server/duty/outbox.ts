@@ -1,5 +1,6 @@
 import { concatMap, defer, finalize, from, map, type Observable, of, retry, Subject, type Subscription } from 'rxjs';
 import type { DutyAnswer } from '../../shared/contract/index.js';
+import type { HeldForRedis } from '../community/held-for-redis.js';
 import type { Logger } from '../log/logger.js';
 import type { PanelClient } from '../panel/panel-client.js';
 import { isRefusalOfTheCall, type PanelFailure, type PanelResult } from '../panel/panel-result.js';
@@ -11,7 +12,7 @@ import { LONGEST_WAIT_MS } from '../time/longest-wait.js';
 import { sleepUntilWoken } from '../time/sleep-until-woken.js';
 import type { CallFence, DeliveryResult, DutyCall, OutboxRecord } from './duty-call.js';
 import { OutboxFaultReports } from './outbox-fault-reports.js';
-import { type HeldCall, NotConfirmed, type OutboxFence, OutboxFenceGate, SEND_WITHIN_MS } from './outbox-fence.js';
+import { NotConfirmed, type OutboxFence, OutboxFenceGate } from './outbox-fence.js';
 import { OutboxStore } from './outbox-store.js';
 
 // The call types live in duty-call.ts (the duty rules make calls without knowing the outbox); named here too for
@@ -39,9 +40,10 @@ export interface OutboxOptions {
   backoff?: { baseMs: number; maxMs: number };
   /**
    * In a community (BRIDGE_REDIS_URL): the fence a fenced call must still hold in Redis right before each attempt
-   * (outbox-fence.ts), with the panel's request timeout, which bounds how long a confirmed attempt may take.
+   * (outbox-fence.ts), with the panel's request timeout, which bounds how long a confirmed attempt may take, and what
+   * `bridge status` lists as held for Redis.
    */
-  fence?: { owners: OutboxFence; requestTimeoutMs: number };
+  fence?: { owners: OutboxFence; requestTimeoutMs: number; held: Pick<HeldForRedis, 'hold'> };
 }
 
 const WITHDRAWN: DeliveryResult = { kind: 'withdrawn' };
@@ -72,8 +74,6 @@ export interface OutboxStats {
   size: number;
   /** Calls held back because the panel is unreachable. */
   waitingForPanel: number;
-  /** Fenced calls held because Redis cannot confirm them (BRIDGE_REDIS_URL). */
-  heldForRedis: HeldCall[];
   oldestCreatedAt: number | undefined;
 }
 
@@ -105,7 +105,7 @@ export class Outbox {
     this.gate =
       fence &&
       new OutboxFenceGate(fence.owners, {
-        ...{ logger: options.logger, wallNow: options.now, sleep: options.sleep },
+        ...{ logger: options.logger, heldForRedis: fence.held, sleep: options.sleep },
         ...{ random: options.random ?? Math.random, requestTimeoutMs: fence.requestTimeoutMs },
       });
     this.nextId = this.kept.sequence() + 1;
@@ -220,8 +220,7 @@ export class Outbox {
     let oldestCreatedAt: number | undefined;
     for (const { record } of this.pending.values())
       oldestCreatedAt = Math.min(oldestCreatedAt ?? record.createdAt, record.createdAt);
-    const heldForRedis = this.gate?.heldCalls() ?? [];
-    return { size: this.pending.size, waitingForPanel: this.waitingForPanel, heldForRedis, oldestCreatedAt };
+    return { size: this.pending.size, waitingForPanel: this.waitingForPanel, oldestCreatedAt };
   }
 
   stop(): void {
@@ -305,7 +304,7 @@ export class Outbox {
   }
 
   /**
-   * One attempt at the panel. A fenced one must leave within SEND_WITHIN_MS of its confirmation (its turn may wait
+   * One attempt at the panel. A fenced one must leave within a request timeout of its confirmation (its turn may wait
    * for the panel's budget): later, it is taken back and confirmed again, so Redis's `quiet` stays a true bound.
    */
   private send(item: Pending, fence?: CallFence): Observable<DeliveryResult> {
@@ -313,7 +312,7 @@ export class Outbox {
     const lease = fence ? new AbortController() : undefined;
     let left = false;
     if (lease) {
-      void this.options.sleep(SEND_WITHIN_MS).then(() => {
+      void this.options.sleep(this.gate?.sendWithinMs ?? 0).then(() => {
         if (!left) lease.abort();
       });
     }

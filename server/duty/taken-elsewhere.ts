@@ -4,10 +4,10 @@ import type { Duty } from './duty.js';
 import type { DutyStore } from './model/duty-store.js';
 
 /**
- * Redis as a source of intents, for the session holding the account here, in the account's lane like any other: a
- * duty the community settled on another server's claim becomes `takenElsewhere` (decide ends it without an `off`),
- * and a claim that must send its `on` again becomes `restate`. Only the shift Redis named is touched: a later duty of
- * the same account here is another claim.
+ * Redis as a source of intents, for the session holding the account here (or whose shift is held here after its game
+ * crashed), in the account's lane like any other: a duty the community settled on another server's claim becomes
+ * `takenElsewhere` (decide ends it without an `off`), and a claim that must send its `on` again becomes `restate`.
+ * Only the shift Redis named is touched: a later duty of the same account here is another claim.
  */
 export const followDutyOwners = (
   owners: Pick<DutyOwners, 'takenElsewhere$' | 'restate$'>,
@@ -15,11 +15,12 @@ export const followDutyOwners = (
   duty: Pick<Duty, 'submit'>,
 ): Subscription => {
   const holderOf = (chatId: string, shift: string) => {
-    const holder = store.model.holders.get(chatId);
-    const since = holder ? store.model.sessions.get(holder.src)?.since : undefined;
-    return holder && since !== undefined && since !== null && shiftOf(holder.src, since) === shift
-      ? holder.src
-      : undefined;
+    const { holders, sessions, held } = store.model;
+    const holder = holders.get(chatId);
+    const since = holder ? sessions.get(holder.src)?.since : undefined;
+    if (holder && since !== undefined && since !== null && shiftOf(holder.src, since) === shift) return holder.src;
+    const kept = held.get(chatId);
+    return kept && kept.state.since !== null && shiftOf(kept.src, kept.state.since) === shift ? kept.src : undefined;
   };
   const subscription = owners.takenElsewhere$.subscribe(({ chatId, shift, reason, panelOff }) => {
     const src = holderOf(chatId, shift);

@@ -1,6 +1,9 @@
 import { Observable, Subject } from 'rxjs';
 import { INTERNAL_EVENTS } from '../../shared/events.js';
-import type { ClientMessage, PlayerStateWrite, ServerPort } from '../server-port.js';
+import { wiredExport, wireIntegers } from '../../shared/wire-integers.js';
+import type { PlayerDrop } from '../players/drop-reading.js';
+import type { ClientMessage, PlayerStateWrite, ServerPort, TxAdminEvent } from '../server-port.js';
+import { TXADMIN_EVENTS, TXADMIN_RESOURCE } from '../txadmin/txadmin-payloads.js';
 import { serveHttp } from './http-handler.js';
 import { createResourceKvpStore } from './resource-kvp.js';
 import { createResourcePort } from './resource-port.js';
@@ -25,16 +28,31 @@ function netStream(name: string): Subject<ClientMessage> {
 export function createServerPort(onStop: () => void): ServerPort {
   const resourceName = GetCurrentResourceName();
   const joins$ = new Subject<number>();
-  const drops$ = new Subject<{ src: number; reason: string }>();
+  const drops$ = new Subject<{ src: number } & PlayerDrop>();
+  const txAdminEvents$ = new Subject<TxAdminEvent>();
 
   on('playerJoining', () => {
     const src = playerSource();
     if (src !== undefined) joins$.next(src);
   });
-  on('playerDropped', (reason: unknown) => {
+  on('playerDropped', (reason: unknown, resource: unknown, code: unknown) => {
     const src = playerSource();
-    if (src !== undefined) drops$.next({ src, reason: String(reason ?? '') });
+    if (src === undefined) return;
+    drops$.next({
+      src,
+      reason: String(reason ?? ''),
+      resource: String(resource ?? ''),
+      code: Number(code) || undefined,
+    });
   });
+  // Plain `on`: FXServer refuses a client's net event of these names (not safe for net). They are local events of
+  // txAdmin's monitor resource (sv_main.lua, txaEvent), so one fired by any other resource is not heard either.
+  for (const name of TXADMIN_EVENTS) {
+    on(`txAdmin:events:${name}`, (data: unknown) => {
+      if (playerSource() === undefined && GetInvokingResource() === TXADMIN_RESOURCE)
+        txAdminEvents$.next({ name, data });
+    });
+  }
   on('onResourceStop', (name: string) => {
     if (name === resourceName) onStop();
   });
@@ -42,6 +60,7 @@ export function createServerPort(onStop: () => void): ServerPort {
   return {
     joins$,
     drops$,
+    txAdminEvents$,
     clientReady$: netStream(INTERNAL_EVENTS.clientReady),
     dutyRequests$: netStream(INTERNAL_EVENTS.dutyRequest),
     refreshRequests$: netStream(INTERNAL_EVENTS.refreshRequest),
@@ -51,8 +70,8 @@ export function createServerPort(onStop: () => void): ServerPort {
     playerName: (src) => GetPlayerName(String(src)) ?? `player ${src}`,
     playerIdentifiers: (src) => getPlayerIdentifiers(String(src)) ?? [],
     connectedPlayers: () => getPlayers().map(Number),
-    emitLocal: (event, ...args) => emit(event, ...args),
-    emitClient: (event, src, ...args) => emitNet(event, src, ...args),
+    emitLocal: (event, ...args) => emit(event, ...wireIntegers(args)),
+    emitClient: (event, src, ...args) => emitNet(event, src, ...wireIntegers(args)),
     print: (line) => console.log(line),
     registerCommand(name, handler, restricted) {
       // Commands do not set `source`: FXServer passes who ran it (0 for the console) as the first argument.
@@ -67,10 +86,11 @@ export function createServerPort(onStop: () => void): ServerPort {
       else console.log(line);
     },
     resourceName,
+    resourcePath: GetResourcePath(resourceName),
     executeCommand: (line) => ExecuteCommand(line),
     isPrincipalAceAllowed: (principal, object) => IsPrincipalAceAllowed(principal, object),
     isPlayerAceAllowed: (src, object) => IsPlayerAceAllowed(String(src), object),
-    setGlobalState: (key, value) => GlobalState.set(key, value, true),
+    setGlobalState: (key, value) => GlobalState.set(key, wireIntegers(value), true),
     convar: (name) => GetConvar(name, ''),
     readConfig() {
       try {
@@ -80,9 +100,9 @@ export function createServerPort(onStop: () => void): ServerPort {
       }
     },
     store: createResourceKvpStore(),
-    registerExport: (name, fn) => exports(name, fn),
+    registerExport: (name, fn) => exports(name, wiredExport(fn)),
     // The third argument matters in JS: without `true` the value is not replicated, even on the server.
-    setPlayerState: (src, key, value) => Player(src).state.set(key, value, true),
+    setPlayerState: (src, key, value) => Player(src).state.set(key, wireIntegers(value), true),
     playerStateWrites: (keys) =>
       new Observable<PlayerStateWrite>((subscriber) => {
         // One handler per key on every bag; the handler runs before FXServer stores the value.

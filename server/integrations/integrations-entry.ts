@@ -1,4 +1,4 @@
-// dist/integrations.js: the job framework and rcore_police integrations (Config.Integrations), a CommonJS module of
+// dist/integrations.cjs: the job framework and rcore_police integrations (Config.Integrations), a CommonJS module of
 // its own that server/integrations/load-integrations.ts loads only when the config turns one on
 // (server/optional-modules/ says how and why). Everything it gets from dist/server.js and gives back is plain data and
 // objects of functions.

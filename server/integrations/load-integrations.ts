@@ -3,9 +3,9 @@ import { type LoadModule, type OptionalModule, startOptionalModule } from '../op
 import type { Integrations, IntegrationsOptions } from './create-integrations.js';
 import type * as IntegrationsEntry from './integrations-entry.js';
 
-/** dist/integrations.js (server/integrations/integrations-entry.ts). */
+/** dist/integrations.cjs (server/integrations/integrations-entry.ts). */
 export const INTEGRATIONS_MODULE: OptionalModule = {
-  path: './dist/integrations.js',
+  path: './dist/integrations.cjs',
   start: 'createIntegrations' satisfies keyof typeof IntegrationsEntry,
   without: 'The job framework and rcore_police integrations stay off.',
 };
@@ -27,7 +27,7 @@ function turnedOn(config: BridgeConfig['Integrations']): string[] {
 }
 
 /**
- * With an integration turned on, loads dist/integrations.js and creates the integrations config.lua asks for;
+ * With an integration turned on, loads dist/integrations.cjs and creates the integrations config.lua asks for;
  * without one, the file is never parsed.
  */
 export function loadIntegrations(options: IntegrationsOptions, load: LoadModule | undefined): Integrations {

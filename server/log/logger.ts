@@ -24,15 +24,17 @@ export interface Logger {
 export interface LoggerOptions {
   print: (line: string) => void;
   level?: LogLevel;
-  /** Values that must never reach the console, such as the API token. */
+  /** Values that must never reach the console, not even a piece of 6 or more characters, such as the API token. */
   secrets?: () => readonly string[];
+  /** Values that must never reach the console whole, though their pieces are ordinary text (a Redis URL's parts). */
+  wholeSecrets?: () => readonly string[];
 }
 
-export function createLogger({ print, level = 'info', secrets = () => [] }: LoggerOptions): Logger {
+export function createLogger({ print, level = 'info', secrets = () => [], wholeSecrets }: LoggerOptions): Logger {
   let threshold = SEVERITY[level];
   const told = new Set<string>();
 
-  const redact = createRedactor(secrets);
+  const redact = createRedactor(secrets, wholeSecrets);
 
   const log = (at: LogLevel, message: string): void => {
     if (SEVERITY[at] > threshold) return;

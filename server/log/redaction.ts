@@ -116,9 +116,14 @@ export type Redact = (text: string) => string;
 
 /**
  * A redactor for the secrets `secrets()` names at the time of each call (the token can be read again after a
- * convar change); each secret's automaton is built once.
+ * convar change); each secret's automaton is built once. `wholeSecrets()` names values masked only where they appear
+ * whole: a value made of words and addresses (a Redis URL) would mask `redis:` or `127.0.0.1` in every line if each
+ * piece of it were a secret.
  */
-export function createRedactor(secrets: () => readonly string[]): Redact {
+export function createRedactor(
+  secrets: () => readonly string[],
+  wholeSecrets: () => readonly string[] = () => [],
+): Redact {
   const built = new Map<string, SecretPieces>();
   const piecesOf = (secret: string): SecretPieces => {
     let pieces = built.get(secret);
@@ -136,6 +141,10 @@ export function createRedactor(secrets: () => readonly string[]): Redact {
       // A secret shorter than a fragment is masked whole; a longer one in every piece of 6 or more.
       const minimum = Math.min(secret.length, MIN_SECRET_FRAGMENT);
       out = mask(out, piecesOf(secret).runs(out, minimum));
+    }
+    // The longest first: a value that holds another is masked as one.
+    for (const whole of [...wholeSecrets()].sort((a, b) => b.length - a.length)) {
+      if (whole.length > 0) out = out.split(whole).join(MASK);
     }
     return out;
   };

@@ -3,9 +3,9 @@ import { type LoadModule, type OptionalModule, startOptionalModule } from '../op
 import type * as MetricsEntry from './metrics-entry.js';
 import type { MetricsWiring } from './start-metrics.js';
 
-/** dist/metrics.js (server/metrics/metrics-entry.ts). */
+/** dist/metrics.cjs (server/metrics/metrics-entry.ts). */
 export const METRICS_MODULE: OptionalModule = {
-  path: './dist/metrics.js',
+  path: './dist/metrics.cjs',
   start: 'startMetrics' satisfies keyof typeof MetricsEntry,
   without: 'The metrics endpoint stays off.',
 };
@@ -13,7 +13,7 @@ export const METRICS_MODULE: OptionalModule = {
 const NOTHING_TO_STOP: Unsubscribable = { unsubscribe() {} };
 
 /**
- * With Config.Metrics on, loads dist/metrics.js and serves the metrics; without it, the file is never parsed.
+ * With Config.Metrics on, loads dist/metrics.cjs and serves the metrics; without it, the file is never parsed.
  * Unsubscribing the result stops watching the departments.
  */
 export function startMetricsWhenOn(wiring: MetricsWiring, load: LoadModule | undefined): Unsubscribable {

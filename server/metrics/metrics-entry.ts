@@ -1,4 +1,4 @@
-// dist/metrics.js: the Prometheus metrics endpoint (Config.Metrics), a CommonJS module of its own that
+// dist/metrics.cjs: the Prometheus metrics endpoint (Config.Metrics), a CommonJS module of its own that
 // server/metrics/load-metrics.ts loads only when the config turns it on (server/optional-modules/ says how and why).
 // It gets plain functions and data from dist/server.js, and the departments as an Observable it only subscribes to.
 export { startMetrics } from './start-metrics.js';

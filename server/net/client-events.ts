@@ -2,6 +2,7 @@ import { filter, map, merge, mergeMap, type Subscription } from 'rxjs';
 import type { ProfilePayload } from '../../shared/events.js';
 import type { Duty } from '../duty/duty.js';
 import type { Logger } from '../log/logger.js';
+import { readDrop } from '../players/drop-reading.js';
 import type { PlayerRegistry, PlayerSession } from '../players/player-registry.js';
 import type { Profiles } from '../profiles/profiles.js';
 import type { RevalidationAsks } from '../profiles/revalidation-asks.js';
@@ -23,7 +24,9 @@ export interface ClientEventsDeps {
   openSession: (src: number) => PlayerSession;
   /** Told the number of players online after each join. */
   playersOnline: (count: number) => void;
-  duty: Pick<Duty, 'request' | 'leave'>;
+  duty: Pick<Duty, 'request' | 'leave' | 'submit'>;
+  /** Config.ResumeWindowMs is on: a session that joins may take its account's held shift. */
+  resumeShifts: boolean;
   profiles: Pick<Profiles, 'view' | 'serve' | 'revalidate' | 'refresh'>;
   /** A supervisor's /dutyrefresh <id>: RefreshPlayer, bypassing the cache and the target's cooldown. */
   refreshOther: (src: number) => Promise<ProfilePayload>;
@@ -46,6 +49,7 @@ export function subscribeClientEvents(deps: ClientEventsDeps): Subscription {
         guarded('join', logger, async (src: number) => {
           openSession(src);
           deps.playersOnline(players.size);
+          if (deps.resumeShifts) duty.submit({ kind: 'resume', src });
           await profiles.view(src, { priority: 'join' });
         }),
       ),
@@ -80,9 +84,15 @@ export function subscribeClientEvents(deps: ClientEventsDeps): Subscription {
     ),
     port.drops$.pipe(
       mergeMap(
-        guarded('drop', logger, async ({ src }) => {
-          await duty.leave(src);
+        guarded('drop', logger, async ({ src, ...drop }) => {
+          const reading = readDrop(drop);
+          const chatId = players.chatId(src);
+          await duty.leave(src, reading);
           deps.forget(src);
+          // A game that froze and came back before the server gave up on it: its new session takes the shift.
+          if (deps.resumeShifts && reading.resumable && chatId !== undefined) {
+            for (const other of players.sessionsOf(chatId)) duty.submit({ kind: 'resume', src: other.src });
+          }
         }),
       ),
     ),

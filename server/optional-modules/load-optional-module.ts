@@ -1,11 +1,15 @@
 import { errorText } from '../log/error-text.js';
 import type { Logger } from '../log/logger.js';
+import { emptyModuleReason, moduleTypeOwner } from './empty-module.js';
 
 /**
  * FXServer's global `require` as main.ts hands it on: it loads a CommonJS file beside dist/server.js. Absent when the
  * runtime has none (a test that runs the bridge from source and provides no optional module).
  */
-export type LoadModule = (path: string) => unknown;
+export type LoadModule = ((path: string) => unknown) & {
+  /** Where `path` is, as Node's `require.resolve` says: to tell why a module loaded empty. */
+  resolve?: (path: string) => string;
+};
 
 /**
  * A part of the bridge that only some servers turn on, shipped as its own CommonJS file (a tsup entry of its own):
@@ -27,7 +31,7 @@ export type LoadModule = (path: string) => unknown;
  * `instanceof` or identity one side would check against its own copy.
  */
 export interface OptionalModule {
-  /** The file, relative to the resource's folder: `./dist/metrics.js`. */
+  /** The file, relative to the resource's folder: `./dist/metrics.cjs`. */
   readonly path: string;
   /** The function of its entry (tsup.config.ts) the bridge starts it with: a file without it is not the bridge's. */
   readonly start: string;
@@ -51,9 +55,9 @@ type StartFunction = (options: any) => unknown;
 
 /**
  * Loads the module and calls its start function with `options` (`Start` is that function's type, read from the
- * entry with `typeof`). Anything wrong (the file missing, not the bridge's,
- * failing as it starts) is one ERROR naming what was wanted, the file and what the server goes on without, and
- * undefined: the bridge runs on without that feature.
+ * entry with `typeof`). Anything wrong (the file missing, empty, read as an ES module, not the bridge's, failing as it
+ * starts) is one ERROR naming what was wanted, the file, what is wrong with it, what to do and what the server goes on
+ * without, and undefined: the bridge runs on without that feature.
  */
 export function startOptionalModule<Start extends StartFunction>(
   module: OptionalModule,
@@ -61,21 +65,35 @@ export function startOptionalModule<Start extends StartFunction>(
   options: Parameters<Start>[0],
 ): ReturnType<Start> | undefined {
   const fail = (what: string) => {
-    logger.error(`${wanted} but ${module.path} ${what}; reinstall the resource. ${module.without}`);
+    logger.error(`${wanted} but ${module.path} ${what}. ${module.without}`);
     return undefined;
+  };
+  const resolved = () => {
+    try {
+      return load?.resolve?.(module.path);
+    } catch {
+      return undefined;
+    }
   };
   let loaded: unknown;
   try {
     if (typeof load !== 'function') throw new Error('this runtime has no require');
     loaded = load(module.path);
   } catch (error) {
-    return fail(`could not be loaded (${reasonOf(error)})`);
+    // Node 20 refuses CommonJS read as an ES module (`module` is not defined there); Node 22 may load it empty.
+    if (/ES module/.test(reasonOf(error)) && moduleTypeOwner(resolved() ?? ''))
+      return fail(emptyModuleReason(resolved()));
+    return fail(`could not be loaded (${reasonOf(error)}); reinstall the resource`);
+  }
+  if (typeof loaded === 'object' && loaded !== null && Reflect.ownKeys(loaded).length === 0) {
+    return fail(emptyModuleReason(resolved()));
   }
   const start = (loaded as Record<string, unknown> | undefined)?.[module.start];
-  if (typeof start !== 'function') return fail(`is not the bridge's: it has no ${module.start}()`);
+  if (typeof start !== 'function')
+    return fail(`is not the bridge's: it has no ${module.start}(); reinstall the resource`);
   try {
     return start(options) as ReturnType<Start>;
   } catch (error) {
-    return fail(`failed as it started (${reasonOf(error)})`);
+    return fail(`failed as it started (${reasonOf(error)}); reinstall the resource`);
   }
 }

@@ -70,7 +70,7 @@ export class RefreshPolicy {
    */
   adopt(chatId: string): Promise<void> {
     const { cache, players } = this.options;
-    const online = players.all().some((session) => session.chat.ok && session.chat.chatId === chatId);
+    const online = players.sessionsOf(chatId).length > 0;
     if (!online && !cache.peek(chatId)) return Promise.resolve();
     return cache.takeShared(chatId).then((entry) => {
       if (entry) this.tell(chatId, entry);
@@ -92,8 +92,6 @@ export class RefreshPolicy {
   }
 
   private tell(chatId: string, entry: ProfileEntry): void {
-    for (const session of this.options.players.all()) {
-      if (session.chat.ok && session.chat.chatId === chatId) this.options.onRefreshed(session.src, entry);
-    }
+    for (const session of this.options.players.sessionsOf(chatId)) this.options.onRefreshed(session.src, entry);
   }
 }

@@ -209,6 +209,18 @@ export const configShape = {
     'Players on duty are in the ACE principals bridge.onduty, bridge.<slug> and bridge.<slug>.<rankId>',
     TRUE_OR_FALSE,
   ),
+  ResumeWindowMs: option(
+    milliseconds(0, 600_000),
+    0,
+    'How long a shift stays open at the panel after its game crashed or timed out, for the player to come back to',
+    inMilliseconds(0, 600_000),
+  ),
+  RestartNotice: option(
+    z.boolean(),
+    true,
+    "Tell players on duty 5 minutes and 1 minute before txAdmin's scheduled restart that their shift ends then",
+    TRUE_OR_FALSE,
+  ),
   Locale: localeShape,
 } as const;
 

@@ -163,7 +163,7 @@ export const RankSchema = withMeta(
 );
 
 export const DepartmentEntrySchema = withMeta(
-  z.extend(DepartmentSchema, { id: departmentId, rank: RankSchema, data: DepartmentDataSchema }),
+  z.extend(DepartmentSchema, { id: departmentId, rank: RankSchema, data: z.optional(DepartmentDataSchema) }),
   {
     id: 'Department',
   },

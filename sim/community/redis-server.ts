@@ -5,7 +5,16 @@
 // (an older dump.rdb after a reboot), writes paused (`CLIENT PAUSE`), and a replica that lags and is then promoted
 // (startReplica, through a TcpProxy that is its replication link).
 import { type ChildProcess, spawn } from 'node:child_process';
-import { accessSync, constants, copyFileSync, existsSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
+import {
+  accessSync,
+  constants,
+  copyFileSync,
+  existsSync,
+  mkdtempSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+} from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
@@ -38,6 +47,11 @@ export interface RedisServerOptions {
   password?: string;
   /** The binary (default: findRedisServer()). */
   binary?: string;
+  /**
+   * TLS only (`--port 0 --tls-port`, as Debian's redis-server is built with TLS): its certificate and key, and the CA
+   * a client trusts. Clients need no certificate of their own. The URL is then `rediss://`.
+   */
+  tls?: { certFile: string; keyFile: string; caFile: string };
   /** `--replicaof 127.0.0.1 <port>`: a replica of the Redis on that port, read-only until promote(). */
   replicaOf?: number;
 }
@@ -49,7 +63,7 @@ export interface RedisSnapshot {
 
 export interface RedisServer {
   readonly port: number;
-  /** `redis://[:password@]127.0.0.1:<port>/0`. */
+  /** `redis://[:password@]127.0.0.1:<port>/0`, `rediss://` with TLS. */
   url(options?: { password?: string; db?: number }): string;
   /** kill -9: the server vanishes mid-run, connections are cut without a goodbye. */
   kill(): Promise<void>;
@@ -99,8 +113,15 @@ export async function startRedisServer(options: RedisServerOptions = {}): Promis
 
   const launch = () =>
     new Promise<void>((resolve, reject) => {
-      const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir];
+      const { tls } = options;
+      const listen = tls
+        ? ['--port', '0', '--tls-port', String(port), '--tls-cert-file', tls.certFile, '--tls-key-file', tls.keyFile]
+        : ['--port', String(port)];
+      if (tls) listen.push('--tls-ca-cert-file', tls.caFile, '--tls-auth-clients', 'no');
+      const args = [...listen, '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir];
       args.push('--logfile', '', '--daemonize', 'no', '--protected-mode', 'yes');
+      // A replica's first sync starts at once (Redis 7 waits 5 s by default, for more replicas to share it).
+      args.push('--repl-diskless-sync-delay', '0');
       if (options.password) args.push('--requirepass', options.password, '--masterauth', options.password);
       if (options.replicaOf !== undefined) args.push('--replicaof', '127.0.0.1', String(options.replicaOf));
       const started = spawn(binary, args, { stdio: ['ignore', 'pipe', 'pipe'] });
@@ -141,8 +162,8 @@ export async function startRedisServer(options: RedisServerOptions = {}): Promis
     throw error;
   }
   const url = ({ password = options.password, db = 0 }: { password?: string; db?: number } = {}) =>
-    `redis://${password ? `:${encodeURIComponent(password)}@` : ''}127.0.0.1:${port}/${db}`;
-  const command = (...args: string[]) => redisCommand(port, options.password, args);
+    `${options.tls ? 'rediss' : 'redis'}://${password ? `:${encodeURIComponent(password)}@` : ''}127.0.0.1:${port}/${db}`;
+  const command = (...args: string[]) => redisCommand(port, options, args);
 
   return {
     port,
@@ -185,9 +206,12 @@ export async function startRedisServer(options: RedisServerOptions = {}): Promis
 }
 
 /** One command over a fresh connection of the caller's own. */
-async function redisCommand(port: number, password: string | undefined, args: string[]): Promise<unknown> {
+async function redisCommand(port: number, { password, tls }: RedisServerOptions, args: string[]): Promise<unknown> {
   const { Redis } = await import('ioredis');
-  const client = new Redis({ port, host: '127.0.0.1', password, lazyConnect: true, maxRetriesPerRequest: 0 });
+  const client = new Redis({
+    ...{ port, host: '127.0.0.1', password, lazyConnect: true, maxRetriesPerRequest: 0 },
+    ...(tls ? { tls: { ca: readFileSync(tls.caFile) } } : {}),
+  });
   try {
     await client.connect();
     return await client.call(args[0] as string, ...args.slice(1));

@@ -60,8 +60,11 @@ export interface SimEvent {
 const colourCodes = /\^[0-9]/g;
 
 export interface LogOptions {
-  /** Print console lines to the real stdout as they happen (default false: the simulator is quiet). */
-  echo: boolean;
+  /**
+   * Print console lines to the real stdout as they happen, or hand each to a function (the playground prints its
+   * user's resources); default false: the simulator is quiet.
+   */
+  echo: boolean | ((line: ConsoleLine) => void);
   /** Record events; a predicate can keep only some (default: all). */
   recordEvents: boolean | ((name: string) => boolean);
   /** Oldest events are dropped beyond this many (default 100 000). */
@@ -83,8 +86,11 @@ export class SimLog {
     const text = raw.replace(colourCodes, '').replace(/\n$/, '');
     const where = side === 'server' ? '[server]' : `[client ${player}]`;
     const line = resource ? `${where} [${resource}] ${text}` : `${where} ${text}`;
-    this.console.push({ side, player, resource, level, text, line });
-    if (this.options.echo) process.stdout.write(`${line}\n`);
+    const entry: ConsoleLine = { side, player, resource, level, text, line };
+    this.console.push(entry);
+    const { echo } = this.options;
+    if (typeof echo === 'function') echo(entry);
+    else if (echo) process.stdout.write(`${line}\n`);
   }
 
   error(side: Side, player: number | null, resource: string | null, kind: ScriptErrorKind, text: string): void {

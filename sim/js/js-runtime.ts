@@ -10,7 +10,7 @@ import { errorMessage, errorText, syntaxErrorText } from './format.js';
 import { type Fn, JsCore } from './js-core.js';
 import { installNodeGlobals } from './node-globals.js';
 import { createStateBagApi } from './statebag-api.js';
-import { JsTimers } from './timers.js';
+import { JsTimers, type TimerStats } from './timers.js';
 
 const stubPrototypes = new Map<string, object>();
 
@@ -289,6 +289,11 @@ export class JsRuntime extends JsCore {
 
   override nextWake(): number {
     return this.timers.nextWake();
+  }
+
+  /** What its timer.js did since the runtime started (see TimerStats). */
+  timerStats(): TimerStats {
+    return this.timers.stats();
   }
 
   override destroy(): void {

@@ -17,6 +17,20 @@ interface Ticker {
   pending: boolean;
 }
 
+/**
+ * What a runtime's timer.js did, counted from its start: FXServer calls the tick function every frame, and timer.js
+ * returns at once while nothing waits (no timer, ticker or animation frame); otherwise it walks every timer.
+ */
+export interface TimerStats {
+  /** Frames where the tick function had something waiting, so it walked the timers and ran the tickers. */
+  ticksWithWork: number;
+  timersFired: number;
+  tickerCalls: number;
+  /** Waiting now. */
+  pendingTimers: number;
+  tickers: number;
+}
+
 export interface TimerErrors {
   timer(e: unknown): void;
   ticker(e: unknown): void;
@@ -31,6 +45,9 @@ export class JsTimers {
   private animationFrames: Fn[] = [];
   private timerId = 0;
   private tickerId = 0;
+  private ticksWithWork = 0;
+  private timersFired = 0;
+  private tickerCalls = 0;
 
   constructor(
     private readonly host: Host,
@@ -122,6 +139,9 @@ export class JsTimers {
   };
 
   tick(now: number): void {
+    // timer.js's early return: nothing waits, nothing is walked.
+    if (this.timers.size === 0 && this.tickers.size === 0 && this.animationFrames.length === 0) return;
+    this.ticksWithWork += 1;
     // Only the timers due as the tick begins can fire in it: a callback can clear or refresh a timer (checked again
     // below), and a refresh only moves lastRun later. A server with thousands of waiting timers (a refresh sleep per
     // player) then pays a comparison per timer and frame, not a copy of the whole map.
@@ -131,6 +151,7 @@ export class JsTimers {
       const timer = this.timers.get(id);
       if (!timer) continue;
       if (now - timer.lastRun > timer.interval) {
+        this.timersFired += 1;
         try {
           timer.callback();
         } catch (e) {
@@ -142,6 +163,7 @@ export class JsTimers {
     for (const [id, ticker] of [...this.tickers]) {
       if (ticker.pending || !this.tickers.has(id)) continue;
       let result: unknown;
+      this.tickerCalls += 1;
       try {
         result = ticker.callback();
       } catch (e) {
@@ -168,6 +190,11 @@ export class JsTimers {
         }
       }
     }
+  }
+
+  stats(): TimerStats {
+    const { ticksWithWork, timersFired, tickerCalls } = this;
+    return { ticksWithWork, timersFired, tickerCalls, pendingTimers: this.timers.size, tickers: this.tickers.size };
   }
 
   private resolveTicker(ticker: Ticker): void {

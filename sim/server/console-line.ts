@@ -1,5 +1,6 @@
 // Splits a console line (server.cfg, ExecuteCommand, typed commands) into tokens: whitespace separates,
-// double quotes group, and `#` or `//` outside quotes starts a comment.
+// double quotes group (`\"` inside them is a quote, as txAdmin writes JSON to the console), and `#` or `//` outside
+// quotes starts a comment (citizenfx/fivem code/client/citicore/console/Console.cpp, Tokenize and IsEscapeChar).
 export function tokenize(line: string): string[] {
   const tokens: string[] = [];
   let current = '';
@@ -8,7 +9,10 @@ export function tokenize(line: string): string[] {
   for (let i = 0; i < line.length; i++) {
     const c = line[i] as string;
     if (quoted) {
-      if (c === '"') quoted = false;
+      if (c === '\\' && line[i + 1] === '"') {
+        current += '"';
+        i++;
+      } else if (c === '"') quoted = false;
       else current += c;
       continue;
     }
@@ -31,10 +35,13 @@ export function tokenize(line: string): string[] {
   return tokens;
 }
 
-/** Splits a cfg text into its lines (`;` does not separate commands in cfg files read by the simulator). */
+/**
+ * Splits a cfg text into the lines that say something: blank and comment-only lines go (`;` does not separate
+ * commands in cfg files read by the simulator).
+ */
 export function cfgLines(text: string): string[] {
   return text
     .split(/\r?\n/)
     .map((l) => l.trim())
-    .filter((l) => l.length > 0);
+    .filter((l) => tokenize(l).length > 0);
 }

@@ -316,6 +316,33 @@ describe.skipIf(!hasChromium)("the dashboard's duty command, principals and coun
     await page.locator('#users-status', { hasText: `${riley.name} deleted` }).waitFor();
     expect(pageErrors, pageErrors.join('\n')).toEqual([]);
   });
+
+  it('adds a user, who gets a department in the role editor and can join the playground', async () => {
+    const morgan = { chatId: '701234567890123456', name: 'Morgan Blake' };
+    await page.locator('#add-user-chat-id').fill('7012');
+    await page.locator('#add-user-name').fill(morgan.name);
+    await page.locator('#add-user').click();
+    await page
+      .locator('#users-status', { hasText: 'chatId must be 18 to 19 ASCII digits (404 malformed_chat_id)' })
+      .waitFor();
+    // The browser logs the panel's 404 for the malformed id, which is the answer this step expects.
+    expect(pageErrors.splice(0)).toEqual([expect.stringContaining('status of 404')]);
+
+    await page.locator('#add-user-chat-id').fill(morgan.chatId);
+    await page.locator('#add-user').click();
+    await page.locator('#users-status', { hasText: `${morgan.name} added (${morgan.chatId})` }).waitFor();
+    expect(await page.locator('#add-user-chat-id').inputValue()).toBe('');
+    const user = page.locator('#users tr', { hasText: morgan.name });
+    await user.locator('select.rank[data-department-id="1"]').selectOption({ label: 'Officer' });
+    await user.getByRole('button', { name: 'Apply' }).click();
+    await page.locator('#users-status', { hasText: `${morgan.name}: LSPD · Officer` }).waitFor();
+    const added = running.panel.store.users.find(morgan.chatId);
+    expect(added && running.panel.store.users.departmentsOf(added).map((d) => d.slug)).toEqual(['lspd']);
+    await expect
+      .poll(() => page.locator('#join-user option').allTextContents(), { timeout: UI_WAIT_MS })
+      .toContain(`${morgan.name} (${morgan.chatId})`);
+    expect(pageErrors, pageErrors.join('\n')).toEqual([]);
+  });
 });
 
 describe.skipIf(!hasChromium || !redisAvailable())('the dashboard of two servers and one Redis in chromium', () => {

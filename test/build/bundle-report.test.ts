@@ -3,7 +3,7 @@ import { javaScriptBundles } from '../../scripts/bundle-report.js';
 import tsupConfigs from '../../tsup.config.js';
 
 describe('npm run bundle-report', () => {
-  it('reports the server bundle, its optional modules (dist/redis.js, dist/metrics.js, dist/integrations.js) and the client bundle, and not the declaration-only build of types/index.d.ts', () => {
+  it('reports the server bundle, its optional modules (dist/redis.cjs, dist/metrics.cjs, dist/integrations.cjs) and the client bundle, and not the declaration-only build of types/index.d.ts', () => {
     expect(javaScriptBundles(tsupConfigs).map((config) => config.entry)).toEqual([
       { server: 'server/main.ts' },
       { redis: 'server/community/community-entry.ts' },

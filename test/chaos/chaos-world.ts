@@ -442,9 +442,9 @@ export class ChaosWorld {
     sim.command('bridge status');
     const lines = sim.console.slice(before).map((each) => each.text);
     const outbox = /^outbox\s+(\d+) duty call/.exec(lines.find((text) => text.startsWith('outbox')) ?? '');
-    const community = lines.find((text) => text.startsWith('community'));
-    if (!outbox || !community) throw new Error(`bridge status on server ${server}:\n${lines.join('\n')}`);
-    return { pendingCalls: Number(outbox[1]), community: community.replace(/^community\s+/, '') };
+    const owners = lines.map((text) => /^\s+duty owners (.*)$/.exec(text)?.[1]).find((said) => said !== undefined);
+    if (!outbox || !owners) throw new Error(`bridge status on server ${server}:\n${lines.join('\n')}`);
+    return { pendingCalls: Number(outbox[1]), community: owners };
   }
 
   /** The server's identity in the community, as it last said it (undefined before it settled one). */

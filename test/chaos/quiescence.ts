@@ -4,7 +4,7 @@
 // - every running server renewed its liveness in Redis since the last fault ended, so it has seen Redis back and
 //   settled again what it holds (a renewal after a gap claims everything again);
 // - every server still down was taken out of the community's liveness by a peer, which then ends its shifts;
-// - each running server's outbox is empty and its `community` line of `bridge status` says `settled` (no claim being
+// - each running server's outbox is empty and the `duty owners` line of `bridge status` says `settled` (no claim being
 //   written, no `on` to send again, no check of every claim still to come, no takeover under way);
 // - no duty call is on its way to the panel, and nothing was sent or written to an owner record for a moment (what
 //   one server just did may still start work on another).

@@ -57,6 +57,22 @@ describe('the client half', () => {
     expect(fake.sent.filter((s) => s.event === INTERNAL_EVENTS.dutyRequest)).toEqual([]);
   });
 
+  it('goes on duty for the only department without a selection, as the server export does', () => {
+    fake.fromServer(PUBLIC_EVENTS.profile, { ...profile, departments: profile.departments.slice(1) });
+    expect(fake.call<DutyOptions>('GetDutyOptions').selectedDeptId).toBeNull();
+    expect(fake.call('UpdatePlayerDuty', true)).toBe(true);
+    expect(fake.sent.at(-1)).toEqual({ event: INTERNAL_EVENTS.dutyRequest, args: [1, true, 3] });
+    expect(fake.notifications).toEqual([]);
+  });
+
+  it('still needs a selection from a player with two departments, and goes for the selected one', () => {
+    fake.fromServer(PUBLIC_EVENTS.profile, profile);
+    expect(fake.call('UpdatePlayerDuty', true)).toBe(false);
+    fake.call<DutyOptions>('GetDutyOptions').departments[1]?.setActive();
+    expect(fake.call('UpdatePlayerDuty', true)).toBe(true);
+    expect(fake.sent.at(-1)).toEqual({ event: INTERNAL_EVENTS.dutyRequest, args: [1, true, 3] });
+  });
+
   it('sends only the selected department id and hands the outcome to the callback', () => {
     fake.fromServer(PUBLIC_EVENTS.profile, profile);
     fake.call<DutyOptions>('GetDutyOptions').departments[0]?.setActive();
@@ -189,7 +205,7 @@ describe('the selection follows the profile', () => {
     fake.fromServer(INTERNAL_EVENTS.dutyState, { onDuty: true, departmentId: 3, rankId: 7, since: 5 });
   };
 
-  it('stays cleared when the duty state of the removed department arrives after the profile (the /dutyrefresh order)', () => {
+  it('stays off the removed department when its duty state arrives after the profile (the /dutyrefresh order)', () => {
     const fake = createFakeClientPort();
     startBridgeClient(fake.port);
     onDutyInSafd(fake);
@@ -199,10 +215,9 @@ describe('the selection follows the profile', () => {
     fake.fromServer(PUBLIC_EVENTS.offDuty, { departmentId: 3, reason: 'department_removed' });
     fake.fromServer(INTERNAL_EVENTS.dutyState, { onDuty: false, departmentId: null, rankId: null, since: null });
     expect(fake.call<DutyOptions>('GetDutyOptions').selectedDeptId).toBeNull();
-    const callback = vi.fn();
-    expect(fake.call('UpdatePlayerDuty', true, callback)).toBe(false);
-    expect(callback).toHaveBeenCalledWith(expect.objectContaining({ ok: false, error: 'no_department_selected' }));
-    expect(fake.sent.filter((s) => s.event === INTERNAL_EVENTS.dutyRequest)).toEqual([]);
+    // "On duty" then asks for the one department left, never the removed one (the panel would refuse: not_member).
+    expect(fake.call('UpdatePlayerDuty', true)).toBe(true);
+    expect(fake.sent.filter((s) => s.event === INTERNAL_EVENTS.dutyRequest).map((s) => s.args[2])).toEqual([1]);
   });
 
   it('keeps the selection of a department the new profile still grants', () => {

@@ -48,15 +48,15 @@ async function startCommunity(
 const settle = (sim: Sim, ms: number) => sim.advance(ms);
 
 describe.skipIf(!redisAvailable())('duty across the community under faults (two servers, one panel, one Redis)', () => {
-  it('writes paused (CLIENT PAUSE 4000 WRITE) while A claims: B’s later duty is not ended by A, and A’s game lets go', async () => {
+  it('writes paused (CLIENT PAUSE 2000 WRITE) while A claims: B’s later duty is not ended by A, and A’s game lets go', async () => {
     // A liveness well above the pause, as the default (30 s) is: no server is taken for gone by it.
     const { community, redis } = await startCommunity({ convarsOf: () => ({ [LIVENESS_CONVAR]: '12000' }) });
     const [a, b] = community.sims as [Sim, Sim];
     const onA = await joined(community, a, JAMIE);
     // Redis stalls (a fork for a save, a slow disk): A's claim times out after 500 ms, and lands when the pause ends.
-    await redis.pause(4_000, 'WRITE');
+    await redis.pause(2_000, 'WRITE');
     await onDuty(a, onA);
-    await settle(a, 4_500);
+    await settle(a, 2_500);
 
     const onB = await joined(community, b, JAMIE);
     await onDuty(b, onB);

@@ -57,7 +57,8 @@ describe.skipIf(!redisAvailable())('Redis back older than the community (two ser
     await redis.restartFrom(older);
     // Both servers reconnect and settle: B's claim is the later one.
     await b.until(() => linesOf(b, /answers again/).length > 0, 15_000, 'B back on Redis');
-    await settle(b, 9_000);
+    // The claim again at the reconnection settles it.
+    await settle(b, 3_000);
 
     expect(gameOnDuty(onB)).toBe(true);
     expect(offDutyEventsOf(b, onB)).toEqual([]);
@@ -92,8 +93,7 @@ describe.skipIf(!redisAvailable())('Redis back older than the community (two ser
     await replica.server.promote();
     for (const sim of [a, b]) community.proxyOf(sim).retarget(replica.server.port);
     await b.until(() => linesOf(b, /answers again/).length > 0, 15_000, 'B on the promoted replica');
-    // The claim again at the reconnection settles it (the restart from a snapshot above also waits out the second
-    // look, 8 s later).
+    // The claim again at the reconnection settles it.
     await b.advance(3_000);
 
     expect(gameOnDuty(onB)).toBe(true);

@@ -33,7 +33,9 @@ describe('the connection to the panel', () => {
     }
     await world.sim.until(() => world.requests().length >= 7, 10_000, 'every call');
     expect(world.requests().filter((r) => r.startsWith('POST'))).toHaveLength(4);
-    expect(world.eventArgs('bridge:server:playerOnDuty')).toEqual(Array(2).fill([alex.id, LSPD.id, LSPD.sergeant]));
+    expect(world.eventArgs('bridge:server:playerOnDuty')).toEqual(
+      Array(2).fill([alex.id, LSPD.id, LSPD.sergeant, false]),
+    );
     // Eight requests (the probe, three profiles, four duty calls), one after another, over a single connection.
     expect(world.server.connectionsAccepted).toBe(1);
   });

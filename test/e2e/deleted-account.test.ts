@@ -68,7 +68,7 @@ describe('a chat account the panel deletes while its player is on duty', () => {
     expect(world.eventArgs('bridge:client:offDuty', alex)).toEqual([
       [{ departmentId: LSPD.id, reason: 'account_removed' }],
     ]);
-    expect(world.eventArgs('bridge:server:playerOffDuty')).toEqual([[alex.id]]);
+    expect(world.eventArgs('bridge:server:playerOffDuty')).toEqual([[alex.id, 'account_removed', false]]);
     expect(alex.notifications.map((notification) => notification.text)).toContain(
       'You were taken off duty: the panel no longer knows your chat account.',
     );

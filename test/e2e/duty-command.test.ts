@@ -44,7 +44,7 @@ describe('the duty command typed in game', () => {
     const jamie = await world.join(ONE_DEPARTMENT, 'Jamie Rivera');
     await typed(jamie, '/duty');
     expect(isOnDuty(jamie)).toBe(true);
-    expect(world.eventArgs('bridge:server:playerOnDuty')).toEqual([[jamie.id, SAFR.id, SAFR.captain]]);
+    expect(world.eventArgs('bridge:server:playerOnDuty')).toEqual([[jamie.id, SAFR.id, SAFR.captain, false]]);
     expect(world.panel.controls.sessions(ONE_DEPARTMENT)).toMatchObject([{ departmentId: SAFR.id, endedAt: null }]);
 
     await typed(jamie, '/duty');
@@ -84,8 +84,8 @@ describe('the duty command typed in game', () => {
     await typed(alex, '/duty off');
 
     expect(world.eventArgs('bridge:server:playerOnDuty')).toEqual([
-      [alex.id, BCSO.id, BCSO.deputy],
-      [alex.id, LSPD.id, LSPD.sergeant],
+      [alex.id, BCSO.id, BCSO.deputy, false],
+      [alex.id, LSPD.id, LSPD.sergeant, false],
     ]);
     expect(world.panel.controls.sessions(TWO_DEPARTMENTS).map((s) => [s.departmentId, s.endedAt !== null])).toEqual([
       [BCSO.id, true],

@@ -57,7 +57,7 @@ describe('the client exports and events, from JavaScript', () => {
     const listened: unknown[][] = [];
     world.sim.on('bridge:server:playerOnDuty', (args) => listened.push(args));
     expect(await updateDuty(alex, true)).toMatchObject({ ok: true, onDuty: true, departmentId: BCSO.id, rankId: 4 });
-    expect(listened).toEqual([[alex.id, BCSO.id, BCSO.deputy]]);
+    expect(listened).toEqual([[alex.id, BCSO.id, BCSO.deputy, false]]);
     expect(bridgeOf(alex).IsPlayerOnDuty()).toBe(true);
     expect(world.eventArgs('bridge:client:deptData', alex)).toEqual([
       [expect.objectContaining({ departmentId: BCSO.id, slug: 'bcso', rank: { id: 4, name: 'Deputy' } })],
@@ -80,10 +80,10 @@ describe('the client exports and events, from JavaScript', () => {
     expect(await updateDuty(alex, true)).toMatchObject({ ok: true, departmentId: BCSO.id });
     await world.sim.until(() => posts().length === 3, 10_000, 'three duty calls');
     expect(posts()).toEqual(['POST /api/leo/duty/on 200', 'POST /api/leo/duty/off 200', 'POST /api/leo/duty/on 200']);
-    expect(world.eventArgs('bridge:server:playerOffDuty')).toEqual([[alex.id]]);
+    expect(world.eventArgs('bridge:server:playerOffDuty')).toEqual([[alex.id, 'request', false]]);
     expect(world.eventArgs('bridge:server:playerOnDuty')).toEqual([
-      [alex.id, LSPD.id, LSPD.sergeant],
-      [alex.id, BCSO.id, BCSO.deputy],
+      [alex.id, LSPD.id, LSPD.sergeant, false],
+      [alex.id, BCSO.id, BCSO.deputy, false],
     ]);
   });
 

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { SimPlayer } from '../../sim/index.js';
-import { BCSO, LSPD, TWO_DEPARTMENTS } from '../mock-panel/support/demo-users.js';
+import { BCSO, LSPD, ONE_DEPARTMENT, SAFR, TWO_DEPARTMENTS } from '../mock-panel/support/demo-users.js';
 import { luaMenuOf } from './support/bridge-exports.js';
 import { startWorld, type World } from './support/world.js';
 
@@ -12,7 +12,7 @@ type Seen = {
 };
 type ServerSeen = {
   onDuty: Array<{ argc: number; src: number; types: string[]; name: string }>;
-  offDuty: Array<{ argc: number; src: number; type: string }>;
+  offDuty: Array<{ argc: number; src: number; type: string; reason: string; resumable: boolean }>;
 };
 
 describe('the duty states, driven by a Lua duty menu', () => {
@@ -60,9 +60,9 @@ describe('the duty states, driven by a Lua duty menu', () => {
       expect.objectContaining({ departmentId: LSPD.id, rankId: LSPD.sergeant, endedAt: null }),
     ]);
     expect(serverSeen().onDuty).toEqual([
-      { argc: 3, src: alex.id, types: ['integer', 'integer', 'integer'], name: 'Alex Mercer' },
+      { argc: 4, src: alex.id, types: ['integer', 'integer', 'integer', 'boolean'], name: 'Alex Mercer' },
     ]);
-    expect(world.eventArgs('bridge:server:playerOnDuty')).toEqual([[alex.id, LSPD.id, LSPD.sergeant]]);
+    expect(world.eventArgs('bridge:server:playerOnDuty')).toEqual([[alex.id, LSPD.id, LSPD.sergeant, false]]);
     const seen = clientSeen(alex);
     expect(seen.outcomes).toEqual([
       expect.objectContaining({ ok: true, changed: true, onDuty: true, departmentId: LSPD.id, rankId: LSPD.sergeant }),
@@ -77,6 +77,45 @@ describe('the duty states, driven by a Lua duty menu', () => {
     );
   });
 
+  it('UpdatePlayerDuty(true) without setActive: the only department of a player with one, a choice with two', async () => {
+    const jamie = await world.join(ONE_DEPARTMENT, 'Jamie Rivera');
+    expect(luaMenuOf(jamie).goOnDutyAsSelected()).toBe(true);
+    await world.sim.until(() => clientSeen(jamie).outcomes.length > 0, 10_000, 'the duty outcome');
+    expect(clientSeen(jamie).outcomes).toEqual([
+      expect.objectContaining({ ok: true, changed: true, onDuty: true, departmentId: SAFR.id, rankId: SAFR.captain }),
+    ]);
+    expect(world.panel.controls.sessions(ONE_DEPARTMENT)).toEqual([
+      expect.objectContaining({ departmentId: SAFR.id, rankId: SAFR.captain, endedAt: null }),
+    ]);
+
+    expect(luaMenuOf(alex).goOnDutyAsSelected()).toBe(false);
+    await world.sim.until(() => clientSeen(alex).outcomes.length > 0, 10_000, 'the refusal');
+    expect(clientSeen(alex).outcomes).toEqual([
+      expect.objectContaining({ ok: false, error: 'no_department_selected' }),
+    ]);
+    expect(world.panel.controls.sessions(TWO_DEPARTMENTS)).toEqual([]);
+  });
+
+  it('hands Lua every time as an integer (epoch ms), on the server and on the client, as the types say', async () => {
+    await goOnDuty(alex, 1);
+    const integers = {
+      duty: 'integer',
+      onDutyPlayers: 'integer',
+      bag: 'integer',
+      setDuty: 'integer',
+      refresh: 'integer',
+    };
+    const server = world.sim.exports.lua_duty_menu as { timeTypes: (src: number) => Promise<Record<string, string>> };
+    expect(await server.timeTypes(alex.id)).toEqual(integers);
+    await world.sim.settle();
+    expect(luaMenuOf(alex).timeTypes()).toEqual({
+      profile: 'integer',
+      outcome: 'integer',
+      bag: 'integer',
+      options: 'integer',
+    });
+  });
+
   it('on duty → off duty: UpdatePlayerDuty(false) calls duty/off and fires playerOffDuty and offDuty', async () => {
     await goOnDuty(alex, 2);
     expect(luaMenuOf(alex).goOffDuty()).toBe(true);
@@ -84,7 +123,9 @@ describe('the duty states, driven by a Lua duty menu', () => {
     await world.sim.until(() => world.requests().length === 3, 10_000, 'the off call');
     await world.sim.settle();
     expect(world.requests().at(-1)).toBe('POST /api/leo/duty/off 200');
-    expect(serverSeen().offDuty).toEqual([{ argc: 1, src: alex.id, type: 'integer' }]);
+    expect(serverSeen().offDuty).toEqual([
+      { argc: 3, src: alex.id, type: 'integer', reason: 'request', resumable: false },
+    ]);
     expect(clientSeen(alex).offDuty).toEqual([{ departmentId: BCSO.id, reason: 'request' }]);
     expect(clientSeen(alex).outcomes[1]).toMatchObject({ ok: true, changed: true, onDuty: false });
     expect(luaMenuOf(alex).isOnDuty()).toBe(false);
@@ -97,7 +138,9 @@ describe('the duty states, driven by a Lua duty menu', () => {
     await goOnDuty(alex, 1);
     alex.drop('Exiting');
     await world.sim.until(() => world.requests().includes('POST /api/leo/duty/off 200'), 10_000, 'the off call');
-    expect(serverSeen().offDuty).toEqual([{ argc: 1, src: alex.id, type: 'integer' }]);
+    expect(serverSeen().offDuty).toEqual([
+      { argc: 3, src: alex.id, type: 'integer', reason: 'dropped', resumable: false },
+    ]);
     expect(world.panel.controls.sessions(TWO_DEPARTMENTS)[0]).toMatchObject({ endedBy: 'off' });
   });
 

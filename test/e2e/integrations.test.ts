@@ -100,7 +100,7 @@ describe('job frameworks, end to end with a stub of each', () => {
     await toggle(alex, true);
     await world.sim.until(() => calls().length >= on.length, 5000, 'the framework calls');
     expect(calls()).toEqual(on);
-    expect(world.eventArgs('bridge:server:playerOnDuty')).toEqual([[alex.id, LSPD.id, LSPD.sergeant]]);
+    expect(world.eventArgs('bridge:server:playerOnDuty')).toEqual([[alex.id, LSPD.id, LSPD.sergeant, false]]);
 
     await toggle(alex, false);
     await world.sim.until(() => calls().length >= on.length + off.length, 5000, 'the framework calls');
@@ -211,7 +211,7 @@ describe('rcore_police, end to end with a stub', () => {
 
     rcore().toggleDuty(alex.id);
     await world.sim.until(() => world.requests().includes('POST /api/leo/duty/off 200'), 10_000, 'the off call');
-    expect(world.eventArgs('bridge:server:playerOffDuty')).toEqual([[alex.id]]);
+    expect(world.eventArgs('bridge:server:playerOffDuty')).toEqual([[alex.id, 'request', false]]);
     await world.sim.until(() => !luaMenuOf(alex).isOnDuty(), 5000, 'the client to hear of it');
     expect(rcore().calls()).toHaveLength(3);
   });

@@ -5,7 +5,7 @@ import { bridgeOf, luaMenuOf } from './support/bridge-exports.js';
 import { startWorld, type World } from './support/world.js';
 
 interface ServerSeen {
-  offDuty: Array<{ argc: number; src: number; type: string }>;
+  offDuty: Array<{ argc: number; src: number; type: string; reason: string; resumable: boolean }>;
   rankChanged: Array<{ argc: number; src: number; departmentId: number; rankId: number; types: string[] }>;
 }
 
@@ -44,7 +44,9 @@ describe('players on duty follow the panel without /dutyrefresh', () => {
     expect(world.eventArgs('bridge:client:offDuty', alex)).toEqual([
       [{ departmentId: BCSO.id, reason: 'department_removed' }],
     ]);
-    expect(serverSeen().offDuty).toEqual([{ argc: 1, src: alex.id, type: 'integer' }]);
+    expect(serverSeen().offDuty).toEqual([
+      { argc: 3, src: alex.id, type: 'integer', reason: 'department_removed', resumable: false },
+    ]);
     await world.sim.until(() => world.requests().includes('POST /api/leo/duty/off 200'), 10_000, 'the off call');
     expect(world.panel.controls.sessions(TWO_DEPARTMENTS)).toEqual([
       expect.objectContaining({ departmentId: BCSO.id, endedBy: 'off' }),

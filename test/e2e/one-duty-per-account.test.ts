@@ -102,7 +102,7 @@ describe('one duty per chat account, end to end', () => {
         .GetOnDutyPlayers()
         .map((player) => player.source),
     ).toEqual([alex.id]);
-    expect(world.eventArgs('bridge:server:playerOnDuty')).toEqual([[alex.id, LSPD.id, LSPD.sergeant]]);
+    expect(world.eventArgs('bridge:server:playerOnDuty')).toEqual([[alex.id, LSPD.id, LSPD.sergeant, false]]);
   });
 
   it('two live sessions of one chat account: the second going on duty takes the first off duty, whose off never reaches the panel', async () => {

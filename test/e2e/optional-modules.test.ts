@@ -1,4 +1,4 @@
-// dist/metrics.js and dist/integrations.js are optional parts of the bridge, as dist/redis.js is: dist/server.js
+// dist/metrics.cjs and dist/integrations.cjs are optional parts of the bridge, as dist/redis.cjs is: dist/server.js
 // loads each with FXServer's `require` only when config.lua turns its feature on
 // (server/optional-modules/load-optional-module.ts), and a missing or damaged file costs that feature only.
 import { writeFileSync } from 'node:fs';
@@ -13,8 +13,8 @@ import { bridgeFolder } from './support/community.js';
 import { startWorld, type World } from './support/world.js';
 
 const METRICS_TOKEN = 'e2e-metrics-token-0b7d4e19';
-const METRICS_FILES = ['metrics.js', 'metrics.js.map'];
-const INTEGRATIONS_FILES = ['integrations.js', 'integrations.js.map'];
+const METRICS_FILES = ['metrics.cjs', 'metrics.cjs.map'];
+const INTEGRATIONS_FILES = ['integrations.cjs', 'integrations.cjs.map'];
 
 let world: World | undefined;
 let folder: { dir: string; remove: () => void } | undefined;
@@ -35,14 +35,14 @@ const scrapeMetrics = (of: World) =>
 async function dutyWorks(of: World): Promise<SimPlayer> {
   const alex = await of.join(TWO_DEPARTMENTS, 'Alex Mercer');
   expect(await changeDuty(of.sim, alex, true)).toMatchObject({ ok: true });
-  expect(of.eventArgs('bridge:server:playerOnDuty')).toEqual([[alex.id, LSPD.id, LSPD.sergeant]]);
+  expect(of.eventArgs('bridge:server:playerOnDuty')).toEqual([[alex.id, LSPD.id, LSPD.sergeant, false]]);
   expect(await changeDuty(of.sim, alex, false)).toMatchObject({ ok: true });
   expect(of.eventArgs('bridge:server:playerOffDuty')).toHaveLength(1);
   return alex;
 }
 
 describe('without Config.Metrics and Config.Integrations', () => {
-  it('dist/metrics.js and dist/integrations.js are never loaded: an install without them serves its players, with no error', async () => {
+  it('dist/metrics.cjs and dist/integrations.cjs are never loaded: an install without them serves its players, with no error', async () => {
     folder = bridgeFolder({ without: [...METRICS_FILES, ...INTEGRATIONS_FILES] });
     world = await startWorld({ bridgeDir: folder.dir, moreConvars: { bridge_metrics_token: METRICS_TOKEN } });
     await dutyWorks(world);
@@ -56,7 +56,7 @@ describe('with the feature on and its file missing from the install', () => {
     world = await startWorld({ bridgeDir: folder.dir, moreConvars: { bridge_metrics_token: METRICS_TOKEN } });
     expect(errors(world)).toEqual([
       expect.stringMatching(
-        /^ERROR: Config\.Metrics is on but \.\/dist\/metrics\.js could not be loaded \(Cannot find module '\.\/dist\/metrics\.js'\); reinstall the resource\. The metrics endpoint stays off\.$/,
+        /^ERROR: Config\.Metrics is on but \.\/dist\/metrics\.cjs could not be loaded \(Cannot find module '\.\/dist\/metrics\.cjs'\); reinstall the resource\. The metrics endpoint stays off\.$/,
       ),
     ]);
     expect(await scrapeMetrics(world)).toMatchObject({ status: 404 });
@@ -69,7 +69,7 @@ describe('with the feature on and its file missing from the install', () => {
     world = await startWorld({ bridgeDir: folder.dir, resources: [STUB_RESOURCES.qbcore] });
     expect(errors(world)).toEqual([
       expect.stringMatching(
-        /^ERROR: Config\.Integrations\.JobFramework is 'qbcore' but \.\/dist\/integrations\.js could not be loaded \(Cannot find module .*\); reinstall the resource\. The job framework and rcore_police integrations stay off\.$/,
+        /^ERROR: Config\.Integrations\.JobFramework is 'qbcore' but \.\/dist\/integrations\.cjs could not be loaded \(Cannot find module .*\); reinstall the resource\. The job framework and rcore_police integrations stay off\.$/,
       ),
     ]);
     const stub = () => world?.sim.exports['qb-core'] as Omit<StubExports, 'calls'> & { calls(): unknown[] };
@@ -77,7 +77,7 @@ describe('with the feature on and its file missing from the install', () => {
     stub().loadPlayer(alex.id, 'QBC00001');
     const loaded = stub().calls().length;
     expect(await changeDuty(world.sim, alex, true)).toMatchObject({ ok: true });
-    expect(world.eventArgs('bridge:server:playerOnDuty')).toEqual([[alex.id, LSPD.id, LSPD.sergeant]]);
+    expect(world.eventArgs('bridge:server:playerOnDuty')).toEqual([[alex.id, LSPD.id, LSPD.sergeant, false]]);
     expect(stub().calls().slice(loaded)).toEqual([]);
     expect(errors(world)).toHaveLength(1);
   });
@@ -86,10 +86,21 @@ describe('with the feature on and its file missing from the install', () => {
 describe('with the feature on and its file damaged', () => {
   it("a file that is not the bridge's: one ERROR saying so, and the bridge runs on without the feature", async () => {
     folder = bridgeFolder({ config: 'Config.Metrics = true' });
-    writeFileSync(join(folder.dir, 'dist', 'metrics.js'), 'module.exports = { start() {} };\n');
+    writeFileSync(join(folder.dir, 'dist', 'metrics.cjs'), 'module.exports = { start() {} };\n');
     world = await startWorld({ bridgeDir: folder.dir, moreConvars: { bridge_metrics_token: METRICS_TOKEN } });
     expect(errors(world)).toEqual([
-      "ERROR: Config.Metrics is on but ./dist/metrics.js is not the bridge's: it has no startMetrics(); reinstall the resource. The metrics endpoint stays off.",
+      "ERROR: Config.Metrics is on but ./dist/metrics.cjs is not the bridge's: it has no startMetrics(); reinstall the resource. The metrics endpoint stays off.",
+    ]);
+    expect(await scrapeMetrics(world)).toMatchObject({ status: 404 });
+    await dutyWorks(world);
+  });
+
+  it('a file cut to nothing in the copy (0 bytes): one ERROR saying the file is empty, and the bridge runs on', async () => {
+    folder = bridgeFolder({ config: 'Config.Metrics = true' });
+    writeFileSync(join(folder.dir, 'dist', 'metrics.cjs'), '');
+    world = await startWorld({ bridgeDir: folder.dir, moreConvars: { bridge_metrics_token: METRICS_TOKEN } });
+    expect(errors(world)).toEqual([
+      'ERROR: Config.Metrics is on but ./dist/metrics.cjs is empty (0 bytes); reinstall the resource. The metrics endpoint stays off.',
     ]);
     expect(await scrapeMetrics(world)).toMatchObject({ status: 404 });
     await dutyWorks(world);
@@ -97,11 +108,11 @@ describe('with the feature on and its file damaged', () => {
 
   it('a file that does not parse (cut short in the copy): one ERROR naming the feature, and the bridge runs on', async () => {
     folder = bridgeFolder({ config: 'Config.Integrations.RcorePolice = true' });
-    writeFileSync(join(folder.dir, 'dist', 'integrations.js'), '"use strict";var a=Object.defineProperty;var b=(');
+    writeFileSync(join(folder.dir, 'dist', 'integrations.cjs'), '"use strict";var a=Object.defineProperty;var b=(');
     world = await startWorld({ bridgeDir: folder.dir });
     expect(errors(world)).toEqual([
       expect.stringMatching(
-        /^ERROR: Config\.Integrations\.RcorePolice is on but \.\/dist\/integrations\.js could not be loaded \(Unexpected end of input\); reinstall the resource\. The job framework and rcore_police integrations stay off\.$/,
+        /^ERROR: Config\.Integrations\.RcorePolice is on but \.\/dist\/integrations\.cjs could not be loaded \(Unexpected end of input\); reinstall the resource\. The job framework and rcore_police integrations stay off\.$/,
       ),
     ]);
     await dutyWorks(world);

@@ -65,7 +65,7 @@ describe('/dutyrefresh and the profile cache', () => {
     expect(world.eventArgs('bridge:client:offDuty', player)).toEqual([
       [{ departmentId: SAFR.id, reason: 'department_removed' }],
     ]);
-    expect(world.eventArgs('bridge:server:playerOffDuty')).toEqual([[player.id]]);
+    expect(world.eventArgs('bridge:server:playerOffDuty')).toEqual([[player.id, 'department_removed', false]]);
     await world.sim.until(() => world.requests().includes('POST /api/leo/duty/off 200'), 10_000, 'the off call');
     expect(texts(player)).toContain('You were taken off duty: you are no longer a member of San Andreas Fire Rescue.');
   });

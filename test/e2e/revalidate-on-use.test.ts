@@ -129,14 +129,15 @@ describe('a Lua duty menu sees role changes made in the panel within one interva
     expect(options(alex).onDuty).toBe(false);
     expect(selected(alex)).toBeNull();
     expect(departments(alex)).toEqual([[LSPD.id, 'Lieutenant']]);
-    // Not `not_member` for the department it no longer has.
-    expect(await pressOnDuty(alex)).toMatchObject({ ok: false, error: 'no_department_selected' });
+    // Not `not_member` for the department it no longer has: the one department left.
+    expect(await pressOnDuty(alex)).toMatchObject({ ok: true, onDuty: true, departmentId: LSPD.id });
     expect(world.panel.controls.sessions(TWO_DEPARTMENTS)).toEqual([
       expect.objectContaining({ departmentId: BCSO.id, endedBy: 'off' }),
+      expect.objectContaining({ departmentId: LSPD.id, endedAt: null }),
     ]);
   });
 
-  it('after /dutyrefresh removed the duty department, "On duty" asks for a choice instead of failing not_member', async () => {
+  it('after /dutyrefresh removed the duty department, "On duty" takes the one left instead of failing not_member', async () => {
     const alex = await start();
     luaMenuOf(alex).select(2);
     await pressOnDuty(alex);
@@ -145,7 +146,7 @@ describe('a Lua duty menu sees role changes made in the panel within one interva
     await world.sim.until(() => seen(alex).offDuty.length === 1, 10_000, 'the off duty');
     await world.sim.settle();
     expect(selected(alex)).toBeNull();
-    expect(await pressOnDuty(alex)).toMatchObject({ ok: false, error: 'no_department_selected' });
+    expect(await pressOnDuty(alex)).toMatchObject({ ok: true, onDuty: true, departmentId: LSPD.id });
   });
 
   it('tells a player with no department that there is none, with the /syncme advice', async () => {

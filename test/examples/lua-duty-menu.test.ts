@@ -59,7 +59,7 @@ describe('the Lua duty menu example (examples/lua_duty_menu)', () => {
     await world.sim.until(() => world.requests().includes('POST /api/leo/duty/off 200'), 10_000, 'the off call');
     expect(world.panel.controls.sessions(TWO_DEPARTMENTS)).toEqual([expect.objectContaining({ endedBy: 'off' })]);
     expect(exampleLog().at(-1)).toBe('Alex Mercer is off duty after 2 minute(s)');
-    expect(world.eventArgs('bridge:server:playerOffDuty')).toEqual([[alex.id]]);
+    expect(world.eventArgs('bridge:server:playerOffDuty')).toEqual([[alex.id, 'request', false]]);
   });
 
   it('names a department that is not in the list, and changes nothing', async () => {

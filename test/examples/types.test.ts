@@ -45,7 +45,10 @@ onNet('bridge:client:offDuty', (info) => {
     | 'resource_stop'
     | 'admin'
     | 'replaced'
-    | 'superseded' = info.reason;
+    | 'superseded'
+    | 'server_shutdown'
+    | 'kicked'
+    | 'banned' = info.reason;
   // @ts-expect-error a player who dropped has no client left to tell: the client never hears 'dropped'
   const dropped: typeof info.reason = 'dropped';
   console.log(reason, dropped);
@@ -53,9 +56,10 @@ onNet('bridge:client:offDuty', (info) => {
 `;
 
 const SERVER_CONSUMER = `
-on('bridge:server:playerOnDuty', (src, departmentId, rankId) => {
+on('bridge:server:playerOnDuty', (src, departmentId, rankId, resumed) => {
   const sum: number = src + departmentId + rankId;
-  console.log(sum, Player(src).state['bridge:duty']?.since);
+  const sameShift: boolean = resumed;
+  console.log(sum, sameShift, Player(src).state['bridge:duty']?.since);
 });
 exports.bridge.SetPlayerDuty(1, true, 2).then((outcome) => console.log(outcome.ok));
 const firstOnDuty: number | undefined = exports.bridge.GetOnDutyPlayers(1)[0]?.source;
@@ -77,9 +81,12 @@ exports.bridge.IsPlayerOnDuty();
 exports.bridge.GetOnDutyCount(1);
 // @ts-expect-error SetPlayerDuty answers with a promise
 console.log(exports.bridge.SetPlayerDuty(1, false).ok);
-on('bridge:server:playerOffDuty', (src) => {
+on('bridge:server:playerOffDuty', (src, reason, resumable) => {
   // @ts-expect-error the player is a server id, a number
   src.toUpperCase();
+  // A player who dropped is off duty too: the server hears 'dropped', which the client never does.
+  const dropped: boolean = reason === 'dropped' && !resumable;
+  console.log(dropped);
 });
 `;
 

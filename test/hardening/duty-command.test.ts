@@ -53,8 +53,8 @@ describe('the duty command and another player', () => {
 
     // The attacker's commands acted on the attacker alone: /duty 1 is their first department, not player 1.
     expect(world.eventArgs('bridge:server:playerOnDuty')).toEqual([
-      [victim.id, LSPD.id, LSPD.sergeant],
-      [attacker.id, LSPD.id, LSPD.officer],
+      [victim.id, LSPD.id, LSPD.sergeant, false],
+      [attacker.id, LSPD.id, LSPD.officer, false],
     ]);
     expect(world.panel.controls.sessions(MEMBER_WITHOUT_RANK_ROLE).map((s) => s.endedBy)).toEqual(['off']);
     expect(sim.exports.bridge.IsPlayerOnDuty(attacker.id)).toBe(false);

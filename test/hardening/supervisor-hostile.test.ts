@@ -86,7 +86,7 @@ describe('a hostile client without supervisor ACEs', () => {
     ).toBe(false);
     expect(sim.exports.bridge.IsPlayerOnDuty(hostile.id)).toBe(false);
     expect(sim.stateBag(`player:${hostile.id}`)[DUTY_STATE_BAG_KEY]).toMatchObject({ onDuty: false });
-    expect(world.eventArgs('bridge:server:playerOnDuty')).toEqual([[alex.id, LSPD.id, LSPD.sergeant]]);
+    expect(world.eventArgs('bridge:server:playerOnDuty')).toEqual([[alex.id, LSPD.id, LSPD.sergeant, false]]);
     expect(sim.stateBag('global')['bridge:onDutyCount']).toEqual({ lspd: 1, total: 1 });
     expect(sim.resourceState('bridge')).toBe('started');
     // FXServer refused every /dutykick; the bridge refused every /dutyrefresh <id> it let through its limit.

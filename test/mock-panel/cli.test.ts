@@ -3,7 +3,7 @@ import { createServer } from 'node:net';
 import ky from 'ky';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DepartmentsResponseSchema, departmentsPath } from '../../shared/contract';
-import { killCliProcesses, startCli as startScript } from './support/cli-process';
+import { isListening, killCliProcesses, startNpmScript, startCli as startScript } from './support/cli-process';
 import { TWO_DEPARTMENTS } from './support/demo-users';
 
 afterEach(killCliProcesses);
@@ -52,6 +52,24 @@ describe('npm run mock-panel', () => {
     expect(await cli.exited).toBe(0);
     expect(cli.stdout).toContain('mock-panel stopped');
   });
+
+  it('stops and frees its port, exiting 0, when npm run mock-panel gets SIGTERM (as from docker stop)', async () => {
+    const cli = startNpmScript('mock-panel', ['--port', '0'], { LEO_API_TOKEN: 'a-tester-token' });
+    const [, port] = await cli.lineMatching(/listening on http:\/\/127\.0\.0\.1:(\d+)$/);
+    cli.child.kill('SIGTERM');
+    expect(await cli.exited).toBe(0);
+    expect(cli.stdout).toContain('mock-panel stopped');
+    expect(await isListening(Number(port))).toBe(false);
+  }, 60_000);
+
+  it('stops and exits 0 on Ctrl+C under npm run mock-panel (SIGINT to the whole process group)', async () => {
+    const cli = startNpmScript('mock-panel', ['--port', '0'], { LEO_API_TOKEN: 'a-tester-token' });
+    const [, port] = await cli.lineMatching(/listening on http:\/\/127\.0\.0\.1:(\d+)$/);
+    process.kill(-(cli.child.pid as number), 'SIGINT');
+    expect(await cli.exited).toBe(0);
+    expect(cli.stdout).toContain('mock-panel stopped');
+    expect(await isListening(Number(port))).toBe(false);
+  }, 60_000);
 
   it('exits 2 with a message and the usage for an unknown flag', async () => {
     const cli = startCli(['--prot', '4000']);

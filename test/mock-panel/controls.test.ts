@@ -88,6 +88,54 @@ describe('tester controls, in-process', () => {
     expect(await statuses()).toEqual(first);
   });
 
+  it('inject a 429 that says when to come back, as the limiter’s own does: Retry-After and the window headers', async () => {
+    await running.client.put('/__mock/faults/errors', { error: 'rate_limited' });
+    const response = await running.client.get(departmentsPath(TWO_DEPARTMENTS));
+    expect(response.status).toBe(429);
+    expect((await bodyOf(response, ErrorBodySchema)).error).toBe('rate_limited');
+    expect(response.headers.get('retry-after')).toMatch(/^[1-9][0-9]*$/);
+    expect(Number(response.headers.get('retry-after'))).toBeLessThanOrEqual(60);
+    expect(response.headers.get('retry-after')).toBe(response.headers.get('ratelimit-reset'));
+  });
+
+  it('inject other errors without Retry-After', async () => {
+    await running.client.put('/__mock/faults/errors', { error: 'service_unavailable' });
+    const response = await running.client.get(departmentsPath(TWO_DEPARTMENTS));
+    expect(response.status).toBe(503);
+    expect(response.headers.get('retry-after')).toBeNull();
+  });
+
+  describe('a malformed chat id', () => {
+    // What /api/leo answers for a chat id in its path that is not one (shared/contract/README.md).
+    const contractAnswer = async () => {
+      const response = await running.client.get(departmentsPath('alex'));
+      return { status: response.status, body: await response.json() };
+    };
+
+    it.each([
+      ['PUT', '/__mock/users/alex', { name: 'Alex' }],
+      ['PUT', '/__mock/users/alex/roles', { roles: [] }],
+      ['DELETE', '/__mock/users/alex', undefined],
+      ['GET', '/__mock/sessions?chatId=alex', undefined],
+    ])('gets the same answer from %s %s as from /api/leo: 404 malformed_chat_id', async (method, path, json) => {
+      const response = await running.client.request(path, { method, ...(json === undefined ? {} : { json }) });
+      const answer = { status: response.status, body: await response.json() };
+      expect(answer).toEqual(await contractAnswer());
+      expect(answer).toEqual({
+        status: 404,
+        body: { ok: false, error: 'malformed_chat_id', message: 'chatId must be 18 to 19 ASCII digits' },
+      });
+    });
+
+    it('changes nothing: the users and their roles are as they were', async () => {
+      await running.client.put('/__mock/users/alex', { name: 'Alex' });
+      await running.client.put('/__mock/users/alex/roles', { roles: [] });
+      await running.client.delete('/__mock/users/alex');
+      expect(running.panel.store.users.all()).toHaveLength(5);
+      expect(await departmentSlugs(running, TWO_DEPARTMENTS)).toEqual(['lspd:Sergeant', 'bcso:Deputy']);
+    });
+  });
+
   it('inject internal_error as a thrown exception: a 500 without a stack trace', async () => {
     await running.client.put('/__mock/faults/errors', { error: 'internal_error' });
     const response = await running.client.get(departmentsPath(TWO_DEPARTMENTS));

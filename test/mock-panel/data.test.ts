@@ -1,9 +1,10 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createMockPanel, loadMockPanelData, type MockPanelData, MockPanelDataError } from '../../mock-panel';
 import { departmentsOf } from '../../mock-panel/store/departments-of';
+import { DepartmentsReadSchema, DepartmentsResponseSchema, departmentsPath } from '../../shared/contract';
 import {
   LSPD_ROLES,
   MEMBER_WITHOUT_RANK_ROLE,
@@ -13,6 +14,7 @@ import {
   OTHER_GUILD_ONLY,
   TWO_DEPARTMENTS,
 } from './support/demo-users';
+import { bodyOf, inProcess } from './support/panel-transports';
 
 const seed = loadMockPanelData();
 const scratch = mkdtempSync(join(tmpdir(), 'mock-panel-data-'));
@@ -91,6 +93,39 @@ describe('loading a data file', () => {
   it('refuses a file that is not JSON, and one that does not exist', () => {
     expect(() => loadMockPanelData(writeData('broken.json', '{ "guildId": '))).toThrow(/broken\.json is not JSON/);
     expect(() => loadMockPanelData(join(scratch, 'missing.json'))).toThrow(/cannot read mock panel data/);
+  });
+
+  it('takes a department without data, as the contract allows: its answer has none, and the bridge reads {}', async () => {
+    const data = structuredClone(seed) as unknown as { departments: Array<Record<string, unknown>> };
+    delete data.departments[0]?.data;
+    const running = await inProcess.start({ data: loadMockPanelData(writeData('no-data.json', JSON.stringify(data))) });
+    try {
+      const answer = await (await running.client.get(departmentsPath(TWO_DEPARTMENTS))).json();
+      const [lspd, bcso] = DepartmentsResponseSchema.parse(answer).departments;
+      expect(lspd).toMatchObject({ slug: 'lspd' });
+      expect(lspd).not.toHaveProperty('data');
+      expect(bcso?.data?.vehicles.length).toBeGreaterThan(0);
+      expect(DepartmentsReadSchema.parse(answer).departments[0]?.data).toEqual({});
+    } finally {
+      await running.stop();
+    }
+  });
+
+  it('loads the minimal file mock-panel/README.md shows: one user in one department without data', async () => {
+    const readme = readFileSync(new URL('../../mock-panel/README.md', import.meta.url), 'utf8');
+    const shown = /## Data file[\s\S]*?```json\n([\s\S]*?)```/.exec(readme)?.[1] ?? '';
+    const running = await inProcess.start({ data: loadMockPanelData(writeData('readme.json', shown)) });
+    try {
+      const answer = await bodyOf(
+        await running.client.get(departmentsPath('701234567890123456')),
+        DepartmentsResponseSchema,
+      );
+      expect(answer.departments).toEqual([
+        { id: 9, slug: 'doa', name: 'Department of Aviation', rank: { id: 91, name: 'Pilot' } },
+      ]);
+    } finally {
+      await running.stop();
+    }
   });
 
   it('refuses a guild override that is not a snowflake', () => {

@@ -57,10 +57,14 @@ describe('deleting a user, over real HTTP', () => {
     expect((await running.client.delete(`/__mock/users/${UNKNOWN_USER}`)).status).toBe(404);
   });
 
-  it('refuses a malformed chat id, naming it', async () => {
+  it('refuses a malformed chat id as /api/leo does: 404 malformed_chat_id', async () => {
     const response = await running.client.delete('/__mock/users/alex');
-    expect(response.status).toBe(400);
-    expect(await bodyOf(response, ControlErrorBodySchema)).toMatchObject({ error: 'invalid_control', field: 'chatId' });
+    expect(response.status).toBe(404);
+    expect(await bodyOf(response, ControlErrorBodySchema)).toEqual({
+      ok: false,
+      error: 'malformed_chat_id',
+      message: 'chatId must be 18 to 19 ASCII digits',
+    });
   });
 
   it('is undone by a reset: the user is back with their roles', async () => {

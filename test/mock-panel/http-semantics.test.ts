@@ -182,10 +182,10 @@ describe.each(TRANSPORTS)('the tester controls (/__mock) as HTTP clients expect 
     expect(response.headers.get('allow')).toBeNull();
   });
 
-  it('sessions of a chatId that is not one answer 400 naming the field; a real one 200', async () => {
+  it('sessions of a chatId that is not one answer as /api/leo does (404 malformed_chat_id); a real one 200', async () => {
     const bad = await running.client.get('/__mock/sessions?chatId=abc');
-    expect(bad.status).toBe(400);
-    expect(await bodyOf(bad, ControlErrorBodySchema)).toMatchObject({ error: 'invalid_control', field: 'chatId' });
+    expect(bad.status).toBe(404);
+    expect(await bodyOf(bad, ControlErrorBodySchema)).toMatchObject({ error: 'malformed_chat_id' });
     const good = await running.client.get(`/__mock/sessions?chatId=${TWO_DEPARTMENTS}`);
     expect(good.status).toBe(200);
   });

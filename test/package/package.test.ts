@@ -16,12 +16,12 @@ const EXPECTED_FILES = [
   'config.lua',
   'dist/client.js',
   'dist/client.js.map',
-  'dist/integrations.js',
-  'dist/integrations.js.map',
-  'dist/metrics.js',
-  'dist/metrics.js.map',
-  'dist/redis.js',
-  'dist/redis.js.map',
+  'dist/integrations.cjs',
+  'dist/integrations.cjs.map',
+  'dist/metrics.cjs',
+  'dist/metrics.cjs.map',
+  'dist/redis.cjs',
+  'dist/redis.cjs.map',
   'dist/server.js',
   'dist/server.js.map',
   'docs/budget.md',
@@ -118,7 +118,7 @@ describe('npm run package', () => {
       expect(world.panel.controls.sessions(TWO_DEPARTMENTS)).toEqual([
         expect.objectContaining({ departmentId: LSPD.id, rankId: LSPD.sergeant, endedAt: null }),
       ]);
-      expect(world.eventArgs('bridge:server:playerOnDuty')).toEqual([[alex.id, LSPD.id, LSPD.sergeant]]);
+      expect(world.eventArgs('bridge:server:playerOnDuty')).toEqual([[alex.id, LSPD.id, LSPD.sergeant, false]]);
     });
   });
 });

@@ -133,3 +133,61 @@ describe.each([
     expect(unnamed).toEqual([]);
   });
 });
+
+// The README's table for resource developers is what most read first: it must not be a step behind docs/api.md.
+describe("the repository README's table for resource developers", () => {
+  const mock = useMockPanel();
+  const readme = readFileSync(join(REPO_ROOT, 'README.md'), 'utf8');
+  const start = readme.indexOf('\n## For resource developers\n');
+  const section = readme.slice(start, readme.indexOf('\n## ', start + 1));
+  const spans = codeSpans(section).map(({ span }) => span);
+
+  it('names every export of both halves, as a call', async () => {
+    expect(start).toBeGreaterThan(0);
+    const { port } = await startBridge(mock.panel);
+    const names = [...new Set([...port.exported.keys(), ...clientExportRegistry().keys()])];
+    expect(names.filter((name) => !spans.some((span) => span.startsWith(`${name}(`)))).toEqual([]);
+  });
+
+  it('names every public event', () => {
+    expect(Object.values(PUBLIC_EVENTS).filter((name) => !spans.includes(name))).toEqual([]);
+  });
+});
+
+describe('the install snippet', () => {
+  /** The server.cfg lines of the "Add to `server.cfg`" step. */
+  const snippetOf = (file: string) => {
+    const text = readFileSync(file, 'utf8');
+    return /Add to `server\.cfg`:\s*```cfg\n([\s\S]*?)```/.exec(text)?.[1]?.replace(/^ +/gm, '');
+  };
+
+  it('is the same in the repository README and in the package README', () => {
+    const repository = snippetOf(join(REPO_ROOT, 'README.md'));
+    expect(repository).toContain('ensure bridge');
+    expect(snippetOf(packageReadme)).toBe(repository);
+  });
+});
+
+describe('types/README.md', () => {
+  const NUMBERS = ['none', 'one', 'two', 'three', 'four', 'five', 'six'];
+
+  it.each(['server', 'client'])('counts the bridge:%s:* events as there are', (side) => {
+    const text = readFileSync(join(REPO_ROOT, 'types', 'README.md'), 'utf8');
+    const count = Object.values(PUBLIC_EVENTS).filter((name) => name.startsWith(`bridge:${side}:`)).length;
+    const said = new RegExp(`the (\\w+) \`bridge:${side}:\\*\` events`).exec(text)?.[1];
+    expect(said).toBe(NUMBERS[count]);
+  });
+});
+
+describe('docs/api.md', () => {
+  it('gives each export one row of its table (the client exports, the server exports)', () => {
+    // A table is a run of lines that start with `|`; a blank line or text ends it.
+    const tables = readFileSync(join(REPO_ROOT, 'docs', 'api.md'), 'utf8')
+      .split(/\n(?!\|)/)
+      .map((block) => block.split('\n').flatMap((line) => /^\| `(\w+)\(/.exec(line)?.[1] ?? []))
+      .filter((names) => names.length > 0);
+    expect(tables.length).toBeGreaterThanOrEqual(2);
+    const repeated = tables.flatMap((names) => names.filter((name, index) => names.indexOf(name) !== index));
+    expect(repeated).toEqual([]);
+  });
+});

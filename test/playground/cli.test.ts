@@ -1,22 +1,21 @@
-import { connect } from 'node:net';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import ky from 'ky';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parsePlaygroundOptions } from '../../playground/cli-options.js';
-import { killCliProcesses, startCli } from '../mock-panel/support/cli-process.js';
+import {
+  killCliProcesses,
+  isListening as listening,
+  startCli,
+  startNpmScript,
+} from '../mock-panel/support/cli-process.js';
 import { redisAvailable } from '../support/redis-server.js';
 
-/** Whether something listens on this loopback port. */
-const listening = (port: number) =>
-  new Promise<boolean>((resolve) => {
-    const socket = connect(port, '127.0.0.1');
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-  });
-
 afterEach(killCliProcesses);
+
+const PLAYGROUND_TESTS = fileURLToPath(new URL('.', import.meta.url)).replace(/\/$/, '');
 
 describe('npm start (the playground)', () => {
   it('prints the dashboard and a token, serves the page and three demo players, and exits 0 on SIGINT', async () => {
@@ -59,6 +58,21 @@ describe('npm start (the playground)', () => {
     expect(await cli.exited).toBe(0);
     expect(cli.stdout).toContain('playground stopped');
   }, 60_000);
+
+  it('stops and frees its port, exiting 0, when npm run playground gets SIGTERM (as from docker stop)', async () => {
+    const cli = startNpmScript('playground', ['--port', '0'], { LEO_API_TOKEN: 'given-playground-token-9' });
+    const [, port] = await cli.lineMatching(/Dashboard: http:\/\/127\.0\.0\.1:(\d+)\/$/);
+    await cli.lineMatching(/3 demo players have joined/);
+    cli.child.kill('SIGTERM');
+    expect(await cli.exited).toBe(0);
+    expect(cli.stdout).toContain('playground stopped');
+    expect(await listening(Number(port))).toBe(false);
+  }, 60_000);
+
+  it('runs the playground from npm start as npm run playground does, after the build', async () => {
+    const { scripts } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
+    expect(scripts.start).toBe(`npm run build && ${scripts.playground}`);
+  });
 
   it('exits 2 with the usage on a bad flag', async () => {
     const cli = startCli('playground/cli.ts', ['--port', 'many']);
@@ -127,6 +141,125 @@ describe('npm start -- --servers 2 (a community of two servers)', () => {
     cli.child.kill('SIGTERM');
     expect(await cli.exited).toBe(0);
   }, 60_000);
+});
+
+describe('npm start -- --resource and --cfg (your own resources against the simulated bridge)', () => {
+  it('runs a Lua and a JS resource after the bridge with the --cfg lines, and prints what they print', async () => {
+    // Paths as the tester types them, from where they typed the command (npm passes that folder as INIT_CWD).
+    const cli = startCli(
+      'playground/cli.ts',
+      [
+        ...['--port', '0', '--resource', 'fixtures/lua_mdt', '--resource=fixtures/js_mdt'],
+        ...['--cfg', 'fixtures/extra.cfg', '--cfg', 'fixtures/typo.cfg'],
+      ],
+      { LEO_API_TOKEN: 'given-playground-token-9', INIT_CWD: PLAYGROUND_TESTS },
+    );
+    await cli.lineMatching(/Your resource lua_mdt \(.*fixtures\/lua_mdt\) runs after the bridge/);
+    await cli.lineMatching(/Your resource js_mdt \(.*fixtures\/js_mdt\) runs after the bridge/);
+    await cli.lineMatching(/3 more server\.cfg lines from --cfg ran before the resources started/);
+    // A line the server does not know is the tester's to fix: its answer is printed.
+    await cli.lineMatching(/^\[server\] No such command sett\.$/);
+    const [, url] = await cli.lineMatching(/Dashboard: (http:\/\/127\.0\.0\.1:\d+)\/$/);
+    await cli.lineMatching(/3 demo players have joined/);
+    const api = ky.create({
+      prefixUrl: `${url}/__playground`,
+      headers: { authorization: 'Bearer given-playground-token-9' },
+      timeout: 20_000,
+      retry: 0,
+    });
+
+    await api.post('players/1/duty', { json: { on: true } });
+    // The Lua server script heard playerOnDuty and read the convar set by --cfg; its client got deptData and the
+    // replicated convar (setr).
+    await cli.lineMatching(
+      /^\[server\] \[lua_mdt\] lua_mdt: Alex Mercer is on duty as 1-ADAM-1 in lspd \(department 1, rank 2\)$/,
+    );
+    await cli.lineMatching(/^\[client 1\] \[lua_mdt\] lua_mdt: my MDT opens for department 1, theme dark$/);
+    await api.post('players/1/duty', { json: { on: false } });
+    await cli.lineMatching(/^\[server\] \[js_mdt\] js_mdt: Alex Mercer went off duty; on duty now: 0$/);
+    // The bridge's own lines stay on the page.
+    expect(cli.stdout.some((line) => line.includes('[bridge]'))).toBe(false);
+
+    cli.child.kill('SIGTERM');
+    expect(await cli.exited).toBe(0);
+  }, 60_000);
+
+  it('exits 2 naming the folder when a --resource has no fxmanifest.lua, and starts nothing', async () => {
+    const cli = startCli('playground/cli.ts', ['--port', '0', '--resource', 'fixtures'], {
+      INIT_CWD: PLAYGROUND_TESTS,
+    });
+    expect(await cli.exited).toBe(2);
+    expect(cli.stderr()).toContain(
+      `--resource fixtures: ${join(PLAYGROUND_TESTS, 'fixtures')} has no fxmanifest.lua, which every resource folder needs`,
+    );
+    expect(cli.stdout.join('\n')).not.toContain('Dashboard');
+  });
+});
+
+describe('the playground’s --resource and --cfg', () => {
+  const parse = (argv: string[]) => parsePlaygroundOptions(argv, PLAYGROUND_TESTS);
+
+  it('reads each --resource from where the command was typed, named by its folder, in order', () => {
+    expect(parse(['--resource', 'fixtures/js_mdt', '--resource', './fixtures/lua_mdt/'])).toMatchObject({
+      kind: 'run',
+      options: {
+        resources: [
+          { name: 'js_mdt', dir: join(PLAYGROUND_TESTS, 'fixtures/js_mdt') },
+          { name: 'lua_mdt', dir: join(PLAYGROUND_TESTS, 'fixtures/lua_mdt') },
+        ],
+        serverCfg: [],
+      },
+    });
+  });
+
+  it('reads the lines of each --cfg file that say something, in order', () => {
+    expect(parse(['--cfg', 'fixtures/extra.cfg', '--cfg=fixtures/extra.cfg'])).toMatchObject({
+      kind: 'run',
+      options: {
+        serverCfg: [
+          'set mdt_callsign_prefix "1-ADAM"',
+          'setr mdt_theme "dark"',
+          'set mdt_callsign_prefix "1-ADAM"',
+          'setr mdt_theme "dark"',
+        ],
+      },
+    });
+  });
+
+  it.each([
+    [
+      ['--resource', 'no-such-folder'],
+      `--resource no-such-folder: ${join(PLAYGROUND_TESTS, 'no-such-folder')} is not a folder`,
+    ],
+    [
+      ['--resource', 'fixtures/extra.cfg'],
+      `--resource fixtures/extra.cfg: ${join(PLAYGROUND_TESTS, 'fixtures/extra.cfg')} is not a folder`,
+    ],
+    [
+      ['--resource', 'fixtures/lua_mdt', '--resource', '../playground/fixtures/lua_mdt'],
+      '--resource ../playground/fixtures/lua_mdt: another --resource is named lua_mdt too, and a server runs one resource of each name',
+    ],
+    [['--resource'], '--resource needs a value, like ../my-mdt'],
+    [['--cfg', 'missing.cfg'], `--cfg missing.cfg: ${join(PLAYGROUND_TESTS, 'missing.cfg')} cannot be read (ENOENT)`],
+    [['--cfg', '--port', '0'], '--cfg needs a value, like extra.cfg'],
+  ])('refuses %j with a usage error', (argv, message) => {
+    expect(parse(argv)).toEqual({ kind: 'usage-error', message });
+  });
+
+  it('refuses a folder named bridge: the playground runs the bridge itself', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'playground-own-'));
+    try {
+      mkdirSync(join(dir, 'bridge'));
+      writeFileSync(join(dir, 'bridge', 'fxmanifest.lua'), "fx_version 'cerulean'\n");
+      expect(parsePlaygroundOptions(['--resource', 'bridge'], dir)).toEqual({
+        kind: 'usage-error',
+        message:
+          '--resource bridge: the folder is named bridge, the name of the bridge the playground runs; rename your copy',
+      });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });
 
 describe('the playground’s --servers and --no-redis', () => {

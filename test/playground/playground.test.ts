@@ -98,6 +98,45 @@ describe('the playground over HTTP', () => {
   });
 });
 
+describe('a user and a department added to the panel while the playground runs', () => {
+  let running: RunningPlayground;
+  beforeAll(async () => {
+    running = await startPlaygroundWithPanel({ token: TOKEN, port: 0, demoPlayers: [] });
+  }, 60_000);
+  afterAll(() => running?.close());
+
+  it('lists the new user for joining, and the bridge puts them on duty in the new department', async () => {
+    const mock = ky.create({
+      prefixUrl: `${running.url}/__mock`,
+      headers: { authorization: `Bearer ${TOKEN}` },
+      retry: 0,
+    });
+    await mock.put('departments/9', {
+      json: {
+        slug: 'doa',
+        name: 'Department of Aviation',
+        memberRoles: ['1300000000000000001'],
+        ranks: [{ id: 91, name: 'Pilot', roleId: '1300000000000000011' }],
+      },
+    });
+    const morgan = '701234567890123456';
+    await mock.put(`users/${morgan}`, { json: { name: 'Morgan Blake', roles: ['1300000000000000001'] } });
+
+    const api = playgroundApi(running);
+    const listed = (await api.get('state').json()) as ReturnType<RunningPlayground['playground']['state']>;
+    expect(listed.demoUsers).toContainEqual({ chatId: morgan, name: 'Morgan Blake' });
+    const joined = await api.post('players', { json: { chatId: morgan } });
+    expect(await joined.json()).toEqual({ ok: true, player: { id: 1, name: 'Morgan Blake' } });
+    expect(await (await api.post('players/1/department', { json: { departmentId: 9 } })).json()).toEqual({ ok: true });
+    const on = await api.post('players/1/duty', { json: { on: true } });
+    expect(await on.json()).toMatchObject({
+      ok: true,
+      outcome: { ok: true, onDuty: true, departmentId: 9, rankId: 91 },
+    });
+    expect(running.panel.controls.sessions(morgan)).toMatchObject([{ departmentId: 9, rankId: 91, endedAt: null }]);
+  });
+});
+
 describe('the playground’s routes, as HTTP clients expect them (the mock panel’s conventions)', () => {
   let running: RunningPlayground;
   let api: KyInstance;

@@ -31,7 +31,10 @@ describe('stopping the resource', () => {
     kill();
     running.bridge.stop();
 
-    expect(running.port.emitted(PUBLIC_EVENTS.playerOffDuty)).toEqual([[7], [8]]);
+    expect(running.port.emitted(PUBLIC_EVENTS.playerOffDuty)).toEqual([
+      [7, 'resource_stop', false],
+      [8, 'resource_stop', false],
+    ]);
     expect(running.port.sentTo(7, PUBLIC_EVENTS.offDuty)).toEqual([
       [{ departmentId: LSPD.id, reason: 'resource_stop' }],
     ]);

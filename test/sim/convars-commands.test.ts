@@ -57,6 +57,20 @@ describe('convars', () => {
   });
 });
 
+describe('the console as a server.cfg writes to it', () => {
+  it('runs comment-only lines as nothing, and hands every printed line to an echo function', async () => {
+    const heard: Array<{ resource: string | null; text: string }> = [];
+    sim = await startFixtures({
+      convars: '# a comment line\n  // another\nset sim_plain "from cfg" # and a comment after a line\nsett typo',
+      echo: ({ resource, text }) => heard.push({ resource, text }),
+    });
+    expect(sim.convar('sim_plain')).toBe('from cfg');
+    expect(heard).toContainEqual({ resource: null, text: 'No such command sett.' });
+    expect(heard.filter((line) => line.text.startsWith('No such command'))).toHaveLength(1);
+    expect(heard).toEqual(sim.console.map(({ resource, text }) => ({ resource, text })));
+  });
+});
+
 describe('commands', () => {
   it('runs a JS server command with (source, args, raw) for a player and for the console', async () => {
     sim = await startFixtures();

@@ -135,7 +135,7 @@ describe('sim.kill()', () => {
     });
     await new Promise<void>((resolve) => listener.listen(0, '127.0.0.1', () => resolve()));
     const { port } = listener.address() as { port: number };
-    // A module the server script requires opens the socket, as dist/redis.js's ioredis does, and asks again later.
+    // A module the server script requires opens the socket, as dist/redis.cjs's ioredis does, and asks again later.
     const resource = tempResource('dialer', {
       'fxmanifest.lua': manifest(`server_script 'server.js'`),
       'dialer.js': `const net = require('net');

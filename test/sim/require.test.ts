@@ -53,6 +53,26 @@ describe("a server script's require", () => {
     expect(sim.exports.counter.Count()).toBe('1');
   });
 
+  it('reads the "type" of the package.json above a file as Node does: a .js file is an ES module under "type": "module", a .cjs file never', async () => {
+    const files = {
+      'fxmanifest.lua': manifest("server_script 'main.js'"),
+      'main.js': `${probe('./dist/part.js', 'Js')}\n${probe('./dist/part.cjs', 'Cjs')}`,
+      'dist/part.js': "module.exports = { name: 'CommonJS' };",
+      'dist/part.cjs': "module.exports = { name: 'CommonJS' };",
+    };
+    // The checkout's own package.json, and one in a folder above a resource (an owner's server-data).
+    const inside = tempResource('checkout', { ...files, 'package.json': '{"type":"module"}' });
+    const above = tempResource('nested', files);
+    fs.writeFileSync(path.join(above, '..', 'package.json'), '{"type":"module"}');
+    const plain = tempResource('plain', files);
+    sim = await startFixtures({ resources: [inside, above, plain] });
+    // Node 20 and 22 differ in how it fails (empty, or a ReferenceError for `module`), never in what it is not.
+    expect(sim.exports.checkout.Js()).not.toBe('CommonJS');
+    expect(sim.exports.nested.Js()).not.toBe('CommonJS');
+    expect(sim.exports.plain.Js()).toBe('CommonJS');
+    for (const name of ['checkout', 'nested', 'plain']) expect(sim.exports[name].Cjs()).toBe('CommonJS');
+  });
+
   it("finds packages in the resource's node_modules and Node's built-ins", async () => {
     const dir = tempResource('withdeps', {
       'fxmanifest.lua': manifest("server_script 'main.js'"),

@@ -45,6 +45,7 @@ const PAYLOAD_CLASSES = {
     name: true,
     rank: true,
     data: true,
+    resumed: true,
   }),
   BridgeOffDutyPayload: keysOf<keyof OffDutyPayload>({ departmentId: true, reason: true }),
   BridgeDutyOutcome: keysOf<KeysOf<DutyOutcome>>({
@@ -77,6 +78,9 @@ const UNIONS = {
     admin: true,
     replaced: true,
     superseded: true,
+    server_shutdown: true,
+    kicked: true,
+    banned: true,
   }),
   BridgeDutyErrorCode: keysOf<DutyErrorCode>({
     not_configured: true,

@@ -6,7 +6,7 @@
 ---@class BridgeDutyOptions
 ---@field ok boolean
 ---@field departments BridgeDutyOptionDepartment[]
----@field selectedDeptId? integer The department UpdatePlayerDuty(true) goes on duty for.
+---@field selectedDeptId? integer The department set with `setActive` (or the current duty's), if any.
 ---@field onDuty boolean
 ---@field error? BridgeProfileErrorCode|'loading'
 ---@field message? string
@@ -26,8 +26,9 @@ function exports.bridge:IsPlayerOnDuty() end
 ---@return BridgeDutyOptions
 function exports.bridge:GetDutyOptions() end
 
----**client** Goes on duty (for the department set with `setActive`, or the only one) or off duty. The bridge shows
----the outcome to the player itself.
+---**client** Goes on duty (for the department set with `setActive`, or the player's only one) or off duty. A player
+---with several departments and none set gets `no_department_selected`. The bridge shows the outcome to the player
+---itself.
 ---@param status boolean true: on duty, false: off duty.
 ---@param callback? fun(outcome: BridgeDutyOutcome) Receives the outcome once the server decided.
 ---@return boolean sent True when the request was sent.

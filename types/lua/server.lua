@@ -85,18 +85,20 @@ function exports.bridge:GetCommunityOnDutyCount(slug) end
 ---| 'bridge:server:playerRankChanged'
 ---| 'bridge:server:playerDepartmentRenamed'
 
----Handler of the server event `bridge:server:playerOnDuty`.
+---Handler of the server event `bridge:server:playerOnDuty`. `resumed` is true when the shift the player's game
+---crashed or timed out in goes on (Config.ResumeWindowMs): the same shift at the panel, not a new one.
 ---```lua
----AddEventHandler('bridge:server:playerOnDuty', function(source, departmentId, rankId) end)
+---AddEventHandler('bridge:server:playerOnDuty', function(source, departmentId, rankId, resumed) end)
 ---```
----@alias BridgeOnPlayerOnDuty fun(source: integer, departmentId: integer, rankId: integer)
+---@alias BridgeOnPlayerOnDuty fun(source: integer, departmentId: integer, rankId: integer, resumed: boolean)
 
 ---Handler of the server event `bridge:server:playerOffDuty`; also fired when a player on duty disconnects (after
----they left) or the bridge stops.
+---they left) or the bridge stops. `resumable` is true when their game crashed or timed out and the panel keeps the
+---shift for Config.ResumeWindowMs: it goes on if they come back in time (playerOnDuty with `resumed`).
 ---```lua
----AddEventHandler('bridge:server:playerOffDuty', function(source) end)
+---AddEventHandler('bridge:server:playerOffDuty', function(source, reason, resumable) end)
 ---```
----@alias BridgeOnPlayerOffDuty fun(source: integer)
+---@alias BridgeOnPlayerOffDuty fun(source: integer, reason: BridgeDutyEndReason, resumable: boolean)
 
 ---Handler of the server event `bridge:server:playerRankChanged`: a player on duty got another rank in the panel
 ---(found by the background revalidation or /dutyrefresh); they stay on duty with it.

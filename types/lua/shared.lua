@@ -36,6 +36,12 @@
 ---| 'admin' # an admin or a server export took them off duty
 ---| 'replaced' # the same chat account went on duty in another session, here or on another server of the community (one duty per account)
 ---| 'superseded' # after a fault between the servers (Redis), the community settled the account's duty on another server
+---| 'server_shutdown' # txAdmin is stopping or restarting the server (or kicking everyone)
+---| 'kicked' # kicked through txAdmin
+---| 'banned' # banned through txAdmin
+
+---Why a duty ended, as the server knows it: every BridgeOffDutyReason, or `dropped` for a player who disconnected.
+---@alias BridgeDutyEndReason BridgeOffDutyReason|'dropped'
 
 ---Why a duty change was refused.
 ---@alias BridgeDutyErrorCode
@@ -66,6 +72,7 @@
 ---@field name string
 ---@field rank BridgeRank
 ---@field data any The department's data exactly as the panel sent it, unchecked (`{}` when it sent none); the mock panel sends a BridgeMockDepartmentData. Check what you read.
+---@field resumed? true The shift the player had before their game crashed or timed out goes on (Config.ResumeWindowMs).
 
 ---@class BridgeOffDutyPayload
 ---@field departmentId integer The department the player left.

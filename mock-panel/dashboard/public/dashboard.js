@@ -804,6 +804,27 @@ usersBody.addEventListener('click', (event) => {
   if (remove) deleteUser(remove.closest('tr'), remove);
 });
 
+/** A user the panel did not know, without roles: the role editor of their new row gives them departments. */
+const addUserForm = $('#add-user-form');
+addUserForm.addEventListener('submit', (event) => {
+  event.preventDefault();
+  const chatIdInput = $('#add-user-chat-id');
+  const nameInput = $('#add-user-name');
+  const chatId = chatIdInput.value.trim();
+  const name = nameInput.value.trim();
+  runAction([$('#add-user')], [controlsStatus, usersStatus], async () => {
+    if (!chatId) throw new Error('Enter the chat id of the account, 18 to 19 digits.');
+    if (!name) throw new Error('Enter the name the panel knows the user by.');
+    if (state.dashboard?.users.some((u) => u.chatId === chatId)) {
+      throw new Error(`The panel has a user with chat id ${chatId} already.`);
+    }
+    await api('PUT', `/__mock/users/${encodeURIComponent(chatId)}`, { name });
+    chatIdInput.value = '';
+    nameInput.value = '';
+    return `${name} added (${chatId}), without roles: give them departments in their row.`;
+  });
+});
+
 /** What a panel admin deleting or banning the account does: the panel answers 404 user_not_found for them. */
 function deleteUser(row, button) {
   const user = state.dashboard?.users.find((u) => u.chatId === row.dataset.chatId);

@@ -1,7 +1,7 @@
 import { DepartmentsParamsSchema, DepartmentsResponseSchema } from '../../../shared/contract';
 import type { MockDepartment, MockUser } from '../../data/schema';
 import type { JsonBody } from '../../http/panel-exchange';
-import { apiErrorAnswer, contractJson, jsonAnswer } from '../../http/responses';
+import { apiErrorAnswer, contractJson, jsonAnswer, malformedChatIdAnswer } from '../../http/responses';
 import type { PanelStore } from '../../store';
 import type { ApiRoute } from './pipeline';
 
@@ -31,7 +31,7 @@ export function departmentsRoute(store: PanelStore): ApiRoute {
   };
   return async (_request, params) => {
     const parsed = DepartmentsParamsSchema.safeParse(params);
-    if (!parsed.success) return apiErrorAnswer('malformed_chat_id', 'chatId must be 18 to 19 ASCII digits');
+    if (!parsed.success) return malformedChatIdAnswer();
     const user = store.users.find(parsed.data.chatId);
     if (!user) return apiErrorAnswer('user_not_found', 'no panel user has this chat id');
     return jsonAnswer(answerOf(user));

@@ -88,13 +88,14 @@ async function answerOf(
   const limit = store.rateLimiter.hit(request.clientIp);
   const nowMs = store.now();
   const headers = rateLimitHeaders(limit, store.rateLimiter.policy.windowMs, context.rateLimitHeaders, nowMs);
-  let answer: HttpAnswer;
-  if (limit.exceeded) {
-    const style = context.rateLimitHeaders;
-    if (style.legacyHeaders || style.standardHeaders) headers.push(retryAfterHeader(limit, nowMs));
-    answer = apiErrorAnswer('rate_limited', 'too many requests, please try again later');
-  } else {
-    answer = challenged(await guarded(context, request, params, route, access, faults), request);
+  const answer = limit.exceeded
+    ? apiErrorAnswer('rate_limited', 'too many requests, please try again later')
+    : challenged(await guarded(context, request, params, route, access, faults), request);
+  // Every 429, the limiter's own or one a tester injected, says when to come back: a client that honours it is
+  // tested against what a real panel sends.
+  const style = context.rateLimitHeaders;
+  if (answer.status === 429 && (style.legacyHeaders || style.standardHeaders)) {
+    headers.push(retryAfterHeader(limit, nowMs));
   }
   return withHeaders(answer, headers);
 }

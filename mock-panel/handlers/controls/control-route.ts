@@ -4,7 +4,7 @@ import { ChatIdSchema } from '../../../shared/contract';
 import { hasBearerToken } from '../../http/bearer-auth';
 import { fetchBodyView } from '../../http/fetch-request-view';
 import { readJsonObject } from '../../http/json-body';
-import { apiError, responseOf, unauthorizedAnswer } from '../../http/responses';
+import { apiError, malformedChatIdAnswer, responseOf, unauthorizedAnswer } from '../../http/responses';
 import type { PanelContext } from '../../panel-context';
 import type { RouteParams } from '../api/pipeline';
 
@@ -56,12 +56,9 @@ export function controlError(message: string, field?: string): Response {
   );
 }
 
-/** A chat id the controls were given (a path or query parameter), checked as the contract checks one. */
+/** A chat id the controls were given (a path or query parameter), checked and refused as /api/leo does. */
 export function chatIdParam(value: unknown): { ok: true; chatId: string } | { ok: false; response: Response } {
   const checked = ChatIdSchema.safeParse(value);
   if (checked.success) return { ok: true, chatId: checked.data };
-  return {
-    ok: false,
-    response: controlError(`chatId: ${checked.error.issues[0]?.message ?? 'not a chat user id'}`, 'chatId'),
-  };
+  return { ok: false, response: responseOf(malformedChatIdAnswer()) };
 }

@@ -1,16 +1,32 @@
+import type { Observable, Subscription } from 'rxjs';
 import { type DutyOwners, shiftOf } from '../../community/duty-owner-api.js';
 import type { Logger } from '../../log/logger.js';
+import type { HeldShiftEnd } from '../duty-interpreter.js';
 import { type DutyEffect, dutyEffect } from './duty-effect.js';
 
 /**
  * With a community (BRIDGE_REDIS_URL): the account's duty owner in Redis follows this server's duties. A duty that
  * starts claims the account for this server's shift (the panel took its `on`, or, in degraded mode `queue`, will); one
- * that ends lets the claim go here (its fenced `off`, if any, is already in the outbox and marks it in Redis).
+ * that ends lets the claim go here (its fenced `off`, if any, is already in the outbox and marks it in Redis). A shift
+ * held after a crash (Config.ResumeWindowMs) is still open at the panel: it keeps its claim, and its fence, until it
+ * ends (releaseEndedShifts), so another server's claim meanwhile is heard as taking it.
  */
 export const recordDutyOwners = (owners: Pick<DutyOwners, 'claim' | 'release'>, logger: Logger): DutyEffect =>
-  dutyEffect('duty owner record', logger, ({ kind, src, chatId, previous, next }) => {
+  dutyEffect('duty owner record', logger, (change) => {
+    const { kind, src, chatId, previous, next } = change;
     if (chatId === undefined) return;
     if (kind === 'on' && next.since !== null && next.departmentId !== null) {
       owners.claim(chatId, shiftOf(src, next.since), next.departmentId);
-    } else if (kind === 'off' && previous.since !== null) owners.release(chatId, shiftOf(src, previous.since));
+    } else if (kind === 'off' && !change.resumable && previous.since !== null) {
+      owners.release(chatId, shiftOf(src, previous.since));
+    }
+  });
+
+/** A held shift ended without its player (its fenced `off`, if any, is in the outbox): its claim is let go here. */
+export const releaseEndedShifts = (
+  heldEnded$: Observable<HeldShiftEnd>,
+  owners: Pick<DutyOwners, 'release'>,
+): Subscription =>
+  heldEnded$.subscribe(({ chatId, src, since }) => {
+    if (since !== null) owners.release(chatId, shiftOf(src, since));
   });

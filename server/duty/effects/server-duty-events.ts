@@ -11,9 +11,17 @@ import { type DutyEffect, dutyEffect } from './duty-effect.js';
 export const emitServerDutyEvents = (port: Pick<ServerPort, 'emitLocal'>, logger: Logger): DutyEffect =>
   dutyEffect('server event', logger, (change) => {
     const { src, previous, next } = change;
-    if (change.kind === 'on') port.emitLocal(PUBLIC_EVENTS.playerOnDuty, src, next.departmentId, next.rankId);
-    else if (change.kind === 'off') port.emitLocal(PUBLIC_EVENTS.playerOffDuty, src);
-    else {
+    if (change.kind === 'on') {
+      port.emitLocal(
+        PUBLIC_EVENTS.playerOnDuty,
+        src,
+        next.departmentId,
+        next.rankId,
+        change.department.resumed === true,
+      );
+    } else if (change.kind === 'off') {
+      port.emitLocal(PUBLIC_EVENTS.playerOffDuty, src, change.reason, change.resumable === true);
+    } else {
       if (change.kind === 'rank') port.emitLocal(PUBLIC_EVENTS.playerRankChanged, src, next.departmentId, next.rankId);
       if (change.kind === 'renamed' || next.departmentSlug !== previous.departmentSlug) {
         const { departmentId, departmentSlug } = next;

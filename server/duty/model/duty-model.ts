@@ -10,6 +10,20 @@ export interface Holder {
 }
 
 /**
+ * A shift the panel keeps open while its player is away: their game crashed or timed out, and Config.ResumeWindowMs
+ * gives them that long to come back to it (decide.ts, `holdShift`). It is the account's, not a session's: whichever
+ * session of the account comes back takes it.
+ */
+export interface HeldShift {
+  /** The session that dropped (its crash record is the shift's until the shift goes on or ends). */
+  readonly src: number;
+  /** Its duty as it dropped. */
+  readonly state: DutyState;
+  /** The `on` that opened it at the panel, to send again if the community asks its claim to restate. */
+  readonly call?: OnCall;
+}
+
+/**
  * Everything there is to the players' duty, as one immutable value: `decide` reads it and returns the next one, the
  * duty store holds it, and nothing else changes it.
  */
@@ -23,6 +37,8 @@ export interface DutyModel {
   readonly holders: PersistentMap<string, Holder>;
   /** Sessions that dropped: they never go on duty again, and an `on` of theirs still waiting is given up. */
   readonly leaving: PersistentMap<number, true>;
+  /** The shifts held for players whose game crashed or timed out, by chat account. */
+  readonly held: PersistentMap<string, HeldShift>;
   /**
    * The sessions on duty with their duty, in the order `sessions` lists them; a new array whenever one of them
    * changes, and the same one otherwise (exports list them far more often than duties change, and the on-duty counts
@@ -39,6 +55,7 @@ export const EMPTY_DUTY_MODEL: DutyModel = Object.freeze({
   sessions: PersistentMap.empty<number, DutyState>(),
   holders: PersistentMap.empty<string, Holder>(),
   leaving: PersistentMap.empty<number, true>(),
+  held: PersistentMap.empty<string, HeldShift>(),
   onDuty: Object.freeze([]),
   change: null,
 });
@@ -53,40 +70,49 @@ export type DutyUpdate =
   | { kind: 'release'; chatId: string }
   | { kind: 'leave'; src: number }
   /** The session is gone from everywhere: its duty, its holds and its leaving. */
-  | { kind: 'forget'; src: number };
+  | { kind: 'forget'; src: number }
+  | { kind: 'holdShift'; chatId: string; shift: HeldShift }
+  /** The held shift goes on in a session, or ends. */
+  | { kind: 'endHeld'; chatId: string };
 
 /** The updater: pure, so the model after any run of updates can be rebuilt from the empty one. */
 export function applyUpdate(model: DutyModel, update: DutyUpdate): DutyModel {
-  const { sessions, holders, leaving, onDuty } = model;
+  const { sessions, holders, leaving, held, onDuty } = model;
   switch (update.kind) {
     case 'transition': {
       const { change } = update;
       const next = sessions.set(change.src, change.next);
-      return { sessions: next, holders, leaving, onDuty: listed(onDuty, next, change.src, change.next), change };
+      return { sessions: next, holders, leaving, held, onDuty: listed(onDuty, next, change.src, change.next), change };
     }
     case 'hold':
       return {
         sessions,
         holders: holders.set(update.holder.call.body.chatId, update.holder),
         leaving,
+        held,
         onDuty,
         change: null,
       };
     case 'release':
-      return { sessions, holders: holders.delete(update.chatId), leaving, onDuty, change: null };
+      return { sessions, holders: holders.delete(update.chatId), leaving, held, onDuty, change: null };
     case 'leave':
-      return { sessions, holders, leaving: leaving.set(update.src, true), onDuty, change: null };
+      return { sessions, holders, leaving: leaving.set(update.src, true), held, onDuty, change: null };
+    case 'holdShift':
+      return { sessions, holders, leaving, held: held.set(update.chatId, update.shift), onDuty, change: null };
+    case 'endHeld':
+      return { sessions, holders, leaving, held: held.delete(update.chatId), onDuty, change: null };
     case 'forget': {
       const { src } = update;
-      let held = holders;
+      let kept = holders;
       holders.forEach((holder, chatId) => {
-        if (holder.src === src) held = held.delete(chatId);
+        if (holder.src === src) kept = kept.delete(chatId);
       });
       const next = sessions.delete(src);
       return {
         sessions: next,
-        holders: held,
+        holders: kept,
         leaving: leaving.delete(src),
+        held,
         onDuty: listed(onDuty, next, src, undefined),
         change: null,
       };

@@ -50,6 +50,11 @@ export function createJobIntegration(options: JobIntegrationOptions): Integratio
   const ledger = new JobLedger(options.store);
   const reports = new JobReports(logger);
   const onDuty = new Map<number, OnDuty>();
+  /**
+   * On duty before the framework loaded the player's character (a shift that goes on after a game crash resumes at
+   * the join, before the character is chosen): the department's job is given once the framework loads it.
+   */
+  const waitingForCharacter = new Map<number, { slug: string; rankId: number | null }>();
   // Each player's framework calls, one after another: an "off" never overtakes the "on" before it (ox_core answers
   // later), and what answers at once runs at once (a resource stop gives no later tick).
   const queue = new LanesPerKey<number>((error) =>
@@ -186,7 +191,11 @@ export function createJobIntegration(options: JobIntegrationOptions): Integratio
         `give player ${src} the ${adapter.noun} ${target.job} (grade ${target.grade})`,
         false,
       );
-      if (!now.ok) return;
+      if (!now.ok) {
+        if (now.kind === 'not_loaded') waitingForCharacter.set(src, { slug: departmentSlug, rankId });
+        return;
+      }
+      waitingForCharacter.delete(src);
       if (!held || held.character !== now.character) return give(src, adapter, now, target, now.holdings);
       if (adapter.holds === 'job' || held.given.job === target.job) {
         return give(src, adapter, now, target, held.before, held.given);
@@ -207,6 +216,7 @@ export function createJobIntegration(options: JobIntegrationOptions): Integratio
   /** `only`: give back only what this framework gave (it is unloading the player). */
   const goOffDuty = (src: number, reason: DutyChange['reason'], only?: Adapter) => {
     const dropped = reason === 'dropped';
+    if (!only) waitingForCharacter.delete(src);
     queue.run(src, () => {
       const held = onDuty.get(src);
       if (!held || (only && held.adapter !== only)) return;
@@ -263,7 +273,13 @@ export function createJobIntegration(options: JobIntegrationOptions): Integratio
   };
 
   for (const adapter of candidates) {
-    adapter.onCharacterLoaded((src, character) => giveBackKept(adapter, src, character));
+    adapter.onCharacterLoaded((src, character) => {
+      giveBackKept(adapter, src, character);
+      const waiting = waitingForCharacter.get(src);
+      if (!waiting) return;
+      waitingForCharacter.delete(src);
+      goOnDuty(src, waiting.slug, waiting.rankId);
+    });
     // The framework saves the player next: their own job goes back now, whatever the bridge hears later.
     adapter.onCharacterUnloading?.((src) => goOffDuty(src, 'dropped', adapter));
   }
@@ -290,11 +306,12 @@ export function createJobIntegration(options: JobIntegrationOptions): Integratio
       });
     },
     playerDropped(src: number) {
+      waitingForCharacter.delete(src);
       queue.run(src, () => {
         onDuty.delete(src);
         for (const adapter of candidates) adapter.forget?.(src);
       });
     },
-    footprint: () => ({ lanes: queue.open, onDuty: onDuty.size }),
+    footprint: () => ({ lanes: queue.open, onDuty: onDuty.size, waitingForCharacter: waitingForCharacter.size }),
   };
 }

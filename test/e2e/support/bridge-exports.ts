@@ -17,6 +17,8 @@ export interface LuaDutyMenuExports {
   goOnDuty(index: number): boolean | [false, string];
   select(index: number): boolean;
   goOnDutyAsSelected(): boolean;
+  /** `math.type` of each time the client holds: the last profile's, the last outcome's, the state bag's. */
+  timeTypes(): Record<string, string>;
   goOffDuty(): boolean;
   isOnDuty(): boolean;
   seen(): unknown;

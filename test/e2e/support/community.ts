@@ -19,7 +19,7 @@ import { LUA_DUTY_MENU, REPO_ROOT, TOKEN } from './world.js';
 /**
  * A resource folder of the bridge as an owner installs it: fxmanifest.lua, config.lua (with `config` appended) and a
  * copy of the freshly built dist/ (a copy, not a link: FXServer's Node sandbox reads only inside resource folders, so
- * dist/redis.js must really be there). `without` leaves files of dist/ out.
+ * dist/redis.cjs must really be there). `without` leaves files of dist/ out.
  */
 export function bridgeFolder(options: { config?: string; without?: string[] } = {}): {
   dir: string;
@@ -58,8 +58,8 @@ export interface SimCommunityOptions {
   without?: string[];
   /** Lines appended to every server's config.lua. */
   config?: string;
-  /** More convars of one server (by index). */
-  convarsOf?: (index: number) => Record<string, string>;
+  /** More convars of one server (by index), given the mock panel's address. */
+  convarsOf?: (index: number, panelUrl: string) => Record<string, string>;
   /** The network of one server (by index): its scripts' `fetch` (SimOptions.fetch), to watch what it sends. */
   fetchOf?: (index: number) => typeof fetch;
 }
@@ -120,7 +120,7 @@ export async function startSimCommunity(options: SimCommunityOptions): Promise<S
         BRIDGE_API_BASE: server.url,
         BRIDGE_LEO_API_TOKEN: TOKEN,
         ...(redisUrl ? { BRIDGE_REDIS_URL: redisUrl } : {}),
-        ...options.convarsOf?.(index),
+        ...options.convarsOf?.(index, server.url),
       },
       kvpDir,
       clock: 'real',

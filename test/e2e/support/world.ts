@@ -55,7 +55,7 @@ export interface World {
 /**
  * A copy of the resource whose config.lua has `extra` appended; dist/ is a copy of the freshly built one (a copy, not a
  * link: FXServer's Node sandbox reads only inside resource folders, so the optional modules dist/server.js requires,
- * dist/metrics.js and the like, must really be there).
+ * dist/metrics.cjs and the like, must really be there).
  */
 function bridgeWithConfig(extra: string, source = REPO_ROOT): { dir: string; remove: () => void } {
   const dir = mkdtempSync(join(tmpdir(), 'bridge-e2e-'));

@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { connect } from 'node:net';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 
@@ -7,21 +8,44 @@ const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const TSX = fileURLToPath(new URL('../../../node_modules/tsx/dist/cli.mjs', import.meta.url));
 
 const children: ChildProcess[] = [];
+/** npm's children in their own process group: npm killed leaves the shell and the server behind. */
+const groups: number[] = [];
 
 /** Kills whatever a test left running (use in afterEach). */
 export function killCliProcesses(): void {
   for (const child of children.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
+  for (const group of groups.splice(0)) {
+    try {
+      process.kill(-group, 'SIGKILL');
+    } catch {
+      // The whole group has exited already.
+    }
+  }
 }
 
 /** Runs a TS entry point of the repository with tsx, as `npm run <script>` does, and reads its output by line. */
 export function startCli(script: string, args: string[], env: Record<string, string | undefined> = {}) {
+  return startProcess(process.execPath, [TSX, script, ...args], env);
+}
+
+/**
+ * Runs `npm run <script> -- <args>` itself: npm, the shell it starts and whatever that runs. A signal sent to
+ * `child` reaches npm alone, as from a supervisor, `docker stop` or a CI runner, not the whole group as Ctrl+C does.
+ */
+export function startNpmScript(script: string, args: string[], env: Record<string, string | undefined> = {}) {
+  return startProcess('npm', ['run', '--silent', script, '--', ...args], env, true);
+}
+
+function startProcess(command: string, args: string[], env: Record<string, string | undefined>, group = false) {
   const { LEO_API_TOKEN: _token, CHAT_GUILD_ID: _guild, ...inherited } = process.env;
-  const child = spawn(process.execPath, [TSX, script, ...args], {
+  const child = spawn(command, args, {
     cwd: ROOT,
     env: { ...inherited, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
+    detached: group,
   });
   children.push(child);
+  if (group && child.pid !== undefined) groups.push(child.pid);
   const stdout: string[] = [];
   const stderr: string[] = [];
   const onLine: (() => void)[] = [];
@@ -44,3 +68,14 @@ export function startCli(script: string, args: string[], env: Record<string, str
     });
   return { child, exited, lineMatching, stdout, stderr: () => stderr.join('') };
 }
+
+/** Whether something listens on this loopback port. */
+export const isListening = (port: number) =>
+  new Promise<boolean>((resolve) => {
+    const socket = connect(port, '127.0.0.1');
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });

@@ -1,7 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { ALEX, JAMIE, LSPD, playerWith } from '../../../bench/support/demo-users.js';
-import { formatStatus } from '../../../server/commands/status-report.js';
-import type { Settling } from '../../../server/community/duty-owner-api.js';
 import { API_BASE_CONVAR } from '../../../server/config/panel-settings.js';
 import { connect, PANEL_URL, panelConvars, startBridge, useMockPanel } from '../support/bridge-harness.js';
 import { elapse, settle } from '../support/virtual-runtime.js';
@@ -126,6 +124,22 @@ describe('bridge status', () => {
     expect(status).toMatch(/429s 1/);
   });
 
+  it('without BRIDGE_REDIS_URL: one community line, saying this server runs alone', async () => {
+    const running = await startBridge(mock.panel);
+    expect(running.port.runCommand('bridge status')).toContain(
+      'community none: BRIDGE_REDIS_URL is not set; this server runs alone',
+    );
+  });
+
+  it('with BRIDGE_REDIS_URL but no community module (dist/redis.cjs missing): the line says so', async () => {
+    const running = await startBridge(mock.panel, {
+      convars: panelConvars({ BRIDGE_REDIS_URL: 'redis://127.0.0.1:6379/0' }),
+    });
+    expect(running.port.runCommand('bridge status')).toContain(
+      "community none: BRIDGE_REDIS_URL is set but the community's module did not start (the ERROR at start says why); this server runs alone",
+    );
+  });
+
   it('says the bridge is not configured when the convars are missing', async () => {
     const running = await startBridge(mock.panel, { convars: panelConvars({ [API_BASE_CONVAR]: '' }) });
     expect(running.port.runCommand('bridge status')).toEqual([
@@ -134,31 +148,5 @@ describe('bridge status', () => {
       'cache     0 profile(s)',
       'players   0 online, 0 on duty',
     ]);
-  });
-});
-
-describe('bridge status in a community (BRIDGE_REDIS_URL)', () => {
-  const snapshot = { now: 0, wallNow: 0, panel: undefined, cachedProfiles: 0, playersOnline: 0, playersOnDuty: 0 };
-  const idle: Settling = {
-    claims: 0,
-    restates: 0,
-    nextRestateInMs: undefined,
-    checkAgainInMs: undefined,
-    takeovers: 0,
-  };
-  const communityLine = (community: Settling | undefined) =>
-    formatStatus({ ...snapshot, community }).find((line) => line.startsWith('community'));
-
-  it('says the community settled once its duty owners have nothing left to do on their own', () => {
-    expect(communityLine(idle)).toBe('community settled');
-    expect(communityLine(undefined)).toBeUndefined();
-  });
-
-  it('lists what is left: claims being written, ons to send again, the check after Redis came back, takeovers', () => {
-    const busy = { claims: 2, restates: 1, nextRestateInMs: 7_400, checkAgainInMs: 3_200, takeovers: 1 };
-    expect(communityLine(busy)).toBe(
-      'community settling: 2 claim(s) being written, 1 on(s) to send again, the first in 7 s, every claim checked again in 3 s, 1 lapsed server(s) being taken over',
-    );
-    expect(communityLine({ ...idle, checkAgainInMs: 0 })).toBe('community settling: every claim checked again in 0 s');
   });
 });

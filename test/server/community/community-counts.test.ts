@@ -5,7 +5,6 @@ import { filter, firstValueFrom, type Observable } from 'rxjs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { CommunityLink } from '../../../server/community/community.js';
 import { COUNTS_TTL_MS, startCommunityCounts } from '../../../server/community/community-counts.js';
-import { communityPrefix } from '../../../server/community/community-keys.js';
 import { sharedReader } from '../../../server/community/read-shared.js';
 import { openRedisLink } from '../../../server/community/redis-link.js';
 import { parseRedisUrl } from '../../../server/community/redis-url.js';
@@ -49,7 +48,7 @@ describe.skipIf(!redisAvailable())("the community's on-duty counts", () => {
     const logger = createLogger({ print: (line) => lines.push(line), secrets: () => [] });
     const parsed = parseRedisUrl(redis.url());
     if (!parsed.ok) throw new Error(parsed.error);
-    const link = openRedisLink({ target: parsed.target, prefix: communityPrefix('http://panel.test'), logger });
+    const link = openRedisLink({ target: parsed.target, panel: 'http://panel.test', logger });
     const clock = manualClock();
     const counts = startCommunityCounts({ link, readShared: sharedReader(logger), serverId: id, logger, ...clock });
     closing.push(() => {

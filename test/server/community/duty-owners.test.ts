@@ -40,7 +40,7 @@ describe.skipIf(!redisAvailable())('the duty owners in Redis', () => {
     const logger = createLogger({ print: (line) => lines.push(line) });
     const parsed = parseRedisUrl(redis.url());
     if (!parsed.ok) throw new Error(parsed.error);
-    const link = openRedisLink({ target: parsed.target, prefix: PREFIX, logger });
+    const link = openRedisLink({ target: parsed.target, panel: 'http://panel.test', logger });
     const owners = startDutyOwners({
       ...{ link, readShared: sharedReader(logger), store, logger, run, livenessMs: LIVENESS_MS },
       now: () => performance.now(),

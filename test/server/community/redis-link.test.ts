@@ -2,7 +2,7 @@
 // going and coming back are one line each, naming BRIDGE_REDIS_URL, with the password masked.
 import { filter, firstValueFrom } from 'rxjs';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { communityPrefix } from '../../../server/community/community-keys.js';
+import { communityId, communityPrefix } from '../../../server/community/community-keys.js';
 import { REDIS_URL_CONVAR, redisSecretsOf } from '../../../server/community/redis-convar.js';
 import { openRedisLink } from '../../../server/community/redis-link.js';
 import { parseRedisUrl } from '../../../server/community/redis-url.js';
@@ -13,10 +13,10 @@ const PASSWORD = 'Zq7rDs91xvLpW3';
 
 function linkTo(url: string) {
   const lines: string[] = [];
-  const logger = createLogger({ print: (line) => lines.push(line), secrets: () => redisSecretsOf(url) });
+  const logger = createLogger({ print: (line) => lines.push(line), wholeSecrets: () => redisSecretsOf(url) });
   const parsed = parseRedisUrl(url);
   if (!parsed.ok) throw new Error(parsed.error);
-  const link = openRedisLink({ target: parsed.target, prefix: communityPrefix('http://panel.test'), logger });
+  const link = openRedisLink({ target: parsed.target, panel: 'http://panel.test', logger });
   return { link, lines };
 }
 
@@ -44,7 +44,7 @@ describe.skipIf(!redisAvailable())('the Redis link', () => {
     expect(await link.call('PING')).toBe('PONG');
     expect(await link.script('return ARGV[1] + 1', [], [41])).toBe(42);
     expect(lines).toEqual([
-      `INFO: this server is one of a community on Redis at redis://:***@127.0.0.1:${redis.port}/0 (${REDIS_URL_CONVAR}, keys ${communityPrefix('http://panel.test')}*)`,
+      `INFO: this server is one of a community on Redis at redis://***@127.0.0.1:${redis.port}/0 (${REDIS_URL_CONVAR}): community ${communityId('http://panel.test')} of the panel http://panel.test, keys ${communityPrefix('http://panel.test')}*`,
     ]);
     expect(lines.join('\n')).not.toContain(PASSWORD);
   });
@@ -71,6 +71,25 @@ describe.skipIf(!redisAvailable())('the Redis link', () => {
         /^WARN: Redis at redis:\/\/127\.0\.0\.1:\d+\/0 \(BRIDGE_REDIS_URL\) does not answer \(.*ECONNREFUSED/,
       ),
     ]);
+  });
+
+  it('unreachable at start, then it answers: the INFO line names the community and its panel, as a first start does', async () => {
+    const late = await startRedisServer();
+    try {
+      await late.kill();
+      const { link, lines } = linkTo(late.url());
+      close = () => link.close();
+      await firstValueFrom(link.up$.pipe(filter((up) => !up)));
+      const up = firstValueFrom(link.connected$);
+      await late.restart();
+      await up;
+      expect(lines).toEqual([
+        expect.stringMatching(/^WARN: Redis at redis:\/\/127\.0\.0\.1:\d+\/0 \(BRIDGE_REDIS_URL\) does not answer/),
+        `INFO: this server is one of a community on Redis at redis://127.0.0.1:${late.port}/0 (${REDIS_URL_CONVAR}): community ${communityId('http://panel.test')} of the panel http://panel.test, keys ${communityPrefix('http://panel.test')}*`,
+      ]);
+    } finally {
+      await late.stop();
+    }
   });
 
   it('killed with -9 mid-run, then restarted empty: one WARN, one INFO, connected$ again, scripts run again', async () => {
@@ -153,18 +172,20 @@ describe('BRIDGE_REDIS_URL', () => {
   });
 
   it('reads redis:// and rediss:// (TLS), user and password, and masks the password wherever it is shown', () => {
-    expect(parseRedisUrl('rediss://bridge:p%40ss@redis.example.com:6380/2')).toEqual({
+    expect(parseRedisUrl('rediss://bridge:p%40ss@redis.example.com:6380/2')).toMatchObject({
       ok: true,
       target: {
         url: 'rediss://bridge:p%40ss@redis.example.com:6380/2',
-        where: 'rediss://bridge:***@redis.example.com:6380/2',
+        where: 'rediss://***@redis.example.com:6380/2',
         tls: true,
       },
     });
-    expect(redisSecretsOf('rediss://bridge:p%40ss@redis.example.com:6380/2')).toEqual(['p%40ss', 'p@ss']);
+    expect(redisSecretsOf('rediss://bridge:p%40ss@redis.example.com:6380/2')).toEqual([
+      'rediss://bridge:p%40ss@redis.example.com:6380/2',
+      '//bridge:p%40ss@',
+    ]);
     expect(redisSecretsOf('redis://127.0.0.1:6379')).toEqual([]);
-    expect(redisSecretsOf('redis//:broken-secret@')).toEqual([]);
-    expect(redisSecretsOf('redis://:half-typed-secret@')).toEqual(['half-typed-secret']);
+    expect(redisSecretsOf('')).toEqual([]);
   });
 
   it('keys are namespaced by a hash of the panel address, never by the token', () => {

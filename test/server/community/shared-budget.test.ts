@@ -2,7 +2,6 @@
 import { filter, firstValueFrom } from 'rxjs';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { CommunityLink } from '../../../server/community/community.js';
-import { communityPrefix } from '../../../server/community/community-keys.js';
 import { sharedReader } from '../../../server/community/read-shared.js';
 import { openRedisLink } from '../../../server/community/redis-link.js';
 import { parseRedisUrl } from '../../../server/community/redis-url.js';
@@ -45,7 +44,7 @@ describe.skipIf(!redisAvailable())("the community's budget", () => {
     const logger = createLogger({ print: (line) => lines.push(line) });
     const parsed = parseRedisUrl(redis.url());
     if (!parsed.ok) throw new Error(parsed.error);
-    const link = openRedisLink({ target: parsed.target, prefix: communityPrefix('http://panel.test'), logger });
+    const link = openRedisLink({ target: parsed.target, panel: 'http://panel.test', logger });
     links.push(link);
     await firstValueFrom(link.connected$);
     const serverId = `server-${links.length}`;

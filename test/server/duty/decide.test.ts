@@ -28,8 +28,10 @@ const PLAYERS: Record<number, DutyPlayer | undefined> = {
   8: { chatId: JAMIE, name: 'Jamie' },
 };
 const NOW = Date.UTC(2025, 5, 1, 20, 0, 0);
-const CONTEXT: DecideContext = { now: NOW, panelDown: false, degradedMode: undefined };
+const CONTEXT: DecideContext = { now: NOW, panelDown: false, degradedMode: undefined, resumeWindowMs: 0 };
 const QUEUE_WHILE_DOWN: DecideContext = { ...CONTEXT, panelDown: true, degradedMode: 'queue' };
+/** Config.ResumeWindowMs = 300000. */
+const RESUME: DecideContext = { ...CONTEXT, resumeWindowMs: 300_000 };
 
 const department = (id: number, rankId: number) => ({
   id,
@@ -108,9 +110,16 @@ function stepSummary(step: DutyStep): string | undefined {
       return `watch ${step.src} in ${step.departmentId}${step.retried ? ' retried' : ''}${step.sent ? ` (${step.sent.id})` : ''}`;
     case 'log':
       return `log ${step.level}`;
+    case 'lapseAfter':
+      return `held ${step.chatId === ALEX ? 'alex' : 'jamie'} for ${step.ms}`;
+    case 'heldEnded':
+      return `record of ${step.src} goes`;
     case 'transition': {
       const { change } = step;
-      if (change.kind === 'off') return `${change.src} off (${change.reason})`;
+      if (change.kind === 'off') return `${change.src} off (${change.reason}${change.resumable ? ', held' : ''})`;
+      if (change.kind === 'on' && change.department.resumed) {
+        return `${change.src} on ${change.next.departmentId}/${change.next.rankId} resumed`;
+      }
       if (change.kind === 'renamed')
         return `${change.src} renamed ${change.next.departmentSlug} (${change.next.departmentName})`;
       return `${change.src} ${change.kind} ${change.next.departmentId}/${change.next.rankId}`;
@@ -194,6 +203,8 @@ interface Row {
   holders?: Record<string, number>;
   /** The fence of each call sent (a send, a withdraw's undo, a markApplied), in order (duty-call.ts CallFence). */
   fences?: string[];
+  /** The session each held shift dropped from, by account, afterwards. */
+  held?: Record<string, number>;
 }
 
 const SPEC_TABLE: Row[] = [
@@ -542,6 +553,179 @@ const GOING_ON_DUTY: Row[] = [
   },
 ];
 
+const crashed = (src: number, resumable = true): DecideInput => ({
+  kind: 'off',
+  src,
+  reason: 'dropped',
+  resumable,
+  player: PLAYERS[src],
+});
+/** Session 7 was on duty in department 1 at rank 2 and its game crashed: the shift is held for Alex. */
+const held = (model = onDuty(7)) => drive(leaving(7, model), crashed(7), { context: RESUME }).state;
+const resume = (src: number): DecideInput => ({ kind: 'resume', src, player: PLAYERS[src] });
+
+const HELD_SHIFTS: Row[] = [
+  {
+    rule: 'a game that crashed or timed out, with ResumeWindowMs: off duty in game, the shift held, no `off`',
+    model: () => leaving(7, onDuty(7)),
+    input: crashed(7),
+    replies: { context: RESUME },
+    steps: ['7 off (dropped, held)', 'held alex for 300000'],
+    outcome: ok(true, null),
+    holders: {},
+    held: { [ALEX]: 7 },
+  },
+  {
+    rule: 'without ResumeWindowMs, a crash ends the shift as any drop does',
+    model: () => leaving(7, onDuty(7)),
+    input: crashed(7),
+    steps: ['send off alex 1', '7 off (dropped)'],
+    outcome: ok(true, null),
+    held: {},
+  },
+  {
+    rule: 'a drop the player chose ends the shift at once, ResumeWindowMs or not',
+    model: () => leaving(7, onDuty(7)),
+    input: crashed(7, false),
+    replies: { context: RESUME },
+    steps: ['send off alex 1', '7 off (dropped)'],
+    outcome: ok(true, null),
+    held: {},
+  },
+  {
+    rule: 'a session of the account comes in: it takes the shift as the panel still grants it, with no call',
+    model: () => held(),
+    input: resume(9),
+    replies: { profiles: [profile(9, [1, 2])], context: RESUME },
+    steps: ['wait profile (refetch)', '9 on 1/2 resumed'],
+    outcome: ok(true, 1, 2),
+    holders: { [ALEX]: 9 },
+    held: {},
+  },
+  {
+    rule: 'a new rank meanwhile: the shift goes on with it, and the panel gets an `on` with it',
+    model: () => held(),
+    input: resume(9),
+    replies: { profiles: [profile(9, [1, 3])], context: RESUME },
+    steps: ['wait profile (refetch)', '9 on 1/3 resumed', 'send on alex 1/3 applied', 'watch 9 in 1'],
+    outcome: ok(true, 1, 3),
+    holders: { [ALEX]: 9 },
+    held: {},
+    // The resumed duty is the session's shift now: its new claim fences the `on`.
+    fences: ['shift 9'],
+  },
+  {
+    rule: 'the department was taken away meanwhile: the shift ends at the panel, the session stays off duty',
+    model: () => held(),
+    input: resume(9),
+    replies: { profiles: [profile(9, [2, 4])], context: RESUME },
+    steps: ['wait profile (refetch)', 'send off alex 1', 'record of 7 goes', 'log info'],
+    outcome: ok(false, null),
+    holders: {},
+    held: {},
+    fences: ['shift 7'],
+  },
+  {
+    rule: 'the panel no longer knows the account: an `off` ends whatever duty it has',
+    model: () => held(),
+    input: resume(9),
+    replies: { profiles: [NOT_REGISTERED], context: RESUME },
+    steps: ['wait profile (refetch)', 'send off alex account', 'record of 7 goes', 'log info'],
+    outcome: ok(false, null),
+    held: {},
+    fences: ['shift 7'],
+  },
+  {
+    rule: 'no profile to decide with (the panel cannot be asked): the shift stays held',
+    model: () => held(),
+    input: resume(9),
+    replies: { profiles: [undefined], context: RESUME },
+    steps: ['wait profile (refetch)'],
+    outcome: ok(false, null),
+    held: { [ALEX]: 7 },
+  },
+  {
+    rule: 'a session of an account with no held shift: nothing to ask',
+    model: () => onDuty(8),
+    input: resume(9),
+    replies: { context: RESUME },
+    steps: [],
+    outcome: ok(false, null),
+  },
+  {
+    rule: 'the window runs out: the panel gets the `off`, fenced by the shift’s claim, and the crash record goes after it',
+    model: () => held(),
+    input: { kind: 'heldLapsed', src: 7, chatId: ALEX },
+    replies: { context: RESUME },
+    steps: ['send off alex 1', 'record of 7 goes', 'log info'],
+    outcome: ok(false, null),
+    held: {},
+    fences: ['shift 7'],
+  },
+  {
+    rule: 'the end of an earlier window does nothing to a shift held again since',
+    model: () => {
+      const back = drive(held(), resume(9), { profiles: [profile(9, [1, 2])], context: RESUME }).state;
+      return drive(leaving(9, back), crashed(9), { context: RESUME }).state;
+    },
+    input: { kind: 'heldLapsed', src: 7, chatId: ALEX },
+    replies: { context: RESUME },
+    steps: [],
+    outcome: ok(false, null),
+    held: { [ALEX]: 9 },
+  },
+  {
+    rule: 'an `on` of the account meanwhile replaced the held shift at the panel: it ends without an `off`',
+    model: () => held(),
+    input: on(9, 2),
+    replies: { profiles: [profile(9, [2, 4])], answers: [DELIVERED], context: RESUME },
+    steps: ['wait profile', 'send on alex 2/4', 'wait answer: delivered', 'record of 7 goes', '9 on 2/4'],
+    outcome: ok(true, 2, 4),
+    holders: { [ALEX]: 9 },
+    held: {},
+  },
+  {
+    rule: 'another server of the community took the account while its shift was held here: it ends without an `off`',
+    model: () => held(),
+    input: taken(7),
+    replies: { context: RESUME },
+    steps: ['record of 7 goes', 'log info'],
+    outcome: ok(false, null),
+    held: {},
+    fences: [],
+  },
+  {
+    rule: 'settled on another server whose duty had ended: the held shift may be the one left at the panel, so an `off` that goes only while no live claim exists',
+    model: () => held(),
+    input: taken(7, 'superseded', true),
+    replies: { context: RESUME },
+    steps: ['send off alex 1', 'record of 7 goes', 'log info'],
+    outcome: ok(false, null),
+    held: {},
+    fences: ['unclaimed'],
+  },
+  {
+    rule: 'a held shift’s claim asked to restate: its `on` again, under its claim; the shift stays held',
+    model: () => held(),
+    input: { kind: 'restate', src: 7, chatId: ALEX },
+    replies: { context: RESUME },
+    steps: ['send on alex 1/2 applied'],
+    outcome: ok(false, null),
+    held: { [ALEX]: 7 },
+    fences: ['shift 7'],
+  },
+  {
+    rule: 'the server going away (txAdmin, the resource stopping) ends every held shift at the panel, fenced by its claim',
+    model: () => held(),
+    input: { kind: 'endHeldShifts' },
+    replies: { context: RESUME },
+    steps: ['send off alex 1', 'record of 7 goes'],
+    outcome: undefined,
+    held: {},
+    fences: ['shift 7'],
+  },
+];
+
 const refusedApplied = (src: number, code: string, retried = false, departmentId = 1): DecideInput => ({
   kind: 'queuedOnRefused',
   src,
@@ -716,8 +900,9 @@ describe('decide', () => {
     ['going on duty', GOING_ON_DUTY],
     ['an applied `on` the panel refused', APPLIED_REFUSED],
     ['fenced calls across the community', FENCED],
+    ['a shift held after a crash (Config.ResumeWindowMs)', HELD_SHIFTS],
   ])('%s', (_table, rows) => {
-    it.each(rows)('$rule', ({ model, input, replies, steps, outcome, holders, fences }) => {
+    it.each(rows)('$rule', ({ model, input, replies, steps, outcome, holders, fences, held: heldAfter }) => {
       const before = model();
       const driven = drive(before, input, replies);
       expect(driven.steps).toEqual(steps);
@@ -729,6 +914,13 @@ describe('decide', () => {
           held[chatId] = holder.src;
         });
         expect(held).toEqual(holders);
+      }
+      if (heldAfter) {
+        const shifts: Record<string, number> = {};
+        driven.state.held.forEach((shift, chatId) => {
+          shifts[chatId] = shift.src;
+        });
+        expect(shifts).toEqual(heldAfter);
       }
       // The transitions are what the model says: each session's duty is its last transition's `next`.
       for (const change of driven.changes) {

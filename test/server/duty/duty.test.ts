@@ -26,7 +26,7 @@ describe('going on duty (off duty → on duty)', () => {
         endedAt: null,
       }),
     ]);
-    expect(running.port.emitted(PUBLIC_EVENTS.playerOnDuty)).toEqual([[7, LSPD.id, LSPD.sergeant]]);
+    expect(running.port.emitted(PUBLIC_EVENTS.playerOnDuty)).toEqual([[7, LSPD.id, LSPD.sergeant, false]]);
     expect(running.port.sentTo(7, PUBLIC_EVENTS.deptData)).toEqual([
       [
         {
@@ -147,9 +147,9 @@ describe('going on duty (off duty → on duty)', () => {
 
     expect(running.calls().filter((call) => call.startsWith('POST'))).toEqual([DUTY_ON, DUTY_OFF, DUTY_ON]);
     expect(running.port.localEvents.map(({ event, args }) => [event, ...args])).toEqual([
-      [PUBLIC_EVENTS.playerOnDuty, 7, LSPD.id, LSPD.sergeant],
-      [PUBLIC_EVENTS.playerOffDuty, 7],
-      [PUBLIC_EVENTS.playerOnDuty, 7, BCSO.id, BCSO.deputy],
+      [PUBLIC_EVENTS.playerOnDuty, 7, LSPD.id, LSPD.sergeant, false],
+      [PUBLIC_EVENTS.playerOffDuty, 7, 'request', false],
+      [PUBLIC_EVENTS.playerOnDuty, 7, BCSO.id, BCSO.deputy, false],
     ]);
     expect(mock.panel.controls.sessions(TWO_DEPARTMENTS)).toEqual([
       expect.objectContaining({ departmentId: LSPD.id, endedBy: 'off', durationMs: 60_000 }),
@@ -191,7 +191,7 @@ describe('going on duty (off duty → on duty)', () => {
 });
 
 describe('going off duty (on duty → off duty)', () => {
-  it('calls duty/off, fires playerOffDuty with the source only and tells the player', async () => {
+  it('calls duty/off, fires playerOffDuty with the source and why, and tells the player', async () => {
     const running = await startBridge(mock.panel);
     await connect(running, 7, ALEX);
     running.port.requestDuty(7, 1, true, LSPD.id);
@@ -201,7 +201,7 @@ describe('going off duty (on duty → off duty)', () => {
     await settle();
 
     expect(running.calls().filter((call) => call.startsWith('POST'))).toEqual([DUTY_ON, DUTY_OFF]);
-    expect(running.port.emitted(PUBLIC_EVENTS.playerOffDuty)).toEqual([[7]]);
+    expect(running.port.emitted(PUBLIC_EVENTS.playerOffDuty)).toEqual([[7, 'request', false]]);
     expect(running.port.sentTo(7, PUBLIC_EVENTS.offDuty)).toEqual([[{ departmentId: LSPD.id, reason: 'request' }]]);
     expect(running.dutyResults(7).at(-1)).toEqual([
       2,
@@ -237,7 +237,7 @@ describe('disconnecting (any → off duty)', () => {
 
     expect(running.calls().filter((call) => call.startsWith('POST'))).toEqual([DUTY_ON, DUTY_OFF]);
     expect(mock.panel.controls.sessions(TWO_DEPARTMENTS)).toEqual([expect.objectContaining({ endedBy: 'off' })]);
-    expect(running.port.emitted(PUBLIC_EVENTS.playerOffDuty)).toEqual([[7]]);
+    expect(running.port.emitted(PUBLIC_EVENTS.playerOffDuty)).toEqual([[7, 'dropped', false]]);
     expect(running.bridge.players.get(7)).toBeUndefined();
   });
 

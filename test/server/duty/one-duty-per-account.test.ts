@@ -63,7 +63,7 @@ describe('at most one session of a chat account is on duty', () => {
     expect(views(running, 9)).toEqual({ state: true, exported: true, bag: true });
     expect(running.dutyResults(9)).toEqual([[1, expect.objectContaining({ ok: true, onDuty: true })]]);
     // The session that left never went on duty in game.
-    expect(running.port.emitted(PUBLIC_EVENTS.playerOnDuty)).toEqual([[9, LSPD.id, LSPD.sergeant]]);
+    expect(running.port.emitted(PUBLIC_EVENTS.playerOnDuty)).toEqual([[9, LSPD.id, LSPD.sergeant, false]]);
   });
 
   it('a session that dropped before its on-duty call was answered never goes on duty, and the panel ends that duty', async () => {
@@ -93,7 +93,7 @@ describe('at most one session of a chat account is on duty', () => {
 
     expect(views(running, 7)).toEqual({ state: false, exported: false, bag: false });
     expect(running.port.sentTo(7, PUBLIC_EVENTS.offDuty)).toEqual([[{ departmentId: LSPD.id, reason: 'replaced' }]]);
-    expect(running.port.emitted(PUBLIC_EVENTS.playerOffDuty)).toEqual([[7]]);
+    expect(running.port.emitted(PUBLIC_EVENTS.playerOffDuty)).toEqual([[7, 'replaced', false]]);
 
     // The first session asks to go off duty (its menu still showed it on duty), then leaves.
     running.port.requestDuty(7, 2, false, null);
@@ -120,7 +120,7 @@ describe('at most one session of a chat account is on duty', () => {
 
     expect(views(running, 9)).toEqual({ state: true, exported: true, bag: true });
     expect(openSessions()).toEqual([expect.objectContaining({ departmentId: BCSO.id })]);
-    expect(running.port.emitted(PUBLIC_EVENTS.playerOnDuty)).toEqual([[9, BCSO.id, BCSO.deputy]]);
+    expect(running.port.emitted(PUBLIC_EVENTS.playerOnDuty)).toEqual([[9, BCSO.id, BCSO.deputy, false]]);
   });
 
   it('a session that dropped cannot be put on duty while its drop waits behind the other call of the account', async () => {
@@ -135,7 +135,7 @@ describe('at most one session of a chat account is on duty', () => {
     await settle();
 
     expect((await outcome).ok).toBe(false);
-    expect(running.port.emitted(PUBLIC_EVENTS.playerOnDuty)).toEqual([[9, BCSO.id, BCSO.deputy]]);
+    expect(running.port.emitted(PUBLIC_EVENTS.playerOnDuty)).toEqual([[9, BCSO.id, BCSO.deputy, false]]);
     expect(views(running, 9)).toEqual({ state: true, exported: true, bag: true });
     expect(openSessions()).toEqual([expect.objectContaining({ departmentId: BCSO.id, serverId: 9 })]);
     expect(running.bridge.duty.state(7).onDuty).toBe(false);

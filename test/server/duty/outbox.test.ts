@@ -1,6 +1,7 @@
 import { Subject } from 'rxjs';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { FenceAnswer, FenceRequest } from '../../../server/community/duty-owner-api.js';
+import { HeldForRedis } from '../../../server/community/held-for-redis.js';
 import { type DutyCall, Outbox, type OutboxRecord } from '../../../server/duty/outbox.js';
 import type { OutboxFence } from '../../../server/duty/outbox-fence.js';
 import { createLogger } from '../../../server/log/logger.js';
@@ -94,17 +95,18 @@ function outboxWith(
   fence?: OutboxFence,
 ) {
   const lines: string[] = [];
+  const held = new HeldForRedis(() => Date.now());
   const outbox = new Outbox({
     store,
     panel,
     ...(availability ? { availability } : {}),
-    ...(fence ? { fence: { owners: fence, requestTimeoutMs: 5_000 } } : {}),
+    ...(fence ? { fence: { owners: fence, requestTimeoutMs: 5_000, held } } : {}),
     logger: createLogger({ print: (line) => lines.push(line), level: 'debug' }),
     now: () => Date.now(),
     sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
     random: () => 0.5,
   });
-  return { outbox, store, lines };
+  return { outbox, store, lines, held };
 }
 
 /** KVP holding the given kept records and sequence, as a previous run left it. */
@@ -655,7 +657,7 @@ describe('fenced calls in a community of servers', () => {
       expect.objectContaining({ chatId: ALEX, action: 'off', fence: { shift: '7:100' }, departmentId: 1 }),
       expect.objectContaining({ chatId: ALEX, action: 'off', fence: { shift: '7:100' } }),
     ]);
-    // The lease covers the wait for its turn, the request's own timeout and a margin.
+    // The lease covers the wait for its turn (a request timeout at most), the request's own timeout and a margin.
     expect(asked[0]?.leaseMs).toBe(5_000 + 5_000 + 2_000);
     expect(told).toHaveLength(1);
   });
@@ -709,22 +711,22 @@ describe('fenced calls in a community of servers', () => {
     expect(intended).toEqual([`${ALEX} 1`]);
   });
 
-  it('holds a call Redis cannot confirm, however long, with one WARN, listed by stats, until Redis answers again', async () => {
+  it('holds a call Redis cannot confirm, however long, with one WARN, listed as held for Redis, until Redis answers again', async () => {
     let redisUp = false;
     const { fence, answers$ } = fakeFence(async () => {
       if (!redisUp) throw new Error('Redis does not answer');
       return GO;
     });
     const { panel, calls } = scriptedPanel(() => delivered(ALEX));
-    const { outbox, lines } = outboxWith(panel, createMemoryStore(), undefined, fence);
+    const { outbox, lines, held } = outboxWith(panel, createMemoryStore(), undefined, fence);
 
     const first = outbox.enqueue(fenced(off(ALEX))).result;
     outbox.enqueue(fenced(off(JAMIE), '8:100'));
     await elapse(3_600_000);
     expect(calls()).toEqual([]);
-    expect(outbox.stats().heldForRedis).toEqual([
-      { action: 'off', chatId: ALEX, departmentId: 1, since: START_TIME },
-      { action: 'off', chatId: JAMIE, departmentId: 1, since: START_TIME },
+    expect(held.list()).toEqual([
+      { what: `off of chat account ${ALEX} (department 1)`, since: START_TIME },
+      { what: `off of chat account ${JAMIE} (department 1)`, since: START_TIME },
     ]);
     expect(lines.filter((line) => /WARN|INFO/.test(line))).toEqual([
       expect.stringMatching(
@@ -737,7 +739,7 @@ describe('fenced calls in a community of servers', () => {
     await settle();
     expect(await first).toMatchObject({ kind: 'delivered' });
     expect(calls()).toEqual([`off ${ALEX} 1`, `off ${JAMIE} 1`]);
-    expect(outbox.stats().heldForRedis).toEqual([]);
+    expect(held.list()).toEqual([]);
     expect(lines.filter((line) => line.startsWith('INFO'))).toEqual([
       'INFO: Redis confirms the duty calls again: those it held go on',
     ]);
@@ -746,11 +748,13 @@ describe('fenced calls in a community of servers', () => {
   it('bridge release: the held calls go without a confirmation, with one WARN saying what it risks', async () => {
     const { fence, asked } = fakeFence(() => Promise.reject(new Error('Redis does not answer')));
     const { panel, calls } = scriptedPanel(() => delivered(ALEX));
-    const { outbox, lines } = outboxWith(panel, createMemoryStore(), undefined, fence);
+    const { outbox, lines, held } = outboxWith(panel, createMemoryStore(), undefined, fence);
 
     const { result } = outbox.enqueue(fenced(off(ALEX)));
     await elapse(60_000);
+    expect(held.list()).toHaveLength(1);
     expect(outbox.releaseHeld()).toBe(1);
+    expect(held.list()).toEqual([]);
     await settle();
     expect(await result).toMatchObject({ kind: 'delivered' });
     expect(calls()).toEqual([`off ${ALEX} 1`]);
@@ -764,7 +768,7 @@ describe('fenced calls in a community of servers', () => {
     expect(outbox.releaseHeld()).toBe(0);
   });
 
-  it('takes a confirmed attempt back when it has not left within 5 s (its turn waited), and confirms it again', async () => {
+  it('takes a confirmed attempt back when it has not left within a request timeout (its turn waited), and confirms it again', async () => {
     const { fence, asked } = fakeFence(async () => GO);
     let open = false;
     const attempts: string[] = [];

@@ -1,4 +1,4 @@
-// The optional modules (dist/metrics.js, dist/integrations.js) read errors thrown on dist/server.js's side, which may
+// The optional modules (dist/metrics.cjs, dist/integrations.cjs) read errors thrown on dist/server.js's side, which may
 // be of another realm (the simulator loads a required file in Node's own realm, and throws an export's failure in the
 // script's): the message is read the same whichever realm made the Error.
 import { runInNewContext } from 'node:vm';

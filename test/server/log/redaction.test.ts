@@ -37,6 +37,16 @@ function capture() {
   return { lines, logger };
 }
 
+describe('a secret masked only whole (a Redis URL and its credentials)', () => {
+  it('is masked where it appears whole, and its pieces, ordinary words and addresses, stay', () => {
+    const lines: string[] = [];
+    const url = 'redis://:community@127.0.0.1:6379/0';
+    const logger = createLogger({ print: (line) => lines.push(line), wholeSecrets: () => [url, '//:community@'] });
+    logger.warn(`the convar is ${url}; the community on redis://***@127.0.0.1:6379/0 says //:community@`);
+    expect(lines).toEqual(['WARN: the convar is ***; the community on redis://***@127.0.0.1:6379/0 says ***']);
+  });
+});
+
 describe('redaction in log lines', () => {
   it('removes every fragment of 6+ characters of the token, at every cut, wherever it sits in the line', () => {
     const { lines, logger } = capture();

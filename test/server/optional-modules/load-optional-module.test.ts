@@ -1,4 +1,8 @@
-import { describe, expect, it } from 'vitest';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../../../server/log/logger.js';
 import { type LoadModule, startOptionalModule } from '../../../server/optional-modules/load-optional-module.js';
 
@@ -52,6 +56,50 @@ describe('an optional module', () => {
     expect(started).toBeUndefined();
     expect(lines).toEqual([
       `ERROR: Config.Part is on but ./dist/part.js ${what}; reinstall the resource. The part stays off.`,
+    ]);
+  });
+});
+
+describe("an optional module that loads empty, through the require FXServer makes (Node's, at <resource>/dummy.js)", () => {
+  let root: string | undefined;
+  afterEach(() => {
+    if (root) rmSync(root, { recursive: true, force: true });
+    root = undefined;
+  });
+
+  /** A resource folder with these files, and FXServer's require of it. */
+  function resource(files: Record<string, string>): { dir: string; load: LoadModule } {
+    root = mkdtempSync(join(tmpdir(), 'bridge-optional-'));
+    const dir = join(root, 'bridge');
+    for (const [file, content] of Object.entries(files)) {
+      mkdirSync(join(dir, file, '..'), { recursive: true });
+      writeFileSync(join(dir, file), content);
+    }
+    return { dir, load: createRequire(join(dir, 'dummy.js')) };
+  }
+
+  const COMMONJS = "module.exports = { startPart: () => 'started' };";
+
+  it('read as an ES module because of a package.json "type": the ERROR names that package.json and what to do', () => {
+    const { dir, load } = resource({ 'package.json': '{ "type": "module" }', 'dist/part.js': COMMONJS });
+    const { started, lines } = start(load);
+    expect(started).toBeUndefined();
+    expect(lines).toEqual([
+      `ERROR: Config.Part is on but ./dist/part.js was read as an ES module, not CommonJS: ${join(dir, 'package.json')} says "type": "module" (FXServer's require is Node's); rebuild with npm run build, whose optional modules are .cjs files, or reinstall the resource. The part stays off.`,
+    ]);
+  });
+
+  it('a file of 0 bytes (a copy cut to nothing): the ERROR says the file is empty', () => {
+    const { load } = resource({ 'dist/part.js': '' });
+    expect(start(load).lines).toEqual([
+      'ERROR: Config.Part is on but ./dist/part.js is empty (0 bytes); reinstall the resource. The part stays off.',
+    ]);
+  });
+
+  it('a CommonJS file that exports nothing: the ERROR says so', () => {
+    const { load } = resource({ 'dist/part.js': 'const unused = 1;' });
+    expect(start(load).lines).toEqual([
+      'ERROR: Config.Part is on but ./dist/part.js exports nothing; reinstall the resource. The part stays off.',
     ]);
   });
 });

@@ -84,7 +84,7 @@ describe.each(Object.entries(PANEL_FAULTS))('when the panel fails with %s', (_na
     running.port.requestDuty(7, 2, false, null);
     await settle();
     expect(running.dutyResults(7).at(-1)).toEqual([2, expect.objectContaining({ ok: true, onDuty: false })]);
-    expect(running.port.emitted(PUBLIC_EVENTS.playerOffDuty)).toEqual([[7]]);
+    expect(running.port.emitted(PUBLIC_EVENTS.playerOffDuty)).toEqual([[7, 'request', false]]);
     expect(running.port.sentTo(7, PUBLIC_EVENTS.offDuty)).toHaveLength(1);
 
     await elapse(120_000);
@@ -212,7 +212,7 @@ describe('duty calls across a panel outage', () => {
       `${DUTY_ON} 200`,
     ]);
     expect(running.dutyResults(7)).toEqual([[1, expect.objectContaining({ ok: true, rankId: LSPD.lieutenant })]]);
-    expect(running.port.emitted(PUBLIC_EVENTS.playerOnDuty)).toEqual([[7, LSPD.id, LSPD.lieutenant]]);
+    expect(running.port.emitted(PUBLIC_EVENTS.playerOnDuty)).toEqual([[7, LSPD.id, LSPD.lieutenant, false]]);
     const profiles = running.port.sentTo(7, PUBLIC_EVENTS.profile);
     expect(profiles.at(-1)).toEqual([expect.objectContaining({ ok: true })]);
     expect(JSON.stringify(profiles.at(-1))).toContain('Lieutenant');

@@ -134,7 +134,7 @@ describe('DegradedMode queue', () => {
     running.port.requestDuty(7, 1, true, LSPD.id);
     await settle();
     expect(running.dutyResults(7)).toEqual([[1, expect.objectContaining({ ok: true, onDuty: true })]]);
-    expect(running.port.emitted(PUBLIC_EVENTS.playerOnDuty)).toEqual([[7, LSPD.id, LSPD.sergeant]]);
+    expect(running.port.emitted(PUBLIC_EVENTS.playerOnDuty)).toEqual([[7, LSPD.id, LSPD.sergeant, false]]);
     expect(mock.panel.controls.sessions(TWO_DEPARTMENTS)).toEqual([]);
 
     mock.panel.controls.clearFaults();

@@ -75,8 +75,8 @@ describe('a panel that answers only what the spec shows', () => {
       ['on', 1],
       ['off', 1],
     ]);
-    expect(running.port.emitted(PUBLIC_EVENTS.playerOnDuty)).toEqual([[7, 1, 2]]);
-    expect(running.port.emitted(PUBLIC_EVENTS.playerOffDuty)).toEqual([[7]]);
+    expect(running.port.emitted(PUBLIC_EVENTS.playerOnDuty)).toEqual([[7, 1, 2, false]]);
+    expect(running.port.emitted(PUBLIC_EVENTS.playerOffDuty)).toEqual([[7, 'request', false]]);
     expect(running.port.sentTo(7, PUBLIC_EVENTS.deptData)).toEqual([
       [{ departmentId: 1, slug: 'lspd', name: 'LSPD', rank: { id: 2, name: 'rank 2' }, data: {} }],
     ]);

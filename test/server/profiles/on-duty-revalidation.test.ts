@@ -124,7 +124,7 @@ describe('what the panel changed reaches a duty within one interval', () => {
     await elapse(3_000);
 
     expect(running.bridge.duty.state(7).onDuty).toBe(false);
-    expect(running.port.emitted(PUBLIC_EVENTS.playerOffDuty)).toEqual([[7]]);
+    expect(running.port.emitted(PUBLIC_EVENTS.playerOffDuty)).toEqual([[7, 'department_removed', false]]);
     expect(running.port.sentTo(7, PUBLIC_EVENTS.offDuty)).toEqual([
       [{ departmentId: BCSO.id, reason: 'department_removed' }],
     ]);
@@ -148,7 +148,7 @@ describe('what the panel changed reaches a duty within one interval', () => {
     await elapse(3_000);
 
     expect(running.bridge.duty.state(7)).toMatchObject({ onDuty: false, departmentId: null, departmentSlug: null });
-    expect(running.port.emitted(PUBLIC_EVENTS.playerOffDuty)).toEqual([[7]]);
+    expect(running.port.emitted(PUBLIC_EVENTS.playerOffDuty)).toEqual([[7, 'account_removed', false]]);
     expect(running.port.sentTo(7, PUBLIC_EVENTS.offDuty)).toEqual([
       [{ departmentId: LSPD.id, reason: 'account_removed' }],
     ]);

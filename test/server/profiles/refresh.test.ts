@@ -44,7 +44,7 @@ describe('/dutyrefresh', () => {
     await settle();
 
     expect(running.bridge.duty.state(7).onDuty).toBe(false);
-    expect(running.port.emitted(PUBLIC_EVENTS.playerOffDuty)).toEqual([[7]]);
+    expect(running.port.emitted(PUBLIC_EVENTS.playerOffDuty)).toEqual([[7, 'department_removed', false]]);
     expect(running.port.sentTo(7, PUBLIC_EVENTS.offDuty)).toEqual([
       [{ departmentId: BCSO.id, reason: 'department_removed' }],
     ]);

@@ -11,7 +11,7 @@ const FROM_SOURCE: Record<string, unknown> = {
 
 /**
  * FXServer's `require` for a bridge run from source: the optional modules' entries themselves where the built bundle
- * loads dist/metrics.js and dist/integrations.js. The community's (ioredis) is not among them: the tests that need
+ * loads dist/metrics.cjs and dist/integrations.cjs. The community's (ioredis) is not among them: the tests that need
  * Redis run the built bundles in the simulator.
  */
 export const loadFromSource: LoadModule = (path) => {

@@ -163,6 +163,13 @@ describe('a refused value in config.lua', () => {
     expect(messageFor({ DutyCommand: { Enabled: 'true' } })).toEqual([
       "DutyCommand.Enabled = 'true' is not valid (must be true or false; did you mean true?); using the default false",
     ]);
+    // The 15 minutes players asked for (op-framework #2581) are past what the bridge keeps a shift open for.
+    expect(messageFor({ ResumeWindowMs: 900_000 })).toEqual([
+      'ResumeWindowMs = 900000 is not valid (must be a whole number of milliseconds from 0 to 600000); using the ' +
+        'default 0',
+    ]);
+    expect(messageFor({ ResumeWindowMs: '300000' })[0]).toContain('did you mean 300000?');
+    expect(messageFor({ RestartNotice: 'no' })[0]).toContain('(must be true or false; did you mean false?)');
   });
 
   it('names the keys a table has, and the likely one, for a key it does not know', () => {

@@ -64,7 +64,7 @@ describe.each(TRANSPORTS)('the /api/leo contract, $name', (transport) => {
         ['lspd', 'Sergeant'],
         ['bcso', 'Deputy'],
       ]);
-      expect(body.departments[0]?.data.vehicles).toContainEqual({ model: 'police3', label: 'Interceptor' });
+      expect(body.departments[0]?.data?.vehicles).toContainEqual({ model: 'police3', label: 'Interceptor' });
     });
 
     it('200: a 19-digit id works like an 18-digit one', async () => {

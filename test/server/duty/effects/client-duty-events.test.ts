@@ -49,6 +49,9 @@ describe("the client's offDuty event", () => {
     admin: true,
     replaced: true,
     superseded: true,
+    server_shutdown: true,
+    kicked: true,
+    banned: true,
   };
 
   it.each(Object.keys(toClient) as OffDutyReason[])('tells the player why, for %s', (reason) => {

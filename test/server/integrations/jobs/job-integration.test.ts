@@ -64,6 +64,6 @@ describe('the job framework integration per player', () => {
       for (const answer of answers.splice(0)) answer();
       await new Promise((resolve) => setImmediate(resolve));
     }
-    expect(jobs.footprint?.()).toEqual({ lanes: 0, onDuty: 0 });
+    expect(jobs.footprint?.()).toEqual({ lanes: 0, onDuty: 0, waitingForCharacter: 0 });
   });
 });

@@ -67,6 +67,19 @@ describe("QBCore: the player's own job back off duty, and the duty events script
     expect(qb().job(6)).toMatchObject({ name: 'mechanic', grade: 1 });
   });
 
+  it('gives the job once the character loads to a player on duty before it (a shift resumed at a rejoin), not after an off', async () => {
+    const w = await start();
+    w.bridge.change(onDuty(3, LSPD, LSPD.sergeant));
+    w.bridge.change(onDuty(4, LSPD, LSPD.officer));
+    w.bridge.change(offDuty(4));
+    qb().loadPlayer(3, CITIZEN);
+    qb().loadPlayer(4, 'QBC10002');
+    expect(qb().job(3)).toMatchObject({ name: 'police', grade: 2, onduty: true });
+    expect(qb().job(4)).toMatchObject({ name: 'unemployed' });
+    w.bridge.change(offDuty(3));
+    expect(qb().job(3)).toMatchObject({ name: 'unemployed' });
+  });
+
   it("fires QBCore:Server:SetDuty on and off duty, as qb-core's own toggle does (the client's: test/e2e)", async () => {
     const w = await start();
     citizen('mechanic', 0, false);

@@ -79,6 +79,7 @@ function heldCommunity() {
   const shared: SharedBudget = {
     active: true,
     servers: 2,
+    aloneForMs: undefined,
     acquire: (requestClass) => {
       asked.push(requestClass);
       return new Promise((resolve) => pending.push(resolve));

@@ -1,0 +1,79 @@
+import { Subscription } from 'rxjs';
+import { API_BASE_CONVAR } from '../config/panel-settings.js';
+import type { Logger } from '../log/logger.js';
+import type { CommunityLink } from './community.js';
+import { COMMUNITIES_KEY } from './community-keys.js';
+import { REDIS_URL_CONVAR } from './redis-convar.js';
+import { setAsideWrongType } from './set-aside.js';
+
+/** Every server says its community is alive this often (on its own monotonic clock). */
+export const COMMUNITIES_BEAT_MS = 10_000;
+/** A community none of whose servers said so for this long (on Redis's clock) is no longer counted. */
+export const COMMUNITIES_TTL_MS = 3 * COMMUNITIES_BEAT_MS;
+
+const COMMUNITY_ID = /^[0-9a-f]{16}$/;
+
+// This community is alive now, by Redis's clock; the ones not seen for a TTL are taken out; the others are returned.
+const SEEN = `
+if redis.replicate_commands then redis.replicate_commands() end
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local ttl = tonumber(ARGV[2])
+redis.call('ZADD', KEYS[1], now, ARGV[1])
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - ttl)
+redis.call('PEXPIRE', KEYS[1], ttl)
+return redis.call('ZRANGE', KEYS[1], 0, -1)`;
+
+export interface OtherCommunitiesOptions {
+  link: CommunityLink;
+  /** This server's community (community-keys.ts). */
+  id: string;
+  /** BRIDGE_API_BASE as the bridge reads it: what this server calls the panel. */
+  panel: string;
+  logger: Logger;
+  sleep: (ms: number) => Promise<void>;
+  /** How long a community counts after its last beat; COMMUNITIES_TTL_MS but in tests. */
+  ttlMs?: number;
+}
+
+/**
+ * Watches for other communities on this Redis. Servers that name one panel two ways (`localhost` and `127.0.0.1`, a
+ * path) hash to two communities that share nothing: no budget, no profiles, no counts. Only ids go to Redis, never a
+ * panel's address; each community is told once, naming both ids and this server's panel, so the owner compares the
+ * start lines of the servers.
+ */
+export function watchOtherCommunities(options: OtherCommunitiesOptions): { stop(): void } {
+  const { link, id, panel, logger, sleep, ttlMs = COMMUNITIES_TTL_MS } = options;
+  let stopped = false;
+  const told = new Set<string>();
+  const look = () =>
+    link
+      .script<unknown>(SEEN, [COMMUNITIES_KEY], [id, ttlMs])
+      .then((members) => {
+        for (const other of Array.isArray(members) ? members : []) {
+          if (typeof other !== 'string' || other === id || !COMMUNITY_ID.test(other) || told.has(other)) continue;
+          told.add(other);
+          logger.warn(
+            `another community, ${other}, uses this Redis (${REDIS_URL_CONVAR}); this server is community ${id} of the panel ${panel}. If both name one panel, give every server the same ${API_BASE_CONVAR}: until then they share no budget, profiles or counts (compare each server's start line)`,
+          );
+        }
+      })
+      .catch((error: unknown) => {
+        setAsideWrongType(link, error, { [COMMUNITIES_KEY]: 'zset' }, logger);
+      });
+  const subscription = new Subscription();
+  subscription.add(link.connected$.subscribe(() => void look()));
+  void (async () => {
+    while (!stopped) {
+      await sleep(COMMUNITIES_BEAT_MS);
+      if (stopped) break;
+      if (link.isUp) await look();
+    }
+  })();
+  return {
+    stop() {
+      stopped = true;
+      subscription.unsubscribe();
+    },
+  };
+}
