@@ -167,6 +167,23 @@ describe('(d) every change a player made reached the panel or was superseded', (
     expect(checkChangesReached(superseded)).toEqual([]);
   });
 
+  it('passes a last shift that ended while an earlier session, still on duty in game, has its duty at the panel', () => {
+    // Seed 1002: on(0, Alex, 1), killRedis(), on(2, Alex, 1), crash(2). Redis came back empty, so server 0's claim
+    // was the only one left; server 2's off after its restart was stale, and server 0's shift stays the account's.
+    const kept = record({
+      changes: [change('on', T), change('on', T + 20, 'request', 2), change('off', T + 21, 'crash', 2)],
+      panelSessions: [session(ALEX, 1, T)],
+      gameDuties: [{ server: 0, player: 1, chatId: ALEX, departmentId: 1 }],
+    });
+    expect(checkChangesReached(kept)).toEqual([]);
+    expect(checkChangesReached({ ...kept, panelSessions: [session(ALEX, 1, T, T + 30)] })).toEqual([
+      {
+        check: 'd',
+        text: `${ALEX}'s last shift (on in 1 on server 2 at ${T + 20}, ended by crash at ${T + 21}) was superseded by server 0's player 1's shift in 1, still on, which is not at the panel: it has no open duty`,
+      },
+    ]);
+  });
+
   it('fails a last shift the panel does not have, and a last shift ended in game that the panel still has', () => {
     expect(checkChangesReached(record({ changes: [change('on', T)] })).map((violation) => violation.check)).toEqual([
       'd',

@@ -122,7 +122,8 @@ export function checkFences(record: ChaosRecord): Violation[] {
 /**
  * (d): every account's last shift (its latest `on` a player made) is what the panel has, and if a player ended it, an
  * `off` sent since reached the panel. Earlier shifts were superseded by it: their ends need not reach the panel (a
- * stale owner's `off` must not, check c).
+ * stale owner's `off` must not, check c). If it ended while an earlier session of the account is still on duty in
+ * game, the community kept that earlier shift: it is the one the panel must have.
  */
 export function checkChangesReached(record: ChaosRecord): Violation[] {
   const violations: Violation[] = [];
@@ -145,6 +146,19 @@ export function checkChangesReached(record: ChaosRecord): Violation[] {
       continue;
     }
     const ended = `${shift}, ended by ${end.cause} at ${ms(end.atUs)})`;
+    // An earlier session still on duty in game: the community kept its shift over the later one (Redis lost the later
+    // claim before anyone read it, seed 1002), so that shift is the account's now and the later end is superseded.
+    const kept = record.gameDuties.find((duty) => duty.chatId === chatId);
+    if (kept) {
+      if (atPanel?.departmentId !== kept.departmentId) {
+        const has = atPanel ? `department ${atPanel.departmentId}` : 'no open duty';
+        violations.push({
+          check: 'd',
+          text: `${ended} was superseded by ${who(kept)}'s shift in ${kept.departmentId}, still on, which is not at the panel: it has ${has}`,
+        });
+      }
+      continue;
+    }
     if (atPanel) {
       violations.push({
         check: 'd',
