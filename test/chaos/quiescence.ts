@@ -3,7 +3,8 @@
 // from a sleep of a guessed length:
 // - every running server renewed its liveness in Redis since the last fault ended, so it has seen Redis back and
 //   settled again what it holds (a renewal after a gap claims everything again);
-// - every server still down was taken out of the community's liveness by a peer, which then ends its shifts;
+// - every server still down was taken out of the community's liveness by a peer, which then ends its shifts (unless a
+//   running copy of its folder took its identity);
 // - each running server's outbox is empty and the `duty owners` line of `bridge status` says `settled` (no claim being
 //   written, no `on` to send again, no check of every claim still to come, no takeover under way);
 // - no duty call is on its way to the panel, and nothing was sent or written to an owner record for a moment (what
@@ -25,10 +26,17 @@ export async function stillBusy(world: ChaosWorld): Promise<string[]> {
   if (busy.length > 0) return busy;
 
   const renewed = await world.renewals();
+  const running = new Set(
+    [...world.sims.keys()].filter((server) => world.isUp(server)).map((server) => world.identityOf(server)),
+  );
   for (const server of world.sims.keys()) {
     const identity = world.identityOf(server);
     if (!world.isUp(server)) {
-      if (identity !== undefined && renewed.has(identity)) busy.push(`server ${server} is down but not taken out yet`);
+      // A copy of its folder that started while it died took its identity, as its own restart would (seed 1004:
+      // copyFolder(2), crash(2)): that identity lives on, and nothing is left to take out.
+      if (identity !== undefined && renewed.has(identity) && !running.has(identity)) {
+        busy.push(`server ${server} is down but not taken out yet`);
+      }
       continue;
     }
     const at = identity === undefined ? undefined : renewed.get(identity);
@@ -40,7 +48,7 @@ export async function stillBusy(world: ChaosWorld): Promise<string[]> {
     if (!world.isUp(server)) continue;
     const { pendingCalls, community } = world.status(server);
     if (pendingCalls > 0) busy.push(`server ${server} has ${pendingCalls} duty call(s) pending`);
-    if (community !== 'settled') busy.push(`server ${server}'s community is ${community}`);
+    if (community !== 'settled') busy.push(`server ${server}'s duty owners are ${community}`);
   }
   return busy;
 }
