@@ -103,6 +103,8 @@ Config.AcePermissions = false
 -- when the window runs out. A player who quits ends the shift at once, as does a kick or a ban. 0 (the default)
 -- ends every shift when its player leaves: duty is per session. Players have asked for 15 minutes
 -- (op-framework #2581); the bridge allows up to 10, since the panel counts the whole window as duty.
+-- With several servers (BRIDGE_REDIS_URL), the window holds on every server of the community: the player may come
+-- back on another one, which then takes the shift over, and the panel still hears nothing.
 Config.ResumeWindowMs = 0
 
 -- txAdmin's scheduled restarts: players on duty are told 5 minutes and 1 minute before that their shift ends with

@@ -14,7 +14,7 @@ import { snapshotOf } from './duty/duty-state.js';
 import { grantDutyPrincipals } from './duty/effects/ace-principals.js';
 import { emitClientDutyEvents } from './duty/effects/client-duty-events.js';
 import { logDutyChanges } from './duty/effects/duty-log.js';
-import { recordDutyOwners, releaseEndedShifts } from './duty/effects/duty-owner-record.js';
+import { recordDutyOwners } from './duty/effects/duty-owner-record.js';
 import { publishDutyStateBags } from './duty/effects/duty-state-bag.js';
 import { tellIntegrations } from './duty/effects/integrations.js';
 import { publishOnDutyCounts } from './duty/effects/on-duty-count.js';
@@ -22,11 +22,9 @@ import { pollOnDutyProfiles } from './duty/effects/on-duty-polling.js';
 import { closeEndedShifts, recordOpenDuties } from './duty/effects/open-duty-record.js';
 import { emitServerDutyEvents } from './duty/effects/server-duty-events.js';
 import { subscribeDutyEffects } from './duty/effects/subscribe-duty-effects.js';
-import { endLapsedServersDuties } from './duty/lapsed-servers.js';
 import { DutyStore } from './duty/model/duty-store.js';
 import { OpenDutyLedger } from './duty/open-duty-ledger.js';
 import { Outbox } from './duty/outbox.js';
-import { followDutyOwners } from './duty/taken-elsewhere.js';
 import { startGameSide } from './game-side.js';
 import { startInertBridge } from './inert-bridge.js';
 import { createPanelStack } from './panel/panel-stack.js';
@@ -115,7 +113,7 @@ export function startBridgeServer(port: ServerPort, runtime: BridgeRuntime): Bri
     sleep: runtime.sleep,
     random: runtime.random,
     // In a community every call that could undo a duty is confirmed against its claim in Redis first.
-    ...(owners ? { fence: { owners, requestTimeoutMs: config.RequestTimeoutMs, held: heldForRedis } } : {}),
+    ...(owners ? { fence: owners.fenceGate({ heldForRedis, requestTimeoutMs: config.RequestTimeoutMs }) } : {}),
   });
   // Before anything can put a player on duty or reach the panel: the duties a crashed run left open become `off`
   // calls kept in the outbox, which the start-up sends behind that run's own kept calls once the probe has answered.
@@ -163,18 +161,21 @@ export function startBridgeServer(port: ServerPort, runtime: BridgeRuntime): Bri
     refresh: (chatId, priority) => profiles.refreshInBackground(chatId, priority),
     logger,
   });
+  // In a community, the duty's side of it (dist/redis.cjs).
+  const sharedDuty =
+    owners && community?.duty(owners, { store: dutyStore, duty, outbox, heldEnded$: duty.heldEnded$, players });
   const game = startGameSide({
     ...{ port, runtime, logger, config, token, players, duty, profiles, playersOnline },
     panelStatus: panelStatusOf(stack, outbox, apiBase, config.DegradedMode),
-    communityStatus: communityStatusOf(settings.redisUrl, community, heldForRedis, owners && (() => owners.settling())),
+    communityStatus: communityStatusOf(settings.redisUrl, community, heldForRedis, runtime.now),
     communityCount: (slug) => communityCount.count(slug),
-    ...(owners ? { releaseHeld: () => outbox.releaseHeld() } : {}),
+    ...(sharedDuty ? { releaseHeld: () => outbox.releaseHeld(), takeHeldElsewhere: sharedDuty.takeHeldElsewhere } : {}),
   });
   // Every duty change reaches each of these the same way, whatever caused it; an integration is one more here.
   // The principals and the counts come before the events: a listener of playerOnDuty already finds both.
   const effects = subscribeDutyEffects(duty.dutyChanges$, recordOpenDuties(openDuties, logger), [
     logDutyChanges(logger),
-    ...(owners ? [recordDutyOwners(owners, logger)] : []),
+    ...(owners ? [recordDutyOwners(owners, logger, config.ResumeWindowMs)] : []),
     pollOnDutyProfiles(polling, logger),
     ...(config.AcePermissions ? [grantDutyPrincipals(game.principals, logger)] : []),
     publishOnDutyCounts(
@@ -191,9 +192,7 @@ export function startBridgeServer(port: ServerPort, runtime: BridgeRuntime): Bri
     emitClientDutyEvents(port, logger),
   ]);
   const endedShifts = closeEndedShifts(duty.heldEnded$, openDuties);
-  if (owners) endedShifts.add(releaseEndedShifts(duty.heldEnded$, owners));
-  const takenElsewhere = owners && followDutyOwners(owners, dutyStore, duty);
-  if (owners) takenElsewhere?.add(endLapsedServersDuties(owners, outbox));
+  if (sharedDuty) endedShifts.add(sharedDuty.follow());
   const txAdmin = followTxAdmin({
     events$: port.txAdminEvents$,
     duty,
@@ -217,7 +216,6 @@ export function startBridgeServer(port: ServerPort, runtime: BridgeRuntime): Bri
       txAdmin.unsubscribe();
       endedShifts.unsubscribe();
       recovery.unsubscribe();
-      takenElsewhere?.unsubscribe();
       profileSubscribers.unsubscribe();
       effects.unsubscribe();
       polling.stop();

@@ -43,6 +43,8 @@ export interface GameSideWiring {
   communityCount: (slug: unknown) => number;
   /** `bridge release` (BRIDGE_REDIS_URL): the duty calls held for Redis go without its confirmation; how many. */
   releaseHeld?: () => number;
+  /** In a community: a session that joins takes over its account's shift held on another server, if there is one. */
+  takeHeldElsewhere?: (src: number) => Promise<void>;
 }
 
 /** What the bridge keeps on the game's side, whatever is behind it. */

@@ -1,19 +1,18 @@
 import type { Community } from '../community/community.js';
-import type { Settling } from '../community/duty-owner-api.js';
 import type { HeldForRedis } from '../community/held-for-redis.js';
 import { REDIS_URL_CONVAR } from '../community/redis-convar.js';
 import type { StatusSnapshot } from './status-report.js';
 
 /**
  * The community's part of `bridge status`, read when the command runs: what Redis does, what waits for it here, and
- * what the duty owners still settle on their own.
+ * what the duty owners still settle on their own (community-status-lines.ts).
  */
 export const communityStatusOf =
   (
     redisUrl: string,
-    community: Pick<Community, 'snapshot'> | undefined,
+    community: Pick<Community, 'statusLines'> | undefined,
     held: Pick<HeldForRedis, 'list'>,
-    settling?: () => Settling,
+    now: () => number,
   ) =>
   (): NonNullable<StatusSnapshot['community']> => {
     if (!redisUrl) return { alone: `${REDIS_URL_CONVAR} is not set` };
@@ -21,5 +20,5 @@ export const communityStatusOf =
       return {
         alone: `${REDIS_URL_CONVAR} is set but the community's module did not start (the ERROR at start says why)`,
       };
-    return { ...community.snapshot(), held: held.list(), settling: settling?.() };
+    return { lines: community.statusLines(held.list(), now()) };
   };

@@ -1,7 +1,4 @@
 import type { DegradedMode } from '../../shared/config/index.js';
-import type { CommunitySnapshot } from '../community/community.js';
-import type { Settling } from '../community/duty-owner-api.js';
-import type { HeldCall } from '../community/held-for-redis.js';
 import type { OutboxStats } from '../duty/outbox.js';
 import type { CircuitSnapshot } from '../panel/health/circuit-breaker.js';
 import type { LatencyStats } from '../panel/health/latency-stats.js';
@@ -37,13 +34,13 @@ export interface StatusSnapshot {
 }
 
 /**
- * The community's part of `bridge status`: what dist/redis.cjs reports, what waits for it here, and what the duty
- * owners still settle on their own after a fault (undefined when this server keeps no duty owners).
+ * The community's part of `bridge status`, as dist/redis.cjs words it (community-status-lines.ts): what Redis does,
+ * and what waits for it here.
  */
-export type CommunityStatus = CommunitySnapshot & { held: readonly HeldCall[]; settling?: Settling | undefined };
+export interface CommunityStatus {
+  lines: readonly string[];
+}
 
-/** The held calls listed one by one; the rest are counted. */
-const HELD_SHOWN = 5;
 const seconds = (ms: number) => `${Math.max(0, Math.round(ms / 1000))} s`;
 const ms = (value: number | undefined) => (value === undefined ? '-' : `${Math.round(value)} ms`);
 
@@ -80,48 +77,8 @@ function budgetLine({ budget }: NonNullable<StatusSnapshot['panel']>, now: numbe
   return lines;
 }
 
-const INDENT = '          ';
-
-function redisLine({ up, since, reason }: CommunityStatus, now: number): string {
-  if (since === undefined) return up ? 'Redis answers' : 'Redis not answered yet: connecting';
-  if (up) return `Redis answers, for ${seconds(now - since)}`;
-  return `Redis DOES NOT ANSWER, for ${seconds(now - since)} (${reason ?? 'no reason given'}); this server serves its own players`;
-}
-
-function communityLines(community: CommunityStatus | { alone: string }, now: number): string[] {
-  if ('alone' in community) return [`community none: ${community.alone}; this server runs alone`];
-  const { budget, held } = community;
-  const alive = community.up ? `; ${community.serversAlive} server(s) of the community alive` : '';
-  const share = `1/${budget.servers} of what the panel says is left`;
-  const budgetLine = budget.shared
-    ? `budget shared by the community (${budget.servers} server(s) asked it in the last minute)`
-    : budget.aloneForMs !== undefined
-      ? `budget this server's own for ${seconds(budget.aloneForMs)} more (Redis was too slow three times in a row): ${share}`
-      : `budget this server's own: ${share}, until Redis answers`;
-  return [
-    `community ${community.id} of the panel ${community.panel}, on Redis at ${community.where}`,
-    `${INDENT}${redisLine(community, now)}${alive}`,
-    `${INDENT}${budgetLine}`,
-    held.length === 0 ? `${INDENT}held for Redis: nothing` : `${INDENT}held for Redis: ${held.length} call(s)`,
-    ...held.slice(0, HELD_SHOWN).map(({ what, since }) => `${INDENT}  ${what}, for ${seconds(now - since)}`),
-    ...(held.length > HELD_SHOWN ? [`${INDENT}  and ${held.length - HELD_SHOWN} more`] : []),
-    ...(community.settling ? [`${INDENT}${settlingLine(community.settling)}`] : []),
-  ];
-}
-
-/** What the community's duty owners still do on their own after a fault, or `settled`. */
-function settlingLine(settling: Settling): string {
-  const parts = [
-    ...(settling.claims > 0 ? [`${settling.claims} claim(s) being written`] : []),
-    ...(settling.restates > 0
-      ? [`${settling.restates} on(s) to send again, the first in ${seconds(settling.nextRestateInMs ?? 0)}`]
-      : []),
-    ...(settling.checkAgainInMs !== undefined
-      ? [`every claim checked again in ${seconds(settling.checkAgainInMs)}`]
-      : []),
-    ...(settling.takeovers > 0 ? [`${settling.takeovers} lapsed server(s) being taken over`] : []),
-  ];
-  return `duty owners ${parts.length === 0 ? 'settled' : `settling: ${parts.join(', ')}`}`;
+function communityLines(community: CommunityStatus | { alone: string }): readonly string[] {
+  return 'alone' in community ? [`community none: ${community.alone}; this server runs alone`] : community.lines;
 }
 
 /** The lines of `bridge status`. */
@@ -145,7 +102,7 @@ export function formatStatus(snapshot: StatusSnapshot): string[] {
           : ''),
     );
   }
-  if (snapshot.community) lines.push(...communityLines(snapshot.community, now));
+  if (snapshot.community) lines.push(...communityLines(snapshot.community));
   lines.push(
     `cache     ${snapshot.cachedProfiles} profile(s)`,
     `players   ${snapshot.playersOnline} online, ${snapshot.playersOnDuty} on duty`,

@@ -5,7 +5,9 @@
 
 import type { Community, CommunityOptions } from './community.js';
 import { startCommunityCounts } from './community-counts.js';
+import { communityDuty } from './community-duty.js';
 import { startCommunityProfiles } from './community-profiles.js';
+import { communityStatusLines } from './community-status-lines.js';
 import type { DutyOwners } from './duty-owner-api.js';
 import { startDutyOwners } from './duty-owners.js';
 import { watchOtherCommunities } from './other-communities.js';
@@ -71,16 +73,23 @@ export function startCommunity(options: CommunityOptions): Community {
       });
       return owners;
     },
-    snapshot: () => ({
-      id: link.id,
-      panel,
-      where: link.where,
-      up: link.isUp,
-      since: link.since,
-      reason: link.reason,
-      serversAlive: counts.servers,
-      budget: { shared: budget.active, servers: budget.servers, aloneForMs: budget.aloneForMs },
-    }),
+    duty: communityDuty,
+    statusLines: (held, at) =>
+      communityStatusLines(
+        {
+          id: link.id,
+          panel,
+          where: link.where,
+          up: link.isUp,
+          since: link.since,
+          reason: link.reason,
+          serversAlive: counts.servers,
+          budget: { shared: budget.active, servers: budget.servers, aloneForMs: budget.aloneForMs },
+        },
+        held,
+        at,
+        owners?.settling(),
+      ),
     stop() {
       owners?.stop();
       others.stop();

@@ -6,7 +6,9 @@ import type { OnDutyCounts } from '../../shared/events.js';
 import type { Logger } from '../log/logger.js';
 import type { ProfileEntry } from '../profiles/profile-entry.js';
 import type { KeyValueStore } from '../storage/key-value-store.js';
+import type { CommunityDuty, CommunityDutyWiring } from './community-duty.js';
 import type { DutyOwners } from './duty-owner-api.js';
+import type { HeldCall } from './held-for-redis.js';
 import type { SharedBudget } from './shared-budget-api.js';
 
 /** The connection to the community's Redis. */
@@ -123,8 +125,10 @@ export interface Community {
    * BRIDGE_REDIS_URL does not read: that server runs alone.
    */
   dutyOwners(store: KeyValueStore): DutyOwners | undefined;
-  /** What `bridge status` shows of it. */
-  snapshot(): CommunitySnapshot;
+  /** The duty's side of the community on this server (community-duty.ts, in dist/redis.cjs), over its duty owners. */
+  duty(owners: DutyOwners, wiring: CommunityDutyWiring): CommunityDuty;
+  /** What `bridge status` shows of it, worded (community-status-lines.ts), with what waits for Redis here, at `now`. */
+  statusLines(held: readonly HeldCall[], now: number): string[];
   stop(): void;
 }
 

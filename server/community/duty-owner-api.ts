@@ -2,7 +2,8 @@
 // side is server/community/duty-owners.ts, in dist/redis.cjs. How it works: docs/several-servers.md, "How an account's
 // duty is fenced".
 import type { Observable } from 'rxjs';
-import type { CallFence } from '../duty/duty-call.js';
+import type { CallFence, DutyCall, OutboxRecord } from '../duty/duty-call.js';
+import type { HeldForRedis } from './held-for-redis.js';
 
 /**
  * A shift of this server: the session and the moment its duty began. It is the same across a rank change or a
@@ -66,6 +67,41 @@ export interface Settling {
   takeovers: number;
 }
 
+/** A shift held on another server that this server's session took over: the duty it goes on with. */
+export interface HeldElsewhere {
+  departmentId: number;
+  rankId: number;
+  /** When the duty began (ms, the holder's `since`). */
+  since: number;
+  /** How long the window has left (ms): not back by then in game here, the shift ends. */
+  leftMs: number;
+}
+
+/**
+ * The community's fence in front of the outbox (outbox-fence-gate.ts, in dist/redis.cjs): right before each attempt of
+ * a fenced call, Redis confirms that its claim still owns the account; a call it cannot confirm is held.
+ */
+export interface FenceGate {
+  /** How long a confirmed attempt may wait for its turn before it must be confirmed again (ms). */
+  readonly sendWithinMs: number;
+  /** The fence a call goes under, or none (the `on` of a new duty: its claim follows). */
+  fenceOf(call: DutyCall, fromLastRun: boolean): CallFence | undefined;
+  /** Right before an attempt: `go`, `stale` (not this server's to send: dropped), or `held` (Redis cannot confirm). */
+  confirm(record: OutboxRecord, fence: CallFence, fromLastRun: boolean): Promise<'go' | 'stale' | 'held'>;
+  /** A fenced call the panel took. */
+  delivered(record: OutboxRecord, fence: CallFence, fromLastRun: boolean): void;
+  /** Right before an `on` of a new duty leaves: announced, so a peer can end it if this server dies unclaimed. */
+  intend(call: DutyCall): Promise<void>;
+  /** An `on` of a new duty leaves for the panel. */
+  sending(chatId: string): void;
+  /** Redis answers again, or the owner released what was held: held calls try again at once. */
+  readonly woken$: Observable<unknown>;
+  /** A call that left the outbox: no longer held. */
+  forget(id: number): void;
+  /** `bridge release`: every held call goes at once, without a confirmation; how many. */
+  release(): number;
+}
+
 /**
  * The duty owner of each chat account across the community, kept in Redis under `<prefix>duty-owner:<chatId>`. Nothing
  * here blocks: claims are retried in the background, and a confirmation rejects while Redis cannot give one.
@@ -75,6 +111,17 @@ export interface DutyOwners {
   claim(chatId: string, shift: string, departmentId: number): void;
   /** This server's shift of the account ended in game (its fenced `off`, if any, is in the outbox). */
   release(chatId: string, shift: string): void;
+  /**
+   * This server's shift is held after its game crashed (Config.ResumeWindowMs): its record says so, and until when on
+   * Redis's clock, so the account may take it over on another server. Best effort: without it the shift is only held
+   * here.
+   */
+  hold(chatId: string, shift: string, held: { windowMs: number; since: number; rankId: number }): void;
+  /**
+   * The account joined this server as session `src`: if its shift is held on another server and its window is not
+   * over, this server's claim takes it over (fenced, nothing sent to the panel) and its duty is returned.
+   */
+  takeHeld(chatId: string, src: number): Promise<HeldElsewhere | undefined>;
   /** An `on` of a new duty (not fenced: its claim follows) leaves for the panel now. */
   sending(chatId: string): void;
   /**
@@ -96,5 +143,10 @@ export interface DutyOwners {
   readonly lapsed$: Observable<LapsedServer>;
   /** What is left to settle now. */
   settling(): Settling;
+  /**
+   * The fence for this server's outbox; what it holds is listed in `heldForRedis`, and an attempt confirmed must leave
+   * within a request timeout (`requestTimeoutMs`, which also bounds how long it may take).
+   */
+  fenceGate(options: { heldForRedis: Pick<HeldForRedis, 'hold'>; requestTimeoutMs: number }): FenceGate;
   stop(): void;
 }

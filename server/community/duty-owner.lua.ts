@@ -14,6 +14,10 @@
 //   by              the server that confirmed the `off` (itself, or a peer ending a lapsed server's shift)
 //   quiet           ms: no call confirmed for an older fence can reach the panel after it
 //   restate         how many times another server asked this claim's server to send its `on` again
+//   from            the claim (`<server>:<shift>`) whose held shift this one took over: it sent no `on`, so it asks
+//                   that claim for no restate
+//   held            ms on Redis's clock: the shift is held until then for its player to come back after their game
+//                   crashed (Config.ResumeWindowMs; issue 32), on this server or another; with it, `since` and `rank`
 //   late            1: written only after its first attempt failed (Redis down, slow or cut off at the `on`), so
 //                   whoever it replaced learns it after the fault (`superseded`, not `replaced`)
 // A record written before issue 30 (`{server, shift}` or `{…, ended: true}`) reads as fence 0.
@@ -101,7 +105,8 @@ if ours then
   if cur.state ~= 'live' then wait = math.max(0, cur.quiet - now_ms) end
   if cur.server ~= server then redis.call('ZREM', owned, member(cur.server, chatId)) end
 elseif cur and newer(cur.fence, cur.server, cur.shift, fence, server, shift) then
-  local close = cur.sent == 0 or cur.sent <= fence + overlap
+  -- A claim that took over this very shift, held here, sent no on of its own: nothing of it can race this claim's.
+  local close = (cur.sent == 0 or cur.sent <= fence + overlap) and cur.from ~= member(server, shift)
   if close and cur.state == 'live' then ask_restate(key, cur, channel, chatId, now_ms) end
   return {'lost', cur.server, cur.shift, cur.state, close and 1 or 0, cur.late == 1 and 1 or 0}
 elseif cur then
@@ -177,7 +182,8 @@ if create == '1' and (cur == nil or (fence and newer(fence, server, shift, cur.f
   return {'go'}
 end
 if not cur then return {'none'} end
-if cur.state == 'live' then ask_restate(key, cur, channel, chatId, now_ms) end
+-- A claim that took over this call's held shift sent no on that this call could have raced.
+if cur.state == 'live' and cur.from ~= member(server, shift) then ask_restate(key, cur, channel, chatId, now_ms) end
 return {'stale', cur.server, cur.state}`;
 
 /**
@@ -204,3 +210,42 @@ local sent = tonumber(t[1]) * 1000000 + tonumber(t[2])
 redis.call('SET', KEYS[1], cjson.encode({ server = ARGV[1], dept = tonumber(ARGV[2]), sent = text(sent) }), 'PX', ARGV[3])
 redis.call('ZADD', KEYS[2], 0, member(ARGV[1], ARGV[4]))
 return 1`;
+
+/**
+ * A live claim's shift is now held (its game crashed; Config.ResumeWindowMs): until `held`, another server where the
+ * account joins may take it over (TAKE_HELD_LUA). Any later claim, or the off of the shift, clears it.
+ * KEYS: record. ARGV: server, shift, windowMs, since (the duty's start, ms), rank. → 1 when it was this claim's.
+ */
+export const HOLD_LUA = `${COMMON}
+local cur = read(KEYS[1])
+if not (cur and cur.server == ARGV[1] and cur.shift == ARGV[2] and cur.state == 'live') then return 0 end
+cur.held = text(math.floor(now_us() / 1000) + tonumber(ARGV[3]))
+cur.since = text(tonumber(ARGV[4]))
+cur.rank = tonumber(ARGV[5])
+write(KEYS[1], cur)
+return 1`;
+
+/**
+ * The account joined this server while its shift is held elsewhere: this server's claim takes it over, fenced above the
+ * holder's, if it is still held (live, and its window not over on Redis's clock). Nothing is sent to the panel, which
+ * never ended the shift; the holder hears the claim and lets its held shift go without an off.
+ * KEYS: record, owned. ARGV: server, run, src (this server's session), channel, chatId.
+ * → {'took', fence, shift, dept, rank, since, left (ms of the window)} | {'no'}
+ */
+export const TAKE_HELD_LUA = `${COMMON}
+local key, owned = KEYS[1], KEYS[2]
+local server, run, src, channel, chatId = ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5]
+local now = now_us()
+local cur = read(key)
+local held = cur and tonumber(cur.held)
+local takes = held and cur.state == 'live' and cur.server ~= server and cur.dept and cur.rank and cur.since
+if not (takes and held > math.floor(now / 1000)) then return {'no'} end
+local shift = src .. ':' .. cur.since
+local fence = math.max(cur.fence + 1, now)
+redis.call('ZREM', owned, member(cur.server, chatId))
+write(key, { server = server, run = run, shift = shift, fence = fence, sent = now, dept = cur.dept, state = 'live',
+  quiet = cur.quiet, restate = 0, from = member(cur.server, cur.shift) })
+redis.call('ZADD', owned, 0, member(server, chatId))
+redis.call('PUBLISH', channel, cjson.encode({ kind = 'claim', chatId = chatId, server = server, shift = shift,
+  fence = text(fence) }))
+return {'took', text(fence), shift, cur.dept, cur.rank, cur.since, held - math.floor(now / 1000)}`;

@@ -5,8 +5,16 @@ import { errorText } from '../log/error-text.js';
 import type { Logger } from '../log/logger.js';
 import type { KeyValueStore } from '../storage/key-value-store.js';
 import type { CommunityLink, ReadShared } from './community.js';
-import { CLAIM_LUA, CONFIRM_LUA, ENDED_LUA, INTENT_LUA } from './duty-owner.lua.js';
-import type { DutyOwners, FenceAnswer, FenceRequest, LapsedServer, TakenElsewhere } from './duty-owner-api.js';
+import { CLAIM_LUA, CONFIRM_LUA, ENDED_LUA, HOLD_LUA, INTENT_LUA, TAKE_HELD_LUA } from './duty-owner.lua.js';
+import type {
+  DutyOwners,
+  FenceAnswer,
+  FenceRequest,
+  HeldElsewhere,
+  LapsedServer,
+  TakenElsewhere,
+} from './duty-owner-api.js';
+import { OutboxFenceGate } from './outbox-fence-gate.js';
 import { redisClock } from './redis-clock.js';
 import { REDIS_COMMAND_TIMEOUT_MS } from './redis-link.js';
 import { type Lapsed, startServerLiveness } from './server-liveness.js';
@@ -35,6 +43,8 @@ const OwnerSchema = z.object({
   state: z.optional(z.enum(['live', 'ending', 'ended'])),
   ended: z.optional(z.boolean()),
   dept: z.optional(z.number()),
+  /** Until when its shift is held (ms on Redis's clock, as text), after its game crashed. */
+  held: z.optional(z.string()),
 });
 /** An `on` announced before it left (INTENT_LUA). */
 const IntentSchema = z.object({ server: Name, dept: z.number() });
@@ -91,6 +101,7 @@ type ClaimAnswer =
   | ['mine', string, number, number]
   | ['lost', string, string, 'live' | 'ending' | 'ended', 0 | 1, 0 | 1];
 type ConfirmAnswer = ['go'] | ['stale', string, string] | ['ended'] | ['none'];
+type TakeHeldAnswer = ['took', string, string, number, number, string, number] | ['no'];
 
 const keyOfClaim = (chatId: string, shift: string) => `${chatId}\n${shift}`;
 
@@ -277,6 +288,7 @@ export function startDutyOwners(options: DutyOwnersOptions): DutyOwners {
   };
   const readLapsed = async ({ server, silentForMs, chatIds }: Lapsed) => {
     const duties: LapsedServer['duties'] = [];
+    const later: Array<() => void> = [];
     for (const chatId of chatIds) {
       for (let attempt = 1; attempt <= 5 && !stopped; attempt++) {
         try {
@@ -284,7 +296,12 @@ export function startDutyOwners(options: DutyOwnersOptions): DutyOwners {
           const owner = readShared(OwnerSchema, raw, `duty-owner:${chatId}`);
           const live = owner && owner.state !== 'ended' && owner.ended !== true;
           if (owner && live && owner.server === server) {
-            duties.push({ chatId, shift: owner.shift, departmentId: owner.dept });
+            const duty = { chatId, shift: owner.shift, departmentId: owner.dept };
+            // A shift held for its player to come back (Config.ResumeWindowMs) ends when its window does, not before:
+            // the player may still take it over on a server of the community.
+            const heldForMs = Number(owner.held ?? 0) - (usOf(now())?.us ?? 0) / 1000;
+            if (heldForMs > 0) later.push(() => endHeldLater(server, silentForMs, duty, heldForMs));
+            else duties.push(duty);
           } else {
             // An `on` it sent that was never claimed: it died between the panel taking it and its claim (or the
             // panel never took it, and the `off` ends nothing). Ended unclaimed: while another server's claim is
@@ -299,9 +316,20 @@ export function startDutyOwners(options: DutyOwnersOptions): DutyOwners {
       }
     }
     const said = `server ${server} stopped renewing its liveness ${Math.round(silentForMs / 1000)} s ago (it crashed, or cannot reach Redis)`;
-    if (duties.length === 0) return logger.debug(`${said}; it owned no duty`);
+    for (const endLater of later) endLater();
+    if (duties.length === 0 && later.length === 0) return logger.debug(`${said}; it owned no duty`);
+    if (duties.length === 0) return;
     logger.info(`${said}; this server ends its ${duties.length} duty(ies) at the panel`);
     lapsed$.next({ server, silentForMs, duties });
+  };
+
+  const endHeldLater = (server: string, silentForMs: number, duty: LapsedServer['duties'][number], ms: number) => {
+    logger.info(
+      `server ${server} stopped renewing its liveness ${Math.round(silentForMs / 1000)} s ago with the shift of chat account ${duty.chatId} held for its player to come back (Config.ResumeWindowMs): this server ends it at the panel when its window does, in ${Math.ceil(ms / 1000)} s`,
+    );
+    void sleep(ms).then(() => {
+      if (!stopped) lapsed$.next({ server, silentForMs, duties: [duty] });
+    });
   };
 
   /** This server's identity, or a rejection as soon as Redis does not answer: a confirmation never hangs on it. */
@@ -325,7 +353,8 @@ export function startDutyOwners(options: DutyOwnersOptions): DutyOwners {
       return { kind: 'stale', why: "it is a call of the live server whose identity this server's KVP holds" };
     }
     const own = 'shift' in fence && fence.server === undefined;
-    const claim = 'shift' in fence ? known.get(keyOfClaim(chatId, fence.shift)) : undefined;
+    // Only this server's own fences name its claims: a lapsed server's shift may be spelled as one of them.
+    const claim = own ? known.get(keyOfClaim(chatId, fence.shift)) : undefined;
     const current = held.get(chatId);
     if (own && current && current !== claim) {
       // This server put the account on duty again since: that `on` replaced this call's duty at the panel.
@@ -378,7 +407,7 @@ export function startDutyOwners(options: DutyOwnersOptions): DutyOwners {
     }
   };
 
-  return {
+  const owners: DutyOwners = {
     claim(chatId, shift, departmentId) {
       for (const [key, claim] of known) if (claim.chatId === chatId) known.delete(key);
       const claim: Claim = {
@@ -413,6 +442,37 @@ export function startDutyOwners(options: DutyOwnersOptions): DutyOwners {
       } catch (error) {
         logger.debug(`the on of chat account ${chatId} goes unannounced (${errorText(error)})`);
       }
+    },
+    hold(chatId, shift, { windowMs, since, rankId }) {
+      void liveness
+        .identity()
+        .then((identity) => script(HOLD_LUA, chatId, [identity, shift, windowMs, since, rankId]))
+        .catch((error: unknown) => {
+          logger.debug(`the held shift of chat account ${chatId} is held on this server only (${errorText(error)})`);
+        });
+    },
+    async takeHeld(chatId, src): Promise<HeldElsewhere | undefined> {
+      if (!link.isUp || liveness.settled === undefined) return undefined;
+      const identity = liveness.settled;
+      const answer = await script<TakeHeldAnswer>(TAKE_HELD_LUA, chatId, [
+        identity,
+        options.run.id,
+        src,
+        channel,
+        chatId,
+      ]);
+      if (answer[0] !== 'took') return undefined;
+      const [, fence, shift, departmentId, rankId, since, leftMs] = answer;
+      const at = now();
+      for (const [key, claim] of known) if (claim.chatId === chatId) known.delete(key);
+      const claim: Claim = {
+        ...{ chatId, shift, departmentId, acceptedAt: at, sentAt: at, fenceUs: Number(fence), written: true },
+        ...{ late: false, former: undefined, restatesSeen: 0, running: false, again: false },
+      };
+      held.set(chatId, claim);
+      known.set(keyOfClaim(chatId, shift), claim);
+      logger.info(`chat account ${chatId} joined with its shift held on another server: this server takes it over`);
+      return { departmentId, rankId, since: Number(since), leftMs };
     },
     sending(chatId) {
       const at = now();
@@ -450,9 +510,11 @@ export function startDutyOwners(options: DutyOwnersOptions): DutyOwners {
         takeovers,
       };
     },
+    fenceGate: (gateOptions) => new OutboxFenceGate(owners, { ...gateOptions, logger }),
     stop() {
       stopped = true;
       liveness.stop();
     },
   };
+  return owners;
 }

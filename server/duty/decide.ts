@@ -251,6 +251,8 @@ class Deciding implements Decision {
         return this.restate(input.src, input.chatId);
       case 'resume':
         return this.resume(input.src, input.player);
+      case 'heldElsewhere':
+        return this.heldElsewhere(input);
       case 'profileForResume':
         return this.ok(input.src, this.resumeWith(input));
       case 'heldLapsed':
@@ -702,6 +704,21 @@ class Deciding implements Decision {
     this.update({ kind: 'holdShift', chatId, shift: { src, state, ...(call ? { call } : {}) } });
     this.transition({ kind: 'off', src, chatId, previous: state, next: OFF_DUTY, reason: 'dropped', resumable: true });
     this.steps.push({ kind: 'lapseAfter', chatId, src, ms: this.context.resumeWindowMs });
+  }
+
+  /**
+   * Across a community (issue 32): this server's claim took over the account's shift held on another server. It is
+   * held here for the rest of its window, and this session takes it as a rejoin here would (the profile decides); not
+   * taken in time, it ends with one `off`, fenced by this server's claim. An account this server already holds or
+   * holds a shift of cannot have been taken over (Redis's record was this server's): nothing to do.
+   */
+  private heldElsewhere(input: Extract<DecideInput, { kind: 'heldElsewhere' }>): DutyOutcome | undefined {
+    const { src, chatId, departmentId, rankId, since, leftMs, player } = input;
+    if (this.state.held.has(chatId) || this.state.holders.has(chatId)) return this.ok(src, false);
+    const state: DutyState = { ...OFF_DUTY, onDuty: true, departmentId, rankId, since };
+    this.update({ kind: 'holdShift', chatId, shift: { src, state } });
+    this.steps.push({ kind: 'lapseAfter', chatId, src, ms: leftMs });
+    return this.resume(src, player);
   }
 
   /** A session came in: if its account's shift is held, its profile decides whether the shift goes on. */

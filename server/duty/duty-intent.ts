@@ -12,6 +12,19 @@ export type DutyIntent =
   | { kind: 'off'; src: number; reason: DutyEndReason; resumable?: boolean }
   /** A session of an account whose shift is held came in: it takes the shift, if its profile still allows it. */
   | { kind: 'resume'; src: number }
+  /**
+   * In a community: the account joined here as `src` while its shift was held on another server, and this server's
+   * claim took it over (`leftMs` of its window left). Nothing reached the panel, which never ended the shift.
+   */
+  | {
+      kind: 'heldElsewhere';
+      src: number;
+      chatId: string;
+      departmentId: number;
+      rankId: number;
+      since: number;
+      leftMs: number;
+    }
   /** The resume window of the shift `src` dropped from ran out. */
   | { kind: 'heldLapsed'; src: number; chatId: string }
   /** A refreshed profile: a removed department ends the duty, a new rank replaces the old one. */

@@ -106,6 +106,7 @@ export class DutyInterpreter {
       case 'on':
       case 'off':
       case 'resume':
+      case 'heldElsewhere':
       case 'queuedOnRefused':
         return this.run({ ...intent, player });
       case 'takenElsewhere':

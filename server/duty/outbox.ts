@@ -1,6 +1,6 @@
 import { concatMap, defer, finalize, from, map, type Observable, of, retry, Subject, type Subscription } from 'rxjs';
 import type { DutyAnswer } from '../../shared/contract/index.js';
-import type { HeldForRedis } from '../community/held-for-redis.js';
+import type { FenceGate } from '../community/duty-owner-api.js';
 import type { Logger } from '../log/logger.js';
 import type { PanelClient } from '../panel/panel-client.js';
 import { isRefusalOfTheCall, type PanelFailure, type PanelResult } from '../panel/panel-result.js';
@@ -12,7 +12,6 @@ import { LONGEST_WAIT_MS } from '../time/longest-wait.js';
 import { sleepUntilWoken } from '../time/sleep-until-woken.js';
 import type { CallFence, DeliveryResult, DutyCall, OutboxRecord } from './duty-call.js';
 import { OutboxFaultReports } from './outbox-fault-reports.js';
-import { NotConfirmed, type OutboxFence, OutboxFenceGate } from './outbox-fence.js';
 import { OutboxStore } from './outbox-store.js';
 
 // The call types live in duty-call.ts (the duty rules make calls without knowing the outbox); named here too for
@@ -40,13 +39,18 @@ export interface OutboxOptions {
   backoff?: { baseMs: number; maxMs: number };
   /**
    * In a community (BRIDGE_REDIS_URL): the fence a fenced call must still hold in Redis right before each attempt
-   * (outbox-fence.ts), with the panel's request timeout, which bounds how long a confirmed attempt may take, and what
-   * `bridge status` lists as held for Redis.
+   * (server/community/outbox-fence-gate.ts, in dist/redis.cjs).
    */
-  fence?: { owners: OutboxFence; requestTimeoutMs: number; held: Pick<HeldForRedis, 'hold'> };
+  fence?: FenceGate;
 }
 
 const WITHDRAWN: DeliveryResult = { kind: 'withdrawn' };
+
+/** Redis could not confirm a fenced call: the call waits, and is never sent on a guess. */
+class NotConfirmed extends Error {}
+
+/** How a call held for Redis asks again when nothing wakes it first. */
+const HELD_RETRY = { baseMs: 250, maxMs: 5_000 };
 
 /** An attempt that was neither taken nor refused by the panel: `retry` waits and tries again. */
 class NotYetDelivered extends Error {
@@ -96,18 +100,12 @@ export class Outbox {
   private nextId: number;
   private readonly kept: OutboxStore;
   private readonly reports: OutboxFaultReports;
-  private readonly gate: OutboxFenceGate | undefined;
+  private readonly gate: FenceGate | undefined;
 
   constructor(private readonly options: OutboxOptions) {
     this.kept = new OutboxStore(options.store, options.logger);
     this.reports = new OutboxFaultReports(options.logger);
-    const { fence } = options;
-    this.gate =
-      fence &&
-      new OutboxFenceGate(fence.owners, {
-        ...{ logger: options.logger, heldForRedis: fence.held, sleep: options.sleep },
-        ...{ random: options.random ?? Math.random, requestTimeoutMs: fence.requestTimeoutMs },
-      });
+    this.gate = options.fence;
     this.nextId = this.kept.sequence() + 1;
     this.subscription = this.queue
       .pipe(
@@ -269,7 +267,7 @@ export class Outbox {
       retry({
         delay: (error: unknown) => {
           // Redis cannot confirm: held until it can (or the owner releases it), however long.
-          if (error instanceof NotConfirmed && this.gate) return this.gate.retryWait(++confirmsFailed);
+          if (error instanceof NotConfirmed && this.gate) return this.heldWait(this.gate, ++confirmsFailed);
           if (!(error instanceof NotYetDelivered)) throw error;
           confirmsFailed = 0;
           const { failure } = error;
@@ -296,6 +294,7 @@ export class Outbox {
     }
     return from(gate.confirm(item.record, fence, item.fromLastRun)).pipe(
       concatMap((answer) => {
+        if (answer === 'held') throw new NotConfirmed();
         if (answer === 'stale') return of(this.finish(item, WITHDRAWN));
         if (item.withdrawn) return of(this.finish(item, WITHDRAWN));
         return this.send(item, fence);
@@ -371,6 +370,12 @@ export class Outbox {
         this.waitingForPanel -= 1;
       }),
     );
+  }
+
+  /** The wait before a call held for Redis asks again: until Redis answers again, the owner releases it, or a backoff. */
+  private heldWait(gate: FenceGate, attempt: number): Observable<unknown> {
+    const wait = backoffMs(HELD_RETRY, attempt, this.options.random ?? Math.random);
+    return sleepUntilWoken(this.options.sleep, wait, gate.woken$);
   }
 
   private backOff(item: Pending, failure: PanelFailure, attempt: number): Observable<unknown> {

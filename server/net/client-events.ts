@@ -27,6 +27,8 @@ export interface ClientEventsDeps {
   duty: Pick<Duty, 'request' | 'leave' | 'submit'>;
   /** Config.ResumeWindowMs is on: a session that joins may take its account's held shift. */
   resumeShifts: boolean;
+  /** In a community: a session that joins may take over its account's shift held on another server. */
+  takeHeldElsewhere?: (src: number) => Promise<void>;
   profiles: Pick<Profiles, 'view' | 'serve' | 'revalidate' | 'refresh'>;
   /** A supervisor's /dutyrefresh <id>: RefreshPlayer, bypassing the cache and the target's cooldown. */
   refreshOther: (src: number) => Promise<ProfilePayload>;
@@ -50,7 +52,7 @@ export function subscribeClientEvents(deps: ClientEventsDeps): Subscription {
           openSession(src);
           deps.playersOnline(players.size);
           if (deps.resumeShifts) duty.submit({ kind: 'resume', src });
-          await profiles.view(src, { priority: 'join' });
+          await Promise.all([profiles.view(src, { priority: 'join' }), deps.takeHeldElsewhere?.(src)]);
         }),
       ),
     ),

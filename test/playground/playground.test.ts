@@ -56,7 +56,7 @@ describe('the playground over HTTP', () => {
 
     const off = await api.post('players/1/duty', { json: { on: false } });
     expect(await off.json()).toMatchObject({ ok: true, outcome: { ok: true, onDuty: false } });
-    expect(running.panel.controls.sessions(ALEX)).toMatchObject([{ endedBy: 'off' }]);
+    await expect.poll(() => running.panel.controls.sessions(ALEX)).toMatchObject([{ endedBy: 'off' }]);
   });
 
   it('joins, refreshes and drops a player; an unregistered one gets the bridge’s message', async () => {

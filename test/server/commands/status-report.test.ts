@@ -1,8 +1,12 @@
 // The community's part of `bridge status` (issue 31, "Redis for an owner" item 5): whether Redis answers and since
-// when, the community's id and panel, the servers alive, the shared budget and what waits for Redis.
+// when, the community's id and panel, the servers alive, the shared budget and what waits for Redis. dist/redis.cjs
+// words it (community-status-lines.ts); dist/server.js places it, or says why this server runs alone.
 import { describe, expect, it } from 'vitest';
-import { type CommunityStatus, formatStatus, type StatusSnapshot } from '../../../server/commands/status-report.js';
+import { formatStatus, type StatusSnapshot } from '../../../server/commands/status-report.js';
+import type { CommunitySnapshot } from '../../../server/community/community.js';
+import { communityStatusLines } from '../../../server/community/community-status-lines.js';
 import type { Settling } from '../../../server/community/duty-owner-api.js';
+import type { HeldCall } from '../../../server/community/held-for-redis.js';
 
 const NOW = 1_000_000;
 
@@ -15,7 +19,9 @@ const base: StatusSnapshot = {
   playersOnDuty: 0,
 };
 
-const answering: CommunityStatus = {
+type Community = CommunitySnapshot & { held: HeldCall[]; settling?: Settling | undefined };
+
+const answering: Community = {
   id: '3f2a9c71d04e8b65',
   panel: 'https://panel.example.com',
   where: 'redis://***@10.0.0.5:6379/0',
@@ -28,7 +34,11 @@ const answering: CommunityStatus = {
 };
 
 /** The lines of the community's section: from `community` to the line before the next section. */
-function communityLines(community: StatusSnapshot['community']): string[] {
+function communityLines(given: Community | { alone: string } | undefined): string[] {
+  const community: StatusSnapshot['community'] =
+    given === undefined || 'alone' in given
+      ? given
+      : { lines: communityStatusLines(given, given.held, NOW, given.settling) };
   const lines = formatStatus({ ...base, community });
   const from = lines.findIndex((line) => line.startsWith('community'));
   if (from < 0) return [];
@@ -85,6 +95,18 @@ describe('bridge status: the community', () => {
       '          held for Redis: 2 call(s)',
       '            off duty of chat account 284619375016482817 (left open by the last run), for 35 s',
       '            off duty of chat account 519283746501928374 (left open by the last run), for 35 s',
+    ]);
+  });
+
+  it('more than five calls held: the first five, then how many more', () => {
+    const held = Array.from({ length: 7 }, (_, index) => ({
+      what: `off of chat account ${index + 1}`,
+      since: NOW - 9_000,
+    }));
+    expect(communityLines({ ...answering, held }).slice(3)).toEqual([
+      '          held for Redis: 7 call(s)',
+      ...[1, 2, 3, 4, 5].map((index) => `            off of chat account ${index}, for 9 s`),
+      '            and 2 more',
     ]);
   });
 

@@ -2,7 +2,13 @@
 // when a confirmation lets a call go, when the winner must send its `on` again, and how liveness picks the one server
 // that ends a lapsed server's shifts. Fences are microseconds of Redis's clock, given here by hand.
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { CLAIM_LUA, CONFIRM_LUA, ENDED_LUA } from '../../../server/community/duty-owner.lua.js';
+import {
+  CLAIM_LUA,
+  CONFIRM_LUA,
+  ENDED_LUA,
+  HOLD_LUA,
+  TAKE_HELD_LUA,
+} from '../../../server/community/duty-owner.lua.js';
 import { LIVENESS_OF_LUA, RENEW_LUA } from '../../../server/community/server-liveness.lua.js';
 import { type RedisServer, redisAvailable, startRedisServer } from '../../support/redis-server.js';
 
@@ -127,6 +133,44 @@ describe.skipIf(!redisAvailable())('the duty owner scripts', () => {
     expect(await confirm('aaaa', '', 'unclaimed')).toEqual(['stale', 'bbbb', 'live']);
     expect(await confirm('bbbb', '9:2', 'end')).toEqual(['go']);
     expect(await confirm('aaaa', '', 'unclaimed')).toEqual(['go']);
+  });
+
+  // Issue 32 across a community: a shift held after its game crashed is taken over by the server where the account
+  // joins, while it is held and its window is not over on Redis's clock.
+  const hold = (server: string, shift: string, windowMs: number) =>
+    run(HOLD_LUA, [RECORD], [server, shift, windowMs, 1_795_000_000_123, 4]);
+  const takeHeld = (server: string, src: number) =>
+    run(TAKE_HELD_LUA, [RECORD, OWNED], [server, 'r2', src, CHANNEL, CHAT]);
+
+  it('a held shift is taken over by another server in its window, fenced above it; its holder then loses without asking a restate', async () => {
+    await claim('aaaa', '7:1795000000123', T, T);
+    expect(await takeHeld('bbbb', 3)).toEqual(['no']);
+    expect(await hold('aaaa', '7:1795000000123', 60_000)).toBe(1);
+    expect(await takeHeld('aaaa', 3)).toEqual(['no']);
+    const took = await takeHeld('bbbb', 3);
+    expect(took.slice(0, 6)).toEqual(['took', expect.any(String), '3:1795000000123', 1, 4, '1795000000123']);
+    expect(took[6]).toBeGreaterThan(55_000);
+    expect(Number(took[1])).toBeGreaterThan(T);
+    expect(await record()).toMatchObject({ server: 'bbbb', shift: '3:1795000000123', state: 'live', restate: 0 });
+    expect((await record())?.held).toBeUndefined();
+    expect(await owned()).toEqual([`bbbb:${CHAT}`]);
+    // Taken once: no other server takes it again.
+    expect(await takeHeld('cccc', 5)).toEqual(['no']);
+    // The holder's claim and its held shift's off are stale, and ask the taker for no restate (it sent no on).
+    expect((await claim('aaaa', '7:1795000000123', T, T))[0]).toBe('lost');
+    expect(await confirm('aaaa', '7:1795000000123', 'end')).toEqual(['stale', 'bbbb', 'live']);
+    expect(await record()).toMatchObject({ restate: 0 });
+  });
+
+  it('a held shift whose window is over, or whose off is on its way, is not taken over', async () => {
+    await claim('aaaa', '7:1795000000123', T, T);
+    await hold('aaaa', '7:1795000000123', 1);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(await takeHeld('bbbb', 3)).toEqual(['no']);
+    await hold('aaaa', '7:1795000000123', 60_000);
+    expect(await confirm('aaaa', '7:1795000000123', 'end')).toEqual(['go']);
+    expect(await takeHeld('bbbb', 3)).toEqual(['no']);
+    expect(await record()).toMatchObject({ server: 'aaaa', state: 'ending' });
   });
 
   it('a peer ends a lapsed server’s claim only while that server is still lapsed', async () => {

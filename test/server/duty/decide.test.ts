@@ -802,7 +802,7 @@ const APPLIED_REFUSED: Row[] = [
 
 /**
  * Issue 30: every call that could undo a duty carries the claim it must still hold in the community's Redis
- * (server/duty/outbox-fence.ts confirms it right before each attempt), and the community's settlement comes back as
+ * (server/community/outbox-fence-gate.ts confirms it right before each attempt), and the community's settlement comes back as
  * intents. Without BRIDGE_REDIS_URL the fences are not read.
  */
 const FENCED: Row[] = [

@@ -2,8 +2,8 @@ import { Subject } from 'rxjs';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { FenceAnswer, FenceRequest } from '../../../server/community/duty-owner-api.js';
 import { HeldForRedis } from '../../../server/community/held-for-redis.js';
+import { type OutboxFence, OutboxFenceGate } from '../../../server/community/outbox-fence-gate.js';
 import { type DutyCall, Outbox, type OutboxRecord } from '../../../server/duty/outbox.js';
-import type { OutboxFence } from '../../../server/duty/outbox-fence.js';
 import { createLogger } from '../../../server/log/logger.js';
 import type { PanelFailure, PanelResult } from '../../../server/panel/panel-result.js';
 import { createMemoryStore } from '../../../server/storage/key-value-store.js';
@@ -96,12 +96,14 @@ function outboxWith(
 ) {
   const lines: string[] = [];
   const held = new HeldForRedis(() => Date.now());
+  const logger = createLogger({ print: (line) => lines.push(line), level: 'debug' });
   const outbox = new Outbox({
     store,
     panel,
     ...(availability ? { availability } : {}),
-    ...(fence ? { fence: { owners: fence, requestTimeoutMs: 5_000, held } } : {}),
-    logger: createLogger({ print: (line) => lines.push(line), level: 'debug' }),
+    // The gate as dist/redis.cjs makes it (DutyOwners.fenceGate), over a fake of the duty owners.
+    ...(fence ? { fence: new OutboxFenceGate(fence, { logger, heldForRedis: held, requestTimeoutMs: 5_000 }) } : {}),
+    logger,
     now: () => Date.now(),
     sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
     random: () => 0.5,

@@ -1,12 +1,10 @@
 import { merge, type Observable, Subject } from 'rxjs';
-import type { DutyOwners, FenceRequest } from '../community/duty-owner-api.js';
-import type { HeldForRedis } from '../community/held-for-redis.js';
-import { REDIS_URL_CONVAR } from '../community/redis-convar.js';
+import type { CallFence, DutyCall, OutboxRecord } from '../duty/duty-call.js';
 import { errorText } from '../log/error-text.js';
 import type { Logger } from '../log/logger.js';
-import { backoffMs } from '../time/backoff.js';
-import { sleepUntilWoken } from '../time/sleep-until-woken.js';
-import type { CallFence, DutyCall, OutboxRecord } from './duty-call.js';
+import type { DutyOwners, FenceGate, FenceRequest } from './duty-owner-api.js';
+import type { HeldForRedis } from './held-for-redis.js';
+import { REDIS_URL_CONVAR } from './redis-convar.js';
 
 /**
  * How long a confirmed attempt may wait for its turn (the panel's budget) before it must be confirmed again: one
@@ -15,13 +13,9 @@ import type { CallFence, DutyCall, OutboxRecord } from './duty-call.js';
 export const sendWithinMs = (requestTimeoutMs: number): number => Math.max(1_000, requestTimeoutMs);
 /** Past the request's own timeout, for the panel to finish what it took just before the deadline. */
 const LEASE_MARGIN_MS = 2_000;
-const RETRY = { baseMs: 250, maxMs: 5_000 };
 
-/** What the outbox asks of the community's duty owners (BRIDGE_REDIS_URL). */
+/** What the gate asks of the community's duty owners. */
 export type OutboxFence = Pick<DutyOwners, 'confirm' | 'delivered' | 'sending' | 'intend' | 'answers$'>;
-
-/** Redis could not confirm a fenced call: the call waits, and is never sent on a guess. */
-export class NotConfirmed extends Error {}
 
 const UNCLAIMED: CallFence = { unclaimed: true };
 
@@ -32,7 +26,7 @@ const UNCLAIMED: CallFence = { unclaimed: true };
  * can: one WARN for the server while any is held, one INFO when none is, `bridge status` lists them (HeldForRedis),
  * and `bridge release` sends them without the confirmation.
  */
-export class OutboxFenceGate {
+export class OutboxFenceGate implements FenceGate {
   /** Each held call's end of its wait in HeldForRedis, by outbox id. */
   private readonly held = new Map<number, () => void>();
   private readonly forced = new Set<number>();
@@ -41,19 +35,21 @@ export class OutboxFenceGate {
   /** See sendWithinMs. */
   readonly sendWithinMs: number;
 
+  /** Redis answers again, or the owner released what was held: held calls try again at once. */
+  readonly woken$: Observable<unknown>;
+
   constructor(
     private readonly fence: OutboxFence,
     private readonly options: {
       logger: Logger;
       /** What `bridge status` lists as held for Redis. */
       heldForRedis: Pick<HeldForRedis, 'hold'>;
-      sleep: (ms: number) => Promise<void>;
-      random: () => number;
       requestTimeoutMs: number;
     },
   ) {
     this.sendWithinMs = sendWithinMs(options.requestTimeoutMs);
     this.leaseMs = this.sendWithinMs + options.requestTimeoutMs + LEASE_MARGIN_MS;
+    this.woken$ = merge(fence.answers$, this.released);
   }
 
   /**
@@ -64,8 +60,8 @@ export class OutboxFenceGate {
     return call.fence ?? (fromLastRun ? UNCLAIMED : undefined);
   }
 
-  /** Right before an attempt: whether it may go. Rejects with NotConfirmed while Redis cannot confirm. */
-  async confirm(record: OutboxRecord, fence: CallFence, fromLastRun: boolean): Promise<'go' | 'stale'> {
+  /** Right before an attempt: whether it may go, or is held while Redis cannot confirm. */
+  async confirm(record: OutboxRecord, fence: CallFence, fromLastRun: boolean): Promise<'go' | 'stale' | 'held'> {
     if (this.forced.delete(record.id)) return 'go';
     const request = this.requestOf(record.call, fence, fromLastRun);
     let answer: Awaited<ReturnType<OutboxFence['confirm']>>;
@@ -73,7 +69,7 @@ export class OutboxFenceGate {
       answer = await this.fence.confirm(request);
     } catch (error) {
       this.hold(record, fromLastRun, error);
-      throw new NotConfirmed(errorText(error));
+      return 'held';
     }
     this.unhold(record.id);
     if (answer.kind === 'go') return 'go';
@@ -96,12 +92,6 @@ export class OutboxFenceGate {
   /** An `on` of a new duty leaves for the panel: its claim's fence is the moment the panel takes it. */
   sending(chatId: string): void {
     this.fence.sending(chatId);
-  }
-
-  /** The wait before a held call asks again: until Redis answers again, the owner releases it, or a backoff. */
-  retryWait(attempt: number): Observable<unknown> {
-    const { sleep, random } = this.options;
-    return sleepUntilWoken(sleep, backoffMs(RETRY, attempt, random), merge(this.fence.answers$, this.released));
   }
 
   /** A call that left the outbox (delivered, refused, withdrawn): no longer held. */
