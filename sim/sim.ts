@@ -40,6 +40,11 @@ export interface SimOptions {
   chat?: boolean;
   /** FXServer's client→server event rate limits (default true). */
   rateLimits?: boolean;
+  /**
+   * The `fetch` server scripts call: this server machine's network (default: the host's). A test can watch what each
+   * server sends and when it leaves, as a packet capture on that machine would.
+   */
+  fetch?: typeof fetch;
 }
 
 export class Sim {
@@ -61,6 +66,7 @@ export class Sim {
       echo: options.echo ?? false,
       recordEvents: options.recordEvents ?? true,
       maxEvents: options.maxEvents ?? 100_000,
+      fetch: options.fetch,
     });
     this.world.dropPlayer = (player, reason, resource, code) => {
       dropPlayer(this.world, player, reason, resource, code);

@@ -88,6 +88,7 @@ export function startCommunity(options: CommunityOptions): Community {
         },
         held,
         at,
+        owners?.settling(),
       ),
     stop() {
       owners?.stop();

@@ -40,7 +40,24 @@ export interface LapsedServer {
   server: string;
   /** How long before it was taken out it had last renewed its liveness (ms, Redis's clock). */
   silentForMs: number;
-  duties: Array<{ chatId: string; shift: string; departmentId: number | undefined }>;
+  /** Each claimed duty by its shift; `shift` undefined: an `on` it sent that died with it before it was claimed. */
+  duties: Array<{ chatId: string; shift: string | undefined; departmentId: number | undefined }>;
+}
+
+/**
+ * What the duty owners still have to do on their own after a fault, with no call of anyone's: `bridge status` shows
+ * it, so an owner (or a test) knows when the community has settled.
+ */
+export interface Settling {
+  /** Claims of this server not yet written, nor learnt lost: retried until Redis answers. */
+  claims: number;
+  /** This server's `on`s to send again once another server's calls are over, and the first one's wait (ms). */
+  restates: number;
+  nextRestateInMs: number | undefined;
+  /** When every claim is checked again after Redis came back (ms), if that is still to come. */
+  checkAgainInMs: number | undefined;
+  /** Lapsed servers whose duties this server is reading, to end them at the panel. */
+  takeovers: number;
 }
 
 /** A shift held on another server that this server's session took over: the duty it goes on with. */
@@ -66,6 +83,8 @@ export interface FenceGate {
   confirm(record: OutboxRecord, fence: CallFence, fromLastRun: boolean): Promise<'go' | 'stale' | 'held'>;
   /** A fenced call the panel took. */
   delivered(record: OutboxRecord, fence: CallFence, fromLastRun: boolean): void;
+  /** Right before an `on` of a new duty leaves: announced, so a peer can end it if this server dies unclaimed. */
+  intend(call: DutyCall): Promise<void>;
   /** An `on` of a new duty leaves for the panel. */
   sending(chatId: string): void;
   /** Redis answers again, or the owner released what was held: held calls try again at once. */
@@ -98,6 +117,11 @@ export interface DutyOwners {
   takeHeld(chatId: string, src: number): Promise<HeldElsewhere | undefined>;
   /** An `on` of a new duty (not fenced: its claim follows) leaves for the panel now. */
   sending(chatId: string): void;
+  /**
+   * Right before an `on` of a new duty leaves: announced in Redis, so a peer ends it if this server dies before its
+   * claim is written. Never rejects, and waits at most one Redis command (nothing while Redis is down).
+   */
+  intend(chatId: string, departmentId: number): Promise<void>;
   /** Right before an attempt of a fenced call. Rejects while Redis cannot confirm: the call waits. */
   confirm(request: FenceRequest): Promise<FenceAnswer>;
   /** A fenced call was delivered: an `off` marks its claim ended. */
@@ -110,6 +134,8 @@ export interface DutyOwners {
   readonly restate$: Observable<{ chatId: string; shift: string }>;
   /** A server whose liveness lapsed, taken by this server: its duties are to be ended at the panel, fenced. */
   readonly lapsed$: Observable<LapsedServer>;
+  /** What is left to settle now. */
+  settling(): Settling;
   /**
    * The fence for this server's outbox; what it holds is listed in `heldForRedis`, and an attempt confirmed must leave
    * within a request timeout (`requestTimeoutMs`, which also bounds how long it may take).

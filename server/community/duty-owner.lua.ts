@@ -22,6 +22,10 @@
 //                   whoever it replaced learns it after the fault (`superseded`, not `replaced`)
 // A record written before issue 30 (`{server, shift}` or `{…, ended: true}`) reads as fence 0.
 // KEYS[2], `owned`, is the index of what each server owns: members `<server>:<chatId>`, score 0, read by range.
+//
+// The `on` of a new duty is announced under `duty-on:<chatId>` before it leaves (INTENT_LUA): `{server, dept, sent}`,
+// with an expiry. Its claim can only be written once the panel took it, so a server that dies in between owns no
+// record; a peer that takes that server over finds the `on` here and ends it, unclaimed.
 
 const COMMON = `
 local function now_us()
@@ -126,8 +130,8 @@ return {'won', text(fence), wait}`;
  * (µs, '' unknown), leaseMs, mode ('end': an off that ends the claim | 'keep': an on of the live claim | 'unclaimed':
  * an off of an on never claimed, sent only while no live claim exists), confirmer, create ('1': write this claim
  * where there is none, or an older one), channel, chatId, dept, livenessMs.
- * A peer's `off` of a lapsed server's claim goes only while that server is still lapsed: one that renews again keeps
- * its duty.
+ * A peer's `off` of a lapsed server's claim (or, unclaimed, of its `on` never claimed) goes only while that server is
+ * still lapsed: one that renews again keeps its duty.
  * → {'go'} | {'stale', server, state} | {'ended'} (mode keep: the claim was ended by another server) | {'none'}
  */
 export const CONFIRM_LUA = `${COMMON}
@@ -136,7 +140,7 @@ local server, shift, fence, lease, mode = ARGV[1], ARGV[2], tonumber(ARGV[3]), t
 local confirmer, create, channel, chatId, dept = ARGV[6], ARGV[7], ARGV[8], ARGV[9], tonumber(ARGV[10])
 local now_ms = math.floor(now_us() / 1000)
 local cur = read(key)
-if mode ~= 'unclaimed' and confirmer ~= server then
+if confirmer ~= server then
   local renewed = tonumber(redis.call('ZSCORE', KEYS[3], server))
   if renewed and now_ms - renewed <= tonumber(ARGV[11]) then return {'stale', server, 'alive'} end
 end
@@ -192,6 +196,19 @@ if not (cur and cur.server == ARGV[1] and cur.shift == ARGV[2]) or cur.state == 
 cur.state = 'ended'
 write(KEYS[1], cur)
 redis.call('ZREM', KEYS[2], member(ARGV[1], ARGV[3]))
+return 1`;
+
+/**
+ * The `on` of a new duty leaves for the panel: announced, so that a peer can end it if this server dies before the
+ * claim is written (its crash, right after the panel took the `on`, leaves no record). Indexed as this server's in
+ * `owned`, where the sweep of a lapsed server finds it.
+ * KEYS: `duty-on:<chatId>`, owned. ARGV: server, dept, ttlMs, chatId. → 1
+ */
+export const INTENT_LUA = `${COMMON}
+local t = redis.call('TIME')
+local sent = tonumber(t[1]) * 1000000 + tonumber(t[2])
+redis.call('SET', KEYS[1], cjson.encode({ server = ARGV[1], dept = tonumber(ARGV[2]), sent = text(sent) }), 'PX', ARGV[3])
+redis.call('ZADD', KEYS[2], 0, member(ARGV[1], ARGV[4]))
 return 1`;
 
 /**

@@ -4,7 +4,7 @@ import * as z from '../../shared/zod-mini.js';
 import type { KeyValueStore, Logger } from '../kernel/index.js';
 import { errorText } from '../kernel/index.js';
 import type { CommunityLink, ReadShared } from './community.js';
-import { CLAIM_LUA, CONFIRM_LUA, ENDED_LUA, HOLD_LUA, TAKE_HELD_LUA } from './duty-owner.lua.js';
+import { CLAIM_LUA, CONFIRM_LUA, ENDED_LUA, HOLD_LUA, INTENT_LUA, TAKE_HELD_LUA } from './duty-owner.lua.js';
 import type {
   DutyOwners,
   FenceAnswer,
@@ -15,6 +15,7 @@ import type {
 } from './duty-owner-api.js';
 import { OutboxFenceGate } from './outbox-fence-gate.js';
 import { redisClock } from './redis-clock.js';
+import { REDIS_COMMAND_TIMEOUT_MS } from './redis-link.js';
 import { type Lapsed, startServerLiveness } from './server-liveness.js';
 import { setAsideWrongType } from './set-aside.js';
 
@@ -31,6 +32,8 @@ const SENT_KEPT_MS = 120_000;
 const SENT_KEPT_AT_MOST = 256;
 /** A restate goes a little after the other server's last call could reach the panel. */
 const RESTATE_MARGIN_MS = 250;
+/** The longest an `on` waits for this server's identity to be announced: one Redis command's timeout. */
+const INTENT_WAIT_MS = REDIS_COMMAND_TIMEOUT_MS;
 
 const Name = z.string().check(z.minLength(1), z.maxLength(64));
 const OwnerSchema = z.object({
@@ -42,6 +45,8 @@ const OwnerSchema = z.object({
   /** Until when its shift is held (ms on Redis's clock, as text), after its game crashed. */
   held: z.optional(z.string()),
 });
+/** An `on` announced before it left (INTENT_LUA). */
+const IntentSchema = z.object({ server: Name, dept: z.number() });
 const AnnouncementSchema = z.union([
   z.object({ kind: z.literal('claim'), chatId: ChatIdSchema, server: Name, shift: Name }),
   z.object({
@@ -113,6 +118,9 @@ export function startDutyOwners(options: DutyOwnersOptions): DutyOwners {
   const channel = `${link.prefix}duty-owner`;
   const keysOf = (chatId: string) => [`${link.prefix}duty-owner:${chatId}`, `${link.prefix}owned`];
   const serversKey = `${link.prefix}servers`;
+  const intentKeyOf = (chatId: string) => `${link.prefix}duty-on:${chatId}`;
+  /** An `on` announced before it left outlives the longest a peer takes to notice its server died. */
+  const intentTtlMs = 3 * livenessMs + 60_000;
   /** The claim of this server's current duty of each account. */
   const held = new Map<string, Claim>();
   /** Every claim of this run whose calls may still be sent (by chat id and shift). */
@@ -122,6 +130,11 @@ export function startDutyOwners(options: DutyOwnersOptions): DutyOwners {
   const restates = new Subject<{ chatId: string; shift: string }>();
   let connectedAt = Number.NEGATIVE_INFINITY;
   let stopped = false;
+  /** When each restate this server waits to send is due (monotonic ms). */
+  const restatesDue = new Set<{ at: number }>();
+  /** When every claim is checked again after a reconnection, while that is still to come. */
+  let checkAgainAt: number | undefined;
+  let takeovers = 0;
 
   /** A key holding another type than the string the bridge writes (another program's) is set aside: no owner there. */
   const script = async <T>(lua: string, chatId: string, args: Array<string | number>, extra: string[] = []) => {
@@ -150,7 +163,10 @@ export function startDutyOwners(options: DutyOwnersOptions): DutyOwners {
   const usOf = (at: number | undefined) => (at === undefined ? undefined : clock.toRedisUs(at));
 
   const scheduleRestate = (claim: Claim, waitMs: number) => {
+    const due = { at: now() + waitMs + RESTATE_MARGIN_MS };
+    restatesDue.add(due);
     void sleep(waitMs + RESTATE_MARGIN_MS).then(() => {
+      restatesDue.delete(due);
       if (!stopped && held.get(claim.chatId) === claim) restates.next({ chatId: claim.chatId, shift: claim.shift });
     });
   };
@@ -241,7 +257,10 @@ export function startDutyOwners(options: DutyOwnersOptions): DutyOwners {
     connectedAt = at;
     answers.next();
     settleAll();
+    const again = at + OWNERS_REWRITTEN_WITHIN_MS;
+    checkAgainAt = again;
     void sleep(OWNERS_REWRITTEN_WITHIN_MS).then(() => {
+      if (checkAgainAt === again) checkAgainAt = undefined;
       if (connectedAt === at && link.isUp) settleAll();
     });
   });
@@ -258,7 +277,15 @@ export function startDutyOwners(options: DutyOwnersOptions): DutyOwners {
   const lapsed$ = new Subject<LapsedServer>();
   liveness.lapsed$.subscribe((gone) => void takeOver(gone));
   /** A lapsed server's duties, read from their records: each to be ended at the panel by this server. */
-  const takeOver = async ({ server, silentForMs, chatIds }: Lapsed) => {
+  const takeOver = async (gone: Lapsed) => {
+    takeovers += 1;
+    try {
+      await readLapsed(gone);
+    } finally {
+      takeovers -= 1;
+    }
+  };
+  const readLapsed = async ({ server, silentForMs, chatIds }: Lapsed) => {
     const duties: LapsedServer['duties'] = [];
     const later: Array<() => void> = [];
     for (const chatId of chatIds) {
@@ -274,6 +301,12 @@ export function startDutyOwners(options: DutyOwnersOptions): DutyOwners {
             const heldForMs = Number(owner.held ?? 0) - (usOf(now())?.us ?? 0) / 1000;
             if (heldForMs > 0) later.push(() => endHeldLater(server, silentForMs, duty, heldForMs));
             else duties.push(duty);
+          } else {
+            // An `on` it sent that was never claimed: it died between the panel taking it and its claim (or the
+            // panel never took it, and the `off` ends nothing). Ended unclaimed: while another server's claim is
+            // live the `off` is not sent, and that server is asked to send its own `on` again.
+            const intent = readShared(IntentSchema, await link.call('GET', intentKeyOf(chatId)), `duty-on:${chatId}`);
+            if (intent?.server === server) duties.push({ chatId, shift: undefined, departmentId: intent.dept });
           }
           break;
         } catch {
@@ -327,7 +360,7 @@ export function startDutyOwners(options: DutyOwnersOptions): DutyOwners {
       return { kind: 'stale', why: 'this server has put the account on duty again since' };
     }
     const mode = 'unclaimed' in fence ? 'unclaimed' : request.action === 'off' ? 'end' : 'keep';
-    const server = 'shift' in fence ? (fence.server ?? identity) : identity;
+    const server = fence.server ?? identity;
     const shift = 'shift' in fence ? fence.shift : '';
     const fenceUs = claim ? (claim.fenceUs ?? usOf(claim.acceptedAt)?.us) : undefined;
     for (;;) {
@@ -389,6 +422,26 @@ export function startDutyOwners(options: DutyOwnersOptions): DutyOwners {
     release(chatId, shift) {
       if (held.get(chatId)?.shift === shift) held.delete(chatId);
     },
+    async intend(chatId, departmentId) {
+      if (!link.isUp) return;
+      // Just after a start the identity may still be settling (a few round trips): waited for, at most as long as
+      // one Redis command. A restart that must wait out its last run's liveness sends its `on` unannounced.
+      const identity =
+        liveness.settled ?? (await Promise.race([liveness.identity(), sleep(INTENT_WAIT_MS).then(() => undefined)]));
+      if (identity === undefined) {
+        logger.debug(`the on of chat account ${chatId} goes unannounced: this server's identity is not settled yet`);
+        return;
+      }
+      try {
+        await link.script(
+          INTENT_LUA,
+          [intentKeyOf(chatId), keysOf(chatId)[1] as string],
+          [...[identity, departmentId, intentTtlMs, chatId]],
+        );
+      } catch (error) {
+        logger.debug(`the on of chat account ${chatId} goes unannounced (${errorText(error)})`);
+      }
+    },
     hold(chatId, shift, { windowMs, since, rankId }) {
       void liveness
         .identity()
@@ -444,6 +497,18 @@ export function startDutyOwners(options: DutyOwnersOptions): DutyOwners {
     takenElsewhere$: taken.asObservable(),
     restate$: restates.asObservable(),
     lapsed$: lapsed$.asObservable(),
+    settling() {
+      const at = now();
+      const due = [...restatesDue].map((restate) => Math.max(0, restate.at - at));
+      return {
+        claims: [...held.values()].filter((claim) => claim.running || !claim.written).length,
+        restates: due.length,
+        nextRestateInMs: due.length > 0 ? Math.min(...due) : undefined,
+        // The check after a reconnection reads the claims held then: with none, there is nothing to check.
+        checkAgainInMs: checkAgainAt === undefined || held.size === 0 ? undefined : Math.max(0, checkAgainAt - at),
+        takeovers,
+      };
+    },
     fenceGate: (gateOptions) => new OutboxFenceGate(owners, { ...gateOptions, logger }),
     stop() {
       stopped = true;

@@ -15,7 +15,7 @@ export const sendWithinMs = (requestTimeoutMs: number): number => Math.max(1_000
 const LEASE_MARGIN_MS = 2_000;
 
 /** What the gate asks of the community's duty owners. */
-export type OutboxFence = Pick<DutyOwners, 'confirm' | 'delivered' | 'sending' | 'answers$'>;
+export type OutboxFence = Pick<DutyOwners, 'confirm' | 'delivered' | 'sending' | 'intend' | 'answers$'>;
 
 const UNCLAIMED: CallFence = { unclaimed: true };
 
@@ -81,6 +81,12 @@ export class OutboxFenceGate implements FenceGate {
   /** A fenced call the panel took. */
   delivered(record: OutboxRecord, fence: CallFence, fromLastRun: boolean): void {
     this.fence.delivered(this.requestOf(record.call, fence, fromLastRun));
+  }
+
+  /** Right before an `on` of a new duty is sent: announced, so a peer can end it if this server dies unclaimed. */
+  intend(call: DutyCall): Promise<void> {
+    if (call.action !== 'on') return Promise.resolve();
+    return this.fence.intend(call.body.chatId, call.body.departmentId);
   }
 
   /** An `on` of a new duty leaves for the panel: its claim's fence is the moment the panel takes it. */

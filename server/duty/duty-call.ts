@@ -4,10 +4,11 @@ import type { PanelFailure } from '../panel/panel-result.js';
 /**
  * What must still hold in the community's Redis before a call is sent (BRIDGE_REDIS_URL; without it nothing is
  * checked): the claim of a shift still owns the account (this server's shift, or with `server` a lapsed server's that a
- * peer ends), or, `unclaimed`, no live claim exists (an `off` for an `on` that was never claimed). A call without a
- * fence is the `on` of a new duty, claimed once the panel took it.
+ * peer ends), or, `unclaimed`, no live claim exists (an `off` for an `on` that was never claimed; with `server`, a
+ * lapsed server's `on` that a peer ends, sent only while that server is still gone). A call without a fence is the
+ * `on` of a new duty, claimed once the panel took it.
  */
-export type CallFence = { shift: string; server?: string } | { unclaimed: true };
+export type CallFence = { shift: string; server?: string } | { unclaimed: true; server?: string };
 
 /** A duty call to the panel: what the duty rules decide and the outbox delivers. */
 export type DutyCall = ({ action: 'on'; body: DutyOnBody } | { action: 'off'; body: DutyOffBody }) & {

@@ -25,7 +25,10 @@ const recordKey = (id: number) => `${KEY_PREFIX}${String(id).padStart(12, '0')}`
 /** A call's fence in the community (duty-call.ts): a shift's claim (and a lapsed server's), or none at all. */
 const Name = z.string().check(z.minLength(1), z.maxLength(64));
 const FenceSchema = z.optional(
-  z.union([z.object({ shift: Name, server: z.optional(Name) }), z.object({ unclaimed: z.literal(true) })]),
+  z.union([
+    z.object({ shift: Name, server: z.optional(Name) }),
+    z.object({ unclaimed: z.literal(true), server: z.optional(Name) }),
+  ]),
 );
 
 const OutboxRecordSchema: z.ZodMiniType<OutboxRecord, unknown> = z.object({

@@ -280,7 +280,13 @@ export class Outbox {
     if (item.withdrawn) return of(this.finish(item, WITHDRAWN));
     const { gate } = this;
     const fence = gate?.fenceOf(item.record.call, item.fromLastRun);
-    if (!gate || !fence) return this.send(item);
+    if (!gate) return this.send(item);
+    if (!fence) {
+      // The `on` of a new duty: announced first, so a peer ends it should this server die before claiming it.
+      return from(gate.intend(item.record.call)).pipe(
+        concatMap(() => (item.withdrawn ? of(this.finish(item, WITHDRAWN)) : this.send(item))),
+      );
+    }
     return from(gate.confirm(item.record, fence, item.fromLastRun)).pipe(
       concatMap((answer) => {
         if (answer === 'held') throw new NotConfirmed();

@@ -19,6 +19,11 @@ export interface TcpProxy {
   readonly cut: CutMode | undefined;
   /** Connections open through it. */
   readonly connections: number;
+  /**
+   * The local port of every connection it has made to its target, open or closed: the address Redis gives a client
+   * (`CLIENT LIST`, `MONITOR`), so a command seen there is known to come through this proxy.
+   */
+  readonly localPorts: ReadonlySet<number>;
   /** Cuts the link (see the file's header). Cutting again with the other mode switches to it. */
   cutLink(mode: CutMode): void;
   /** The link works again: held data flows (a black hole), new connections are forwarded. */
@@ -41,6 +46,7 @@ export async function startTcpProxy(target: number): Promise<TcpProxy> {
   let forwardTo = target;
   let mode: CutMode | undefined;
   const pairs = new Set<Pair>();
+  const localPorts = new Set<number>();
 
   const drop = (pair: Pair) => {
     if (!pairs.delete(pair)) return;
@@ -74,6 +80,7 @@ export async function startTcpProxy(target: number): Promise<TcpProxy> {
     upstream.on('error', () => drop(pair));
     upstream.on('close', () => drop(pair));
     upstream.connect(forwardTo, '127.0.0.1', () => {
+      if (upstream.localPort !== undefined) localPorts.add(upstream.localPort);
       if (mode === undefined) flow(pair);
     });
   };
@@ -108,6 +115,7 @@ export async function startTcpProxy(target: number): Promise<TcpProxy> {
     get connections() {
       return pairs.size;
     },
+    localPorts,
     cutLink(next) {
       mode = next;
       for (const pair of [...pairs]) {

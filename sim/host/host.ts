@@ -36,6 +36,8 @@ export interface HostWorld {
   readonly kvp: KvpStore;
   readonly kvpFinds: KvpFinds;
   readonly http: HttpHandlers;
+  /** The server scripts' `fetch`: the server machine's network (undefined: the host's). */
+  readonly fetch: typeof fetch | undefined;
   /** Server start order, which is also the order clients start resources in. */
   startOrder: string[];
   /** SaveResourceFile writes here (`<resource>/<path>`), never to the resource folders. */

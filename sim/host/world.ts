@@ -29,6 +29,8 @@ export interface WorldOptions extends LogOptions {
   kvpDir: string | null;
   chat: boolean;
   rateLimits: boolean;
+  /** The server scripts' `fetch` (undefined: the host's). */
+  fetch: typeof fetch | undefined;
 }
 
 export class World implements HostWorld {
@@ -81,6 +83,10 @@ export class World implements HostWorld {
     this.server = this.createHost('server', null);
     this.limiter = new NetRateLimiter(() => this.clock.now());
     this.stateBagLimiter = new StateBagRateLimiter(() => this.clock.now());
+  }
+
+  get fetch(): typeof fetch | undefined {
+    return this.options.fetch;
   }
 
   get clock(): Driver {

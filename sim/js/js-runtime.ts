@@ -112,6 +112,7 @@ export class JsRuntime extends JsCore {
         // Node reads the wall clock once at process start; performance.now counts on from there, monotonic.
         performanceTimeOrigin: () => world.clock.wallNow() - (world.clock.now() - world.startedAt),
         mountedDirs: () => [...world.defs.values()].map((def) => def.dir),
+        fetch: world.fetch,
       });
     }
     s.global = vm.runInContext('globalThis', this.context);

@@ -212,13 +212,15 @@ export function installNodeGlobals(
     performanceTimeOrigin: () => number;
     /** The folders of every resource the server knows: what FXServer's VFS mounts. */
     mountedDirs: () => readonly string[];
+    /** The machine's network (SimOptions.fetch); the host's fetch when undefined. */
+    fetch?: typeof fetch;
   },
 ): { close(): void } {
   const sockets = new SocketsOfServer();
   const g = globalThis as unknown as Record<string, unknown>;
   for (const name of webGlobals) if (g[name] !== undefined) sandbox[name] = g[name];
   // fetch returns a promise of the script's realm, so an unhandled rejection is reported as the script's.
-  const hostFetch = g.fetch as ((...args: unknown[]) => Promise<unknown>) | undefined;
+  const hostFetch = (hooks.fetch ?? g.fetch) as ((...args: unknown[]) => Promise<unknown>) | undefined;
   if (hostFetch) sandbox.fetch = (...args: unknown[]) => hooks.adoptPromise(hostFetch(...args));
   sandbox.process = guardedProcess(hooks.onExit);
   sandbox.require = fxserverRequire(resourceDir, hooks.mountedDirs, sockets);

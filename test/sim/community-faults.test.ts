@@ -56,6 +56,11 @@ describe.skipIf(!redisAvailable())('the community fault tools', () => {
     await ready(connection);
     expect(await connection.call('SET', 'k', '1')).toBe('OK');
     expect(proxy.connections).toBe(1);
+    // Redis names the client by the proxy's own end of the link.
+    await connection.call('CLIENT', 'SETNAME', 'through-the-proxy');
+    const listed = String(await server.command('CLIENT', 'LIST'));
+    const port = Number(/addr=127\.0\.0\.1:(\d+) .*name=through-the-proxy/.exec(listed)?.[1]);
+    expect([...proxy.localPorts]).toEqual([port]);
 
     proxy.cutLink('blackhole');
     await expect(connection.call('SET', 'k', '2')).rejects.toThrow(/timed out/);

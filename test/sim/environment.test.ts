@@ -42,6 +42,26 @@ describe('server JS', () => {
     }
   });
 
+  it('sends what server scripts fetch through the machine’s network given as `fetch`', async () => {
+    const server = http.createServer((_req, res) => res.end('hello over loopback'));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const seen: string[] = [];
+    try {
+      sim = await startFixtures({
+        clock: 'real',
+        fetch: (input, init) => {
+          seen.push(String(input));
+          return fetch(input, init);
+        },
+      });
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/watched`;
+      expect(await sim.exports.sim_core.FetchText(url)).toBe('200 hello over loopback');
+      expect(seen).toEqual([url]);
+    } finally {
+      server.close();
+    }
+  });
+
   it('reports process.exit instead of ending the test run', async () => {
     const dir = tempResource('exiter', {
       'fxmanifest.lua': manifest("server_script 's.js'"),

@@ -3,7 +3,10 @@ import type { HeldForRedis } from '../../community/held-for-redis.js';
 import { REDIS_URL_CONVAR } from '../../community/redis-convar.js';
 import type { StatusSnapshot } from './status-report.js';
 
-/** The community's part of `bridge status`, read when the command runs: what Redis does, and what waits for it here. */
+/**
+ * The community's part of `bridge status`, read when the command runs: what Redis does, what waits for it here, and
+ * what the duty owners still settle on their own (community-status-lines.ts).
+ */
 export const communityStatusOf =
   (
     redisUrl: string,

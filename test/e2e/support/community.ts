@@ -60,6 +60,8 @@ export interface SimCommunityOptions {
   config?: string;
   /** More convars of one server (by index), given the mock panel's address. */
   convarsOf?: (index: number, panelUrl: string) => Record<string, string>;
+  /** The network of one server (by index): its scripts' `fetch` (SimOptions.fetch), to watch what it sends. */
+  fetchOf?: (index: number) => typeof fetch;
 }
 
 export interface SimCommunity {
@@ -122,6 +124,7 @@ export async function startSimCommunity(options: SimCommunityOptions): Promise<S
       },
       kvpDir,
       clock: 'real',
+      fetch: options.fetchOf?.(index),
     });
     sims.push(sim);
     return sim;

@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import type { CommunitySnapshot } from '../../../server/community/community.js';
 import { communityStatusLines } from '../../../server/community/community-status-lines.js';
+import type { Settling } from '../../../server/community/duty-owner-api.js';
 import type { HeldCall } from '../../../server/community/held-for-redis.js';
 import { formatStatus, type StatusSnapshot } from '../../../server/edge/commands/status-report.js';
 
@@ -18,7 +19,7 @@ const base: StatusSnapshot = {
   playersOnDuty: 0,
 };
 
-type Community = CommunitySnapshot & { held: HeldCall[] };
+type Community = CommunitySnapshot & { held: HeldCall[]; settling?: Settling | undefined };
 
 const answering: Community = {
   id: '3f2a9c71d04e8b65',
@@ -35,7 +36,9 @@ const answering: Community = {
 /** The lines of the community's section: from `community` to the line before the next section. */
 function communityLines(given: Community | { alone: string } | undefined): string[] {
   const community: StatusSnapshot['community'] =
-    given === undefined || 'alone' in given ? given : { lines: communityStatusLines(given, given.held, NOW) };
+    given === undefined || 'alone' in given
+      ? given
+      : { lines: communityStatusLines(given, given.held, NOW, given.settling) };
   const lines = formatStatus({ ...base, community });
   const from = lines.findIndex((line) => line.startsWith('community'));
   if (from < 0) return [];
@@ -118,5 +121,32 @@ describe('bridge status: the community', () => {
       'community none: BRIDGE_REDIS_URL is not set; this server runs alone',
     ]);
     expect(communityLines(undefined)).toEqual([]);
+  });
+});
+
+describe('bridge status: what the duty owners still settle on their own after a fault', () => {
+  const idle: Settling = {
+    claims: 0,
+    restates: 0,
+    nextRestateInMs: undefined,
+    checkAgainInMs: undefined,
+    takeovers: 0,
+  };
+  const settlingLine = (settling: Settling | undefined) =>
+    communityLines({ ...answering, settling }).find((line) => line.trimStart().startsWith('duty owners'));
+
+  it('says the duty owners settled once they have nothing left to do on their own', () => {
+    expect(communityLines({ ...answering, settling: idle }).at(-1)).toBe('          duty owners settled');
+    expect(settlingLine(undefined)).toBeUndefined();
+  });
+
+  it('lists what is left: claims being written, ons to send again, the check after Redis came back, takeovers', () => {
+    const busy = { claims: 2, restates: 1, nextRestateInMs: 7_400, checkAgainInMs: 3_200, takeovers: 1 };
+    expect(settlingLine(busy)).toBe(
+      '          duty owners settling: 2 claim(s) being written, 1 on(s) to send again, the first in 7 s, every claim checked again in 3 s, 1 lapsed server(s) being taken over',
+    );
+    expect(settlingLine({ ...idle, checkAgainInMs: 0 })).toBe(
+      '          duty owners settling: every claim checked again in 0 s',
+    );
   });
 });

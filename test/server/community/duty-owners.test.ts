@@ -5,7 +5,7 @@ import { filter, firstValueFrom } from 'rxjs';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { communityPrefix } from '../../../server/community/community-keys.js';
 import type { DutyOwners, LapsedServer, TakenElsewhere } from '../../../server/community/duty-owner-api.js';
-import { startDutyOwners } from '../../../server/community/duty-owners.js';
+import { OWNERS_REWRITTEN_WITHIN_MS, startDutyOwners } from '../../../server/community/duty-owners.js';
 import { sharedReader } from '../../../server/community/read-shared.js';
 import { openRedisLink } from '../../../server/community/redis-link.js';
 import { parseRedisUrl } from '../../../server/community/redis-url.js';
@@ -214,9 +214,12 @@ describe.skipIf(!redisAvailable())('the duty owners in Redis', () => {
     expect(await record()).toMatchObject({ server: b.identity(), shift: '4:400' });
     expect(a.taken.map(({ shift }) => shift)).toEqual(['1:100']);
     expect(b.taken).toEqual([]);
-    // Their `on`s were 20 ms apart and may have reached the panel either way: B sends its own again.
+    // Their `on`s were 20 ms apart and may have reached the panel either way: B sends its own again, and says so
+    // until it has.
+    await until(() => b.owners.settling().restates === 1 || b.restates.length > 0);
     await until(() => b.restates.length > 0);
     expect(b.restates).toEqual(['4:400']);
+    expect(b.owners.settling()).toMatchObject({ claims: 0, restates: 0 });
   });
 
   it('a confirmation rejects while Redis does not answer, and a claim made meanwhile is written once it does', async () => {
@@ -226,9 +229,20 @@ describe.skipIf(!redisAvailable())('the duty owners in Redis', () => {
     await until(() => !a.link.isUp);
     a.owners.claim(ALEX, '1:100', 1);
     await expect(off(a.owners, '1:100')).rejects.toThrow(/does not answer/);
+    expect(a.owners.settling()).toMatchObject({ claims: 1 });
     await redis.restart();
     await until(async () => (await record().catch(() => null))?.shift === '1:100');
     expect(await off(a.owners, '1:100')).toEqual({ kind: 'go' });
+    // Written; every claim it holds is read back once the others had time to write again what they hold.
+    await until(() => a.owners.settling().claims === 0);
+    expect(a.owners.settling()).toEqual({
+      claims: 0,
+      restates: 0,
+      nextRestateInMs: undefined,
+      checkAgainInMs: expect.any(Number),
+      takeovers: 0,
+    });
+    expect(a.owners.settling().checkAgainInMs).toBeLessThanOrEqual(OWNERS_REWRITTEN_WITHIN_MS);
   });
 
   it('a server that stops renewing is taken out by one other server, with its duties to end at the panel', async () => {
@@ -256,6 +270,68 @@ describe.skipIf(!redisAvailable())('the duty owners in Redis', () => {
         /^INFO: server [0-9a-f]{16} stopped renewing its liveness \d+ s ago .*ends its 1 duty\(ies\)/,
       ),
     ]);
+  });
+
+  it('an on a server announced and died with before claiming it is taken over unclaimed, and ended only while that server is gone and nobody claimed the account', async () => {
+    const a = await server();
+    const b = await server();
+    await until(() => a.identity() !== undefined && b.identity() !== undefined);
+    await a.owners.intend(ALEX, 1);
+    a.owners.stop();
+    await until(() => b.lapsed.length > 0);
+    expect(b.lapsed).toEqual([
+      {
+        server: a.identity(),
+        silentForMs: expect.any(Number),
+        duties: [{ chatId: ALEX, shift: undefined, departmentId: 1 }],
+      },
+    ]);
+    const unclaimedOff = () =>
+      b.owners.confirm({
+        chatId: ALEX,
+        action: 'off',
+        fence: { unclaimed: true, server: a.identity() as string },
+        departmentId: 1,
+        fromLastRun: false,
+        leaseMs: LEASE_MS,
+      });
+    expect(await unclaimedOff()).toEqual({ kind: 'go' });
+    // A claim of the account since: the unclaimed off is stale.
+    b.owners.claim(ALEX, '2:200', 1);
+    await until(async () => (await record())?.state === 'live');
+    expect(await unclaimedOff()).toMatchObject({ kind: 'stale' });
+  });
+
+  it('an on sent as the server starts, before its identity is settled, is announced once it is', async () => {
+    const a = await server();
+    expect(a.identity()).toBeUndefined();
+    await a.owners.intend(ALEX, 1);
+    const intent = (await redis.command('GET', `${PREFIX}duty-on:${ALEX}`)) as string | null;
+    expect(JSON.parse(intent ?? 'null')).toMatchObject({ server: a.identity(), dept: 1 });
+  });
+
+  it('an on announced before another server claimed the account: its peer off is not sent while that claim is live, and that server sends its own on again', async () => {
+    const a = await server();
+    const b = await server();
+    await until(() => a.identity() !== undefined && b.identity() !== undefined);
+    await a.owners.intend(ALEX, 1);
+    b.owners.claim(ALEX, '2:200', 1);
+    await until(async () => (await record())?.state === 'live');
+    a.owners.stop();
+    await until(() => b.lapsed.length > 0);
+    expect(b.lapsed[0]?.duties).toEqual([{ chatId: ALEX, shift: undefined, departmentId: 1 }]);
+    const answer = await b.owners.confirm({
+      chatId: ALEX,
+      action: 'off',
+      fence: { unclaimed: true, server: a.identity() as string },
+      departmentId: 1,
+      fromLastRun: false,
+      leaseMs: LEASE_MS,
+    });
+    expect(answer).toMatchObject({ kind: 'stale' });
+    // A's on may have reached the panel after B's: B restates its own.
+    await until(() => b.restates.length > 0);
+    expect(b.restates).toEqual(['2:200']);
   });
 
   it('what does not read under the owner key or on the channel is set aside with one line, never trusted', async () => {

@@ -617,10 +617,14 @@ describe('resuming after a restart', () => {
  * The community's fence in front of each attempt (issue 30): a fake of the duty owners whose every answer the test
  * chooses, recording what it was asked.
  */
-function fakeFence(answer: (request: FenceRequest) => Promise<FenceAnswer>) {
+function fakeFence(
+  answer: (request: FenceRequest) => Promise<FenceAnswer>,
+  announced: () => Promise<void> = async () => {},
+) {
   const asked: FenceRequest[] = [];
   const delivered: FenceRequest[] = [];
   const sending: string[] = [];
+  const intended: string[] = [];
   const answers$ = new Subject<void>();
   const fence: OutboxFence = {
     confirm: (request) => {
@@ -629,9 +633,13 @@ function fakeFence(answer: (request: FenceRequest) => Promise<FenceAnswer>) {
     },
     delivered: (request) => void delivered.push(request),
     sending: (chatId) => void sending.push(chatId),
+    intend: (chatId, departmentId) => {
+      intended.push(`${chatId} ${departmentId}`);
+      return announced();
+    },
     answers$,
   };
-  return { fence, asked, delivered, sending, answers$ };
+  return { fence, asked, delivered, sending, intended, answers$ };
 }
 const GO: FenceAnswer = { kind: 'go' };
 const fenced = (call: DutyCall, shift = '7:100'): DutyCall => ({ ...call, fence: { shift } });
@@ -679,6 +687,30 @@ describe('fenced calls in a community of servers', () => {
     expect(calls()).toEqual([`on ${ALEX} 1`]);
     expect(asked).toEqual([]);
     expect(sending).toEqual([ALEX]);
+  });
+
+  it('announces the `on` of a new duty before it leaves, so a peer can end it if this server dies unclaimed', async () => {
+    let announce: () => void = () => {};
+    const announcing = new Promise<void>((resolve) => {
+      announce = resolve;
+    });
+    const { fence, intended } = fakeFence(
+      async () => GO,
+      () => announcing,
+    );
+    const { panel, calls } = scriptedPanel(() => delivered(ALEX));
+    const { outbox } = outboxWith(panel, createMemoryStore(), undefined, fence);
+
+    const { result } = outbox.enqueue(on(ALEX));
+    await elapse(100);
+    expect(intended).toEqual([`${ALEX} 1`]);
+    expect(calls()).toEqual([]);
+    announce();
+    expect(await result).toMatchObject({ kind: 'delivered' });
+    expect(calls()).toEqual([`on ${ALEX} 1`]);
+    // A fenced call is confirmed instead, never announced.
+    await outbox.enqueue(fenced(off(ALEX))).result;
+    expect(intended).toEqual([`${ALEX} 1`]);
   });
 
   it('holds a call Redis cannot confirm, however long, with one WARN, listed as held for Redis, until Redis answers again', async () => {
