@@ -8,6 +8,7 @@ export * from './server-port.js';
 export * from './storage/kept-record.js';
 export * from './storage/key-value-store.js';
 export * from './streams/concat-map-per-key.js';
+export * from './streams/guarded.js';
 export * from './streams/lanes-per-key.js';
 export * from './time/abandonable-wait.js';
 export * from './time/backoff.js';
