@@ -2,6 +2,7 @@ export * from './config/bridge-settings.js';
 export * from './config/panel-settings.js';
 export * from './log/error-text.js';
 export * from './log/logger.js';
+export * from './log/once-per-key.js';
 export * from './log/redaction.js';
 export * from './optional-modules/load-optional-module.js';
 export * from './server-port.js';
