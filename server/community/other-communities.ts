@@ -45,15 +45,15 @@ export interface OtherCommunitiesOptions {
 export function watchOtherCommunities(options: OtherCommunitiesOptions): { stop(): void } {
   const { link, id, panel, logger, sleep, ttlMs = COMMUNITIES_TTL_MS } = options;
   let stopped = false;
-  const told = new Set<string>();
   const look = () =>
     link
       .script<unknown>(SEEN, [COMMUNITIES_KEY], [id, ttlMs])
       .then((members) => {
         for (const other of Array.isArray(members) ? members : []) {
-          if (typeof other !== 'string' || other === id || !COMMUNITY_ID.test(other) || told.has(other)) continue;
-          told.add(other);
-          logger.warn(
+          if (typeof other !== 'string' || other === id || !COMMUNITY_ID.test(other)) continue;
+          logger.once(
+            `other-community:${other}`,
+            'warn',
             `another community, ${other}, uses this Redis (${REDIS_URL_CONVAR}); this server is community ${id} of the panel ${panel}. If both name one panel, give every server the same ${API_BASE_CONVAR}: until then they share no budget, profiles or counts (compare each server's start line)`,
           );
         }

@@ -1,4 +1,4 @@
-import type { Logger } from '../kernel/index.js';
+import { type Logger, OncePerKey } from '../kernel/index.js';
 import type { PanelFailure } from '../panel/panel-result.js';
 import { reportTokenRefused } from '../panel/token-refused.js';
 import type { DutyCall } from './duty-call.js';
@@ -17,7 +17,7 @@ const TOLD_ELSEWHERE: ReadonlySet<PanelFailure['kind']> = new Set([
  */
 export class OutboxFaultReports {
   /** Kinds of fault told since the last delivery. */
-  private readonly told = new Set<PanelFailure['kind']>();
+  private readonly told = new OncePerKey<PanelFailure['kind']>();
 
   constructor(private readonly logger: Logger) {}
 
@@ -43,8 +43,7 @@ export class OutboxFaultReports {
 
   /** A call got through. */
   delivered(): void {
-    if (this.told.size === 0) return;
-    this.told.clear();
+    if (!this.told.forgetAll()) return;
     this.logger.info('duty calls get through to the panel again');
   }
 
@@ -54,8 +53,7 @@ export class OutboxFaultReports {
       reportTokenRefused(this.logger);
       return;
     }
-    if (this.told.has(failure.kind)) return;
-    this.told.add(failure.kind);
+    if (!this.told.first(failure.kind)) return;
     const { message, status } = failure;
     const statusNote = status === undefined || message.includes(String(status)) ? '' : ` (HTTP ${status})`;
     this.logger.warn(

@@ -2,6 +2,7 @@ import { filter, map, merge, mergeMap, type Subscription } from 'rxjs';
 import type { ProfilePayload } from '../../../shared/events.js';
 import type { Duty } from '../../duty/duty.js';
 import type { Logger, ServerPort } from '../../kernel/index.js';
+import { guarded } from '../../kernel/index.js';
 import type { Profiles } from '../../profiles/profiles.js';
 import type { RevalidationAsks } from '../../profiles/revalidation-asks.js';
 import { readDrop } from '../players/drop-reading.js';
@@ -9,7 +10,6 @@ import type { PlayerRegistry, PlayerSession } from '../players/player-registry.j
 import type { TokenExposureCheck } from '../security/token-exposure-check.js';
 import type { ClientEventLimits } from './client-event-limits.js';
 import { dutyRequestHandler } from './duty-request.js';
-import { guarded } from './guarded.js';
 import { refreshOtherRequestHandler } from './refresh-other-request.js';
 import { refreshRequestHandler } from './refresh-request.js';
 

@@ -9,8 +9,6 @@ export type ReportedFailure = JobFailure | { ok: false; kind: 'call_failed'; det
  * everything after that at debug level. Duty never depends on any of it.
  */
 export class JobReports {
-  private readonly warned = new Set<string>();
-
   constructor(private readonly logger: Logger) {}
 
   failed(adapter: FrameworkAdapter, what: string, failure: ReportedFailure, quiet = false): void {
@@ -18,12 +16,14 @@ export class JobReports {
       failure.kind === 'refused'
         ? `${adapter.label} refused to ${what}: ${failure.detail}. Fix: ${failure.fix}`
         : `${adapter.label} could not ${what}: ${failure.detail}`;
-    const key = failure.kind === 'refused' ? `${adapter.id}:refused:${failure.fix}` : `${adapter.id}:${failure.kind}`;
-    if (quiet || this.warned.has(key)) {
-      this.logger.debug(line);
-      return;
-    }
-    this.warned.add(key);
-    this.logger.warn(`${line} (duty is not affected; further failures like this are logged at debug level)`);
+    const kind = failure.kind === 'refused' ? `refused:${failure.fix}` : failure.kind;
+    const warned =
+      !quiet &&
+      this.logger.once(
+        `job-report:${adapter.id}:${kind}`,
+        'warn',
+        `${line} (duty is not affected; further failures like this are logged at debug level)`,
+      );
+    if (!warned) this.logger.debug(line);
   }
 }

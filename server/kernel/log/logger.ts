@@ -1,4 +1,5 @@
 import type { LogLevel } from '../../../shared/config/schema.js';
+import { OncePerKey } from './once-per-key.js';
 import { createRedactor } from './redaction.js';
 
 const SEVERITY: Record<LogLevel, number> = { error: 0, warn: 1, info: 2, debug: 3 };
@@ -9,8 +10,11 @@ export interface Logger {
   warn(message: string): void;
   info(message: string): void;
   debug(message: string): void;
-  /** Logs `message` only the first time `key` is seen, so a fault that repeats per player is told once. */
-  once(key: string, level: LogLevel, message: string): void;
+  /**
+   * Logs `message` only the first time `key` is seen, so a fault that repeats per player is told once. Says whether
+   * this call was that first time (whether the line was told, or would have been at a quieter level).
+   */
+  once(key: string, level: LogLevel, message: string): boolean;
   /** Lets a key that was logged with `once` be logged again (e.g. after the fault went away). */
   forget(key: string): void;
   setLevel(level: LogLevel): void;
@@ -32,7 +36,7 @@ export interface LoggerOptions {
 
 export function createLogger({ print, level = 'info', secrets = () => [], wholeSecrets }: LoggerOptions): Logger {
   let threshold = SEVERITY[level];
-  const told = new Set<string>();
+  const told = new OncePerKey();
 
   const redact = createRedactor(secrets, wholeSecrets);
 
@@ -48,12 +52,12 @@ export function createLogger({ print, level = 'info', secrets = () => [], wholeS
     info: (message) => log('info', message),
     debug: (message) => log('debug', message),
     once(key, at, message) {
-      if (told.has(key)) return;
-      told.add(key);
+      if (!told.first(key)) return false;
       log(at, message);
+      return true;
     },
     forget: (key) => {
-      told.delete(key);
+      told.forget(key);
     },
     setLevel(next) {
       threshold = SEVERITY[next];

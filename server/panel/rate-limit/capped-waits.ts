@@ -12,8 +12,6 @@ const RESET_HEADERS = ['RateLimit-Reset', 'RateLimit', 'X-RateLimit-Reset'] as c
  * proxy's) configuration, not something that changes from one answer to the next.
  */
 export class CappedWaits {
-  private readonly told = new Set<string>();
-
   constructor(
     private readonly logger: Logger,
     private readonly capMs = LONGEST_WAIT_MS,
@@ -47,9 +45,9 @@ export class CappedWaits {
   }
 
   private tell(header: string, value: string | null): void {
-    if (this.told.has(header)) return;
-    this.told.add(header);
-    this.logger.warn(
+    this.logger.once(
+      `capped-wait:${header}`,
+      'warn',
       `the panel asked for a longer wait than the bridge keeps anything waiting (${header}: ${value ?? '?'}); ` +
         `it waits at most ${this.capMs / 1000} s and then tries again`,
     );

@@ -1,8 +1,8 @@
 import { filter, type Observable, type Subscription } from 'rxjs';
 import { PUBLIC_EVENTS } from '../../../shared/events.js';
 import type { Logger } from '../../kernel/index.js';
+import { eachGuarded } from '../../kernel/index.js';
 import type { ProfileServed, ProfileUpdate } from '../profile-updates.js';
-import { eachUpdate } from './each-update.js';
 
 export interface ClientPushOptions {
   isConnected: (src: number) => boolean;
@@ -22,7 +22,7 @@ export function pushProfilesToClients(profiles$: Observable<ProfileUpdate>, opti
     filter((update): update is ProfileServed => update.kind === 'served'),
     filter(({ src }) => isConnected(src)),
   );
-  return eachUpdate(served$, 'profile push', logger, ({ src, view }) => {
+  return eachGuarded(served$, 'profile push', logger, ({ src, view }) => {
     emitClient(PUBLIC_EVENTS.profile, src, view.payload);
     sendDutyState(src);
   });

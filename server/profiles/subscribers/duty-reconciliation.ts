@@ -1,8 +1,8 @@
 import { filter, type Observable, type Subscription } from 'rxjs';
 import type { Logger } from '../../kernel/index.js';
+import { eachGuarded } from '../../kernel/index.js';
 import type { ProfileEntry } from '../profile-entry.js';
 import type { ProfileServed, ProfileUpdate } from '../profile-updates.js';
-import { eachUpdate } from './each-update.js';
 
 export interface DutyReconciliationOptions {
   /** `duty.submit({ kind: 'reconcile', src, profile })`: ends or changes the duty the profile no longer allows. */
@@ -29,5 +29,5 @@ export function reconcileDuties(
         update.kind === 'served' && update.checksDuty && update.view.entry !== undefined,
     ),
   );
-  return eachUpdate(checked$, 'duty reconciliation', logger, ({ src, view }) => reconcile(src, view.entry));
+  return eachGuarded(checked$, 'duty reconciliation', logger, ({ src, view }) => reconcile(src, view.entry));
 }

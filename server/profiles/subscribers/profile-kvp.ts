@@ -1,9 +1,9 @@
 import type { Observable, Subscription } from 'rxjs';
 import type { Logger } from '../../kernel/index.js';
+import { eachGuarded } from '../../kernel/index.js';
 import type { ProfileCache } from '../profile-cache.js';
 import type { ProfilePersistence } from '../profile-persistence.js';
 import type { ProfileUpdate } from '../profile-updates.js';
-import { eachUpdate } from './each-update.js';
 
 export interface ProfileKvpOptions {
   cache: ProfileCache;
@@ -21,7 +21,7 @@ export function keepProfilesInKvp(
   { cache, persistence, logger }: ProfileKvpOptions,
 ): Subscription {
   // Subscribed before the restore: a kept profile too old to load is deleted through it.
-  const subscription = eachUpdate(profiles$, 'profile persistence', logger, (update) => {
+  const subscription = eachGuarded(profiles$, 'profile persistence', logger, (update) => {
     if (update.kind === 'held') persistence.save(update.entry, update.ttlMs);
     else if (update.kind === 'dropped') persistence.delete(update.chatId);
   });
