@@ -90,6 +90,8 @@ interface Claim {
   /** The identity it was written under before this server had to take a fresh one. */
   former: string | undefined;
   restatesSeen: number;
+  /** The restate this claim waits to send: a second ask before it leaves moves it later instead of adding one. */
+  restateDue: { at: number } | undefined;
   running: boolean;
   /** Asked to settle again while an attempt ran. */
   again: boolean;
@@ -162,13 +164,23 @@ export function startDutyOwners(options: DutyOwnersOptions): DutyOwners {
 
   const usOf = (at: number | undefined) => (at === undefined ? undefined : clock.toRedisUs(at));
 
+  // Several servers may ask for one restate (the claim it replaced, and that claim's server reading it back): one `on`
+  // sent after the last of their calls answers them all.
   const scheduleRestate = (claim: Claim, waitMs: number) => {
-    const due = { at: now() + waitMs + RESTATE_MARGIN_MS };
+    const at = now() + waitMs + RESTATE_MARGIN_MS;
+    if (claim.restateDue) {
+      claim.restateDue.at = Math.max(claim.restateDue.at, at);
+      return;
+    }
+    const due = { at };
+    claim.restateDue = due;
     restatesDue.add(due);
-    void sleep(waitMs + RESTATE_MARGIN_MS).then(() => {
+    void (async () => {
+      for (let left = due.at - now(); left > 0; left = due.at - now()) await sleep(left);
       restatesDue.delete(due);
+      claim.restateDue = undefined;
       if (!stopped && held.get(claim.chatId) === claim) restates.next({ chatId: claim.chatId, shift: claim.shift });
-    });
+    })();
   };
 
   /**
@@ -411,7 +423,15 @@ export function startDutyOwners(options: DutyOwnersOptions): DutyOwners {
       for (const [key, claim] of known) if (claim.chatId === chatId) known.delete(key);
       const claim: Claim = {
         ...{ chatId, shift, departmentId, acceptedAt: now(), sentAt: onSentAt.get(chatId) },
-        ...{ fenceUs: undefined, written: false, late: false, former: undefined, restatesSeen: 0, running: false },
+        ...{
+          fenceUs: undefined,
+          written: false,
+          late: false,
+          former: undefined,
+          restatesSeen: 0,
+          restateDue: undefined,
+          running: false,
+        },
         again: false,
       };
       onSentAt.delete(chatId);
@@ -466,7 +486,7 @@ export function startDutyOwners(options: DutyOwnersOptions): DutyOwners {
       for (const [key, claim] of known) if (claim.chatId === chatId) known.delete(key);
       const claim: Claim = {
         ...{ chatId, shift, departmentId, acceptedAt: at, sentAt: at, fenceUs: Number(fence), written: true },
-        ...{ late: false, former: undefined, restatesSeen: 0, running: false, again: false },
+        ...{ late: false, former: undefined, restatesSeen: 0, restateDue: undefined, running: false, again: false },
       };
       held.set(chatId, claim);
       known.set(keyOfClaim(chatId, shift), claim);

@@ -201,6 +201,21 @@ describe.skipIf(!redisAvailable())('the duty owners in Redis', () => {
     });
   });
 
+  it('two `on`s within the overlap, both written: the later server restates its `on` once, however many ask it', async () => {
+    const a = await server();
+    const b = await server();
+    await until(() => a.identity() !== undefined && b.identity() !== undefined);
+    a.owners.claim(ALEX, '1:100', 1);
+    await until(async () => (await record())?.shift === '1:100');
+    // B's claim replaces A's close one and asks for a restate; A, reading B's claim back, loses and asks for one too.
+    b.owners.claim(ALEX, '4:400', 1);
+    await until(() => a.taken.length > 0);
+    await until(() => b.restates.length > 0);
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    expect(b.restates).toEqual(['4:400']);
+    expect(b.owners.settling()).toMatchObject({ restates: 0 });
+  });
+
   it('two claims in flight at once while Redis holds writes: the later `on` wins, the other hears it lost', async () => {
     const a = await server();
     const b = await server();
