@@ -1,40 +1,9 @@
 // `npm run deps` fails on an import cycle: checked here on cycles planted in a scratch folder, with the repository's
 // own dependency-cruiser config, so a config that lets cycles through fails this test.
-import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { scratchCruiser } from './support/cruise-scratch.js';
 
-const root = join(import.meta.dirname, '..', '..');
-const scratch: string[] = [];
-
-/** Writes the files into a scratch folder and runs the repository's cycle check on them. */
-function cruise(files: Record<string, string>) {
-  const dir = mkdtempSync(join(tmpdir(), 'import-cycles-'));
-  scratch.push(dir);
-  for (const [file, text] of Object.entries(files)) {
-    mkdirSync(dirname(join(dir, file)), { recursive: true });
-    writeFileSync(join(dir, file), text);
-  }
-  const result = spawnSync(
-    process.execPath,
-    [
-      join(root, 'node_modules', 'dependency-cruiser', 'bin', 'dependency-cruise.mjs'),
-      '--config',
-      join(root, '.dependency-cruiser.cjs'),
-      '--output-type',
-      'err',
-      'server',
-    ],
-    { cwd: dir, encoding: 'utf8' },
-  );
-  return { status: result.status, output: `${result.stdout}${result.stderr}` };
-}
-
-afterEach(() => {
-  for (const dir of scratch.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
+const cruise = scratchCruiser('import-cycles-', 'err');
 
 describe('the import cycle check (npm run deps)', { timeout: 60_000 }, () => {
   it('passes code without a cycle', () => {

@@ -1,39 +1,9 @@
 // `npm run deps` enforces the slices' layers (.dependency-cruiser.cjs): checked here on breaches planted in a scratch
 // folder with the repository's own config, so a config that lets a breach through fails this test.
-import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { scratchCruiser } from './support/cruise-scratch.js';
 
-const root = join(import.meta.dirname, '..', '..');
-const scratch: string[] = [];
-
-function cruise(files: Record<string, string>) {
-  const dir = mkdtempSync(join(tmpdir(), 'layers-'));
-  scratch.push(dir);
-  for (const [file, text] of Object.entries(files)) {
-    mkdirSync(dirname(join(dir, file)), { recursive: true });
-    writeFileSync(join(dir, file), text);
-  }
-  const result = spawnSync(
-    process.execPath,
-    [
-      join(root, 'node_modules', 'dependency-cruiser', 'bin', 'dependency-cruise.mjs'),
-      '--config',
-      join(root, '.dependency-cruiser.cjs'),
-      '--output-type',
-      'err-long',
-      'server',
-    ],
-    { cwd: dir, encoding: 'utf8' },
-  );
-  return { status: result.status, output: `${result.stdout}${result.stderr}` };
-}
-
-afterEach(() => {
-  for (const dir of scratch.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
+const cruise = scratchCruiser('layers-', 'err-long');
 
 const kernel = {
   'server/kernel/index.ts': "export * from './log/logger.js';\n",
