@@ -7,17 +7,14 @@
 import { describe, expect, it } from 'vitest';
 import { redisAvailable } from '../support/redis-server.js';
 import { bridgeOf } from './support/bridge-exports.js';
-import { claimedIn, dutyCallsOf, joined, linesOf, onDuty, openAt, TEST_LIVENESS_MS } from './support/community-duty.js';
+import { dutyCallsOf, joined, linesOf, openAt, TEST_LIVENESS_MS } from './support/community-duty.js';
 import { heldIn, heldShiftCommunity, JAMIE, WINDOW_MS } from './support/held-shift.js';
 
-const { twoServers } = heldShiftCommunity();
+const { onDutyOnA } = heldShiftCommunity();
 
 describe.skipIf(!redisAvailable())('a held shift across the community: the window ends', () => {
   it('not back anywhere within the window: exactly one off when it ends, and a later join on B is not on duty', async () => {
-    const { redis, community, a, b } = await twoServers();
-    const onA = await joined(community, a, JAMIE);
-    await onDuty(a, onA);
-    await claimedIn(redis, JAMIE);
+    const { community, a, b, onA } = await onDutyOnA();
 
     onA.crash();
     await a.settle();
@@ -31,10 +28,7 @@ describe.skipIf(!redisAvailable())('a held shift across the community: the windo
   }, 60_000);
 
   it('the holder killed during the window: a peer ends the shift when the window ends, not at the lapse', async () => {
-    const { redis, community, a, b } = await twoServers();
-    const onA = await joined(community, a, JAMIE);
-    await onDuty(a, onA);
-    await claimedIn(redis, JAMIE);
+    const { redis, community, a, b, onA } = await onDutyOnA();
 
     onA.crash();
     await heldIn(redis);

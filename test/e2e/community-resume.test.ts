@@ -7,26 +7,14 @@
 import { describe, expect, it } from 'vitest';
 import { redisAvailable } from '../support/redis-server.js';
 import { bridgeOf } from './support/bridge-exports.js';
-import {
-  claimedIn,
-  dutyCallsOf,
-  joined,
-  linesOf,
-  onDuty,
-  openAt,
-  ownerRecord,
-  TEST_LIVENESS_MS,
-} from './support/community-duty.js';
+import { dutyCallsOf, joined, linesOf, openAt, ownerRecord, TEST_LIVENESS_MS } from './support/community-duty.js';
 import { exportsOf, heldIn, heldShiftCommunity, JAMIE, onDutyEventsOf, WINDOW_MS } from './support/held-shift.js';
 
-const { twoServers } = heldShiftCommunity();
+const { onDutyOnA } = heldShiftCommunity();
 
 describe.skipIf(!redisAvailable())('a held shift across the community: back on another server in time', () => {
   it('a crash on A and a rejoin on B within the window: B takes the shift over, resumed, and the panel hears no off and no on', async () => {
-    const { redis, community, a, b } = await twoServers();
-    const onA = await joined(community, a, JAMIE);
-    await onDuty(a, onA);
-    await claimedIn(redis, JAMIE);
+    const { redis, community, a, b, onA } = await onDutyOnA();
     const { since, departmentId, rankId } = exportsOf(a).GetPlayerDuty(onA.id);
 
     onA.crash();
@@ -48,10 +36,7 @@ describe.skipIf(!redisAvailable())('a held shift across the community: back on a
   }, 60_000);
 
   it('the holder killed during the window and the player back on B in time: B takes the shift over, and its end at the window is not sent', async () => {
-    const { redis, community, a, b } = await twoServers();
-    const onA = await joined(community, a, JAMIE);
-    await onDuty(a, onA);
-    await claimedIn(redis, JAMIE);
+    const { redis, community, a, b, onA } = await onDutyOnA();
 
     onA.crash();
     await heldIn(redis);

@@ -4,7 +4,16 @@ import type { BridgeServerExports } from '../../../shared/events.js';
 import type { Sim } from '../../../sim/index.js';
 import { ONE_DEPARTMENT } from '../../mock-panel/support/demo-users.js';
 import type { RedisServer } from '../../support/redis-server.js';
-import { communityPerTest, inCommunity, LIVENESS_CONVAR, ownerRecord, TEST_LIVENESS_MS } from './community-duty.js';
+import {
+  claimedIn,
+  communityPerTest,
+  inCommunity,
+  joined,
+  LIVENESS_CONVAR,
+  onDuty,
+  ownerRecord,
+  TEST_LIVENESS_MS,
+} from './community-duty.js';
 
 export const JAMIE = ONE_DEPARTMENT;
 export const WINDOW_MS = 12_000;
@@ -13,21 +22,29 @@ export const exportsOf = (sim: Sim) => sim.exports.bridge as BridgeServerExports
 export const onDutyEventsOf = (sim: Sim) =>
   sim.events.filter((event) => event.name === 'bridge:server:playerOnDuty').map((event) => event.args);
 
-/** A community per test (its hooks are registered in the calling file), and how to start two servers in it. */
+/** A community per test (its hooks are registered in the calling file), and how each test starts in it. */
 export function heldShiftCommunity() {
   const world = communityPerTest();
+  async function twoServers() {
+    const redis = await world.redisServer();
+    const community = await world.simCommunity({
+      servers: 2,
+      redisUrl: redis.url(),
+      config: `Config.ResumeWindowMs = ${WINDOW_MS}`,
+      convarsOf: withLiveness,
+    });
+    const [a, b] = community.sims as [Sim, Sim];
+    await Promise.all([inCommunity(a), inCommunity(b)]);
+    return { redis, community, a, b };
+  }
   return {
-    async twoServers() {
-      const redis = await world.redisServer();
-      const community = await world.simCommunity({
-        servers: 2,
-        redisUrl: redis.url(),
-        config: `Config.ResumeWindowMs = ${WINDOW_MS}`,
-        convarsOf: withLiveness,
-      });
-      const [a, b] = community.sims as [Sim, Sim];
-      await Promise.all([inCommunity(a), inCommunity(b)]);
-      return { redis, community, a, b };
+    /** Two servers, and Jamie on duty on A with the claim in Redis: where every held-shift test starts. */
+    async onDutyOnA() {
+      const servers = await twoServers();
+      const onA = await joined(servers.community, servers.a, JAMIE);
+      await onDuty(servers.a, onA);
+      await claimedIn(servers.redis, JAMIE);
+      return { ...servers, onA };
     },
   };
 }
