@@ -13,11 +13,14 @@
 //   state           live | ending (an `off` is on its way, confirmed) | ended
 //   by              the server that confirmed the `off` (itself, or a peer ending a lapsed server's shift)
 //   quiet           ms: no call confirmed for an older fence can reach the panel after it
-//   restate         how many times another server asked this claim's server to send its `on` again
+//   restate         how many times this claim's server was asked to send its `on` again: by another server, or by
+//                   the claim itself when it replaced a call that may have reached the panel after its `on`
 //   from            the claim (`<server>:<shift>`) whose held shift this one took over: it sent no `on`, so it asks
 //                   that claim for no restate
 //   held            ms on Redis's clock: the shift is held until then for its player to come back after their game
 //                   crashed (Config.ResumeWindowMs; issue 32), on this server or another; with it, `since` and `rank`
+//   took            ms on Redis's clock: this claim took over a held shift (with `from`, `since` and `rank`), whose
+//                   window ends then; a second run of that take answers the same
 //   late            1: written only after its first attempt failed (Redis down, slow or cut off at the `on`), so
 //                   whoever it replaced learns it after the fault (`superseded`, not `replaced`)
 // A record written before issue 30 (`{server, shift}` or `{…, ended: true}`) reads as fence 0.
@@ -80,7 +83,7 @@ end
  * A claim that loses to one whose `on` may not have left after its own (`sent` within `overlapUs` of this claim's
  * fence) asks that one to restate its `on` when it is live, and answers `close` (the loser's own session may be the
  * one at the panel) when it has ended.
- * → {'won', fence, restateInMs (-1: none)} | {'mine', fence, restate count, restateInMs}
+ * → {'won', fence, restateInMs (-1: none), restate count} | {'mine', fence, restate count, restateInMs}
  *   | {'lost', server, shift, state, close (1|0), late (1|0: the winner was written late)}
  */
 export const CLAIM_LUA = `${COMMON}
@@ -116,12 +119,15 @@ elseif cur then
   if not own_run and close then wait = math.max(0, cur.quiet - now_ms) end
   if cur.server ~= server then redis.call('ZREM', owned, member(cur.server, chatId)) end
 end
+-- The restate this claim owes counts as the first ask: should this answer be lost (the command timed out, and ran),
+-- the next attempt reads it back as 'mine'.
+local restate = wait >= 0 and 1 or 0
 write(key, { server = server, run = run, shift = shift, fence = fence, sent = sent, dept = dept, state = 'live',
-  quiet = cur and cur.quiet or 0, restate = 0, late = late and 1 or nil })
+  quiet = cur and cur.quiet or 0, restate = restate, late = late and 1 or nil })
 redis.call('ZADD', owned, 0, member(server, chatId))
 redis.call('PUBLISH', channel, cjson.encode({ kind = 'claim', chatId = chatId, server = server, shift = shift,
   fence = text(fence) }))
-return {'won', text(fence), wait}`;
+return {'won', text(fence), wait, restate}`;
 
 /**
  * Right before an attempt of a fenced call: is its claim still the account's current one? On `go` the call must be
@@ -230,22 +236,30 @@ return 1`;
  * holder's, if it is still held (live, and its window not over on Redis's clock). Nothing is sent to the panel, which
  * never ended the shift; the holder hears the claim and lets its held shift go without an off.
  * KEYS: record, owned. ARGV: server, run, src (this server's session), channel, chatId.
+ * A take that ran already (its answer lost to a timeout) answers `took` again, so a retry learns what it holds.
  * → {'took', fence, shift, dept, rank, since, left (ms of the window)} | {'no'}
  */
 export const TAKE_HELD_LUA = `${COMMON}
 local key, owned = KEYS[1], KEYS[2]
 local server, run, src, channel, chatId = ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5]
 local now = now_us()
+local now_ms = math.floor(now / 1000)
 local cur = read(key)
+if cur and cur.server == server and cur.run == run and cur.took and cur.shift == src .. ':' .. (cur.since or '')
+  and cur.state == 'live' then
+  -- This very take ran already, and its answer was lost (the command timed out, and ran): the same answer again.
+  return {'took', text(cur.fence), cur.shift, cur.dept, cur.rank, cur.since, math.max(0, tonumber(cur.took) - now_ms)}
+end
 local held = cur and tonumber(cur.held)
 local takes = held and cur.state == 'live' and cur.server ~= server and cur.dept and cur.rank and cur.since
-if not (takes and held > math.floor(now / 1000)) then return {'no'} end
+if not (takes and held > now_ms) then return {'no'} end
 local shift = src .. ':' .. cur.since
 local fence = math.max(cur.fence + 1, now)
 redis.call('ZREM', owned, member(cur.server, chatId))
 write(key, { server = server, run = run, shift = shift, fence = fence, sent = now, dept = cur.dept, state = 'live',
-  quiet = cur.quiet, restate = 0, from = member(cur.server, cur.shift) })
+  quiet = cur.quiet, restate = 0, from = member(cur.server, cur.shift), since = cur.since, rank = cur.rank,
+  took = text(held) })
 redis.call('ZADD', owned, 0, member(server, chatId))
 redis.call('PUBLISH', channel, cjson.encode({ kind = 'claim', chatId = chatId, server = server, shift = shift,
   fence = text(fence) }))
-return {'took', text(fence), shift, cur.dept, cur.rank, cur.since, held - math.floor(now / 1000)}`;
+return {'took', text(fence), shift, cur.dept, cur.rank, cur.since, held - now_ms}`;

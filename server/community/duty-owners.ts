@@ -32,6 +32,8 @@ const SENT_KEPT_MS = 120_000;
 const SENT_KEPT_AT_MOST = 256;
 /** A restate goes a little after the other server's last call could reach the panel. */
 const RESTATE_MARGIN_MS = 250;
+/** How often a take of a held shift is tried before the joining session goes without it. */
+const TAKE_HELD_ATTEMPTS = 5;
 /** The longest an `on` waits for this server's identity to be announced: one Redis command's timeout. */
 const INTENT_WAIT_MS = REDIS_COMMAND_TIMEOUT_MS;
 
@@ -98,7 +100,7 @@ interface Claim {
 }
 
 type ClaimAnswer =
-  | ['won', string, number]
+  | ['won', string, number, number]
   | ['mine', string, number, number]
   | ['lost', string, string, 'live' | 'ending' | 'ended', 0 | 1, 0 | 1];
 type ConfirmAnswer = ['go'] | ['stale', string, string] | ['ended'] | ['none'];
@@ -220,7 +222,10 @@ export function startDutyOwners(options: DutyOwnersOptions): DutyOwners {
           claim.fenceUs = Number(answer[1]);
           claim.written = true;
           claim.former = undefined;
-          if (answer[0] === 'won' && answer[2] >= 0) scheduleRestate(claim, answer[2]);
+          if (answer[0] === 'won') {
+            claim.restatesSeen = answer[3];
+            if (answer[2] >= 0) scheduleRestate(claim, answer[2]);
+          }
           if (answer[0] === 'mine' && answer[2] > claim.restatesSeen) {
             claim.restatesSeen = answer[2];
             scheduleRestate(claim, answer[3]);
@@ -473,13 +478,18 @@ export function startDutyOwners(options: DutyOwnersOptions): DutyOwners {
     async takeHeld(chatId, src): Promise<HeldElsewhere | undefined> {
       if (!link.isUp || liveness.settled === undefined) return undefined;
       const identity = liveness.settled;
-      const answer = await script<TakeHeldAnswer>(TAKE_HELD_LUA, chatId, [
-        identity,
-        options.run.id,
-        src,
-        channel,
-        chatId,
-      ]);
+      const take = () =>
+        script<TakeHeldAnswer>(TAKE_HELD_LUA, chatId, [identity, options.run.id, src, channel, chatId]);
+      // A take that timed out may have run all the same: tried again, it answers what it took.
+      let answer: TakeHeldAnswer | undefined;
+      for (let attempt = 1; answer === undefined; attempt++) {
+        try {
+          answer = await take();
+        } catch (error) {
+          if (attempt >= TAKE_HELD_ATTEMPTS || stopped) throw error;
+          await retryWait(attempt);
+        }
+      }
       if (answer[0] !== 'took') return undefined;
       const [, fence, shift, departmentId, rankId, since, leftMs] = answer;
       const at = now();

@@ -4,6 +4,7 @@
 import { filter, firstValueFrom } from 'rxjs';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { communityPrefix } from '../../../server/community/community-keys.js';
+import { TAKE_HELD_LUA } from '../../../server/community/duty-owner.lua.js';
 import type { DutyOwners, LapsedServer, TakenElsewhere } from '../../../server/community/duty-owner-api.js';
 import { OWNERS_REWRITTEN_WITHIN_MS, startDutyOwners } from '../../../server/community/duty-owners.js';
 import { sharedReader } from '../../../server/community/read-shared.js';
@@ -11,9 +12,11 @@ import { openRedisLink } from '../../../server/community/redis-link.js';
 import { parseRedisUrl } from '../../../server/community/redis-url.js';
 import { createLogger } from '../../../server/kernel/log/logger.js';
 import { createMemoryStore } from '../../../server/kernel/storage/key-value-store.js';
+import { startTcpProxy } from '../../../sim/community/tcp-proxy.js';
 import { type RedisServer, redisAvailable, startRedisServer } from '../../support/redis-server.js';
 
 const ALEX = '284619375016482817';
+const CASEY = '562018374659201837';
 const PREFIX = communityPrefix('http://panel.test');
 const LIVENESS_MS = 1_200;
 const LEASE_MS = 12_000;
@@ -35,10 +38,11 @@ describe.skipIf(!redisAvailable())('the duty owners in Redis', () => {
   async function server(
     store = createMemoryStore(),
     run = { id: `run${++runs}`, previous: undefined as string | undefined },
+    url = redis.url(),
   ) {
     const lines: string[] = [];
     const logger = createLogger({ print: (line) => lines.push(line) });
-    const parsed = parseRedisUrl(redis.url());
+    const parsed = parseRedisUrl(url);
     if (!parsed.ok) throw new Error(parsed.error);
     const link = openRedisLink({ target: parsed.target, panel: 'http://panel.test', logger });
     const owners = startDutyOwners({
@@ -347,6 +351,65 @@ describe.skipIf(!redisAvailable())('the duty owners in Redis', () => {
     // A's on may have reached the panel after B's: B restates its own.
     await until(() => b.restates.length > 0);
     expect(b.restates).toEqual(['2:200']);
+  });
+
+  it('a claim whose `won` answer was lost (its link black-holed, the command run once healed) still restates the `on` a peer ended meanwhile', async () => {
+    // Seed 3002 of `npm run chaos`: A's link drops everything (nothing resets), right after the panel took its `on`.
+    const proxy = await startTcpProxy(redis.port);
+    closing.push(() => void proxy.close());
+    const a = await server(undefined, undefined, `redis://127.0.0.1:${proxy.port}/0`);
+    const b = await server();
+    await until(() => a.identity() !== undefined && b.identity() !== undefined);
+    // Another server's claim has put the claim script in Redis's cache: A's held EVALSHA runs as soon as it arrives.
+    b.owners.claim(CASEY, '2:200', 1);
+    await until(async () => (await record(CASEY))?.shift === '2:200');
+    await a.owners.intend(ALEX, 1);
+    a.owners.sending(ALEX);
+    proxy.cutLink('blackhole');
+    a.owners.claim(ALEX, '1:100', 1);
+    // B takes A for gone and ends its `on`, which it finds unclaimed.
+    await until(() => b.lapsed.length > 0);
+    expect(b.lapsed[0]?.duties).toEqual([{ chatId: ALEX, shift: undefined, departmentId: 1 }]);
+    expect(
+      await b.owners.confirm({
+        chatId: ALEX,
+        action: 'off',
+        fence: { unclaimed: true, server: a.identity() as string },
+        departmentId: 1,
+        fromLastRun: false,
+        leaseMs: 500,
+      }),
+    ).toEqual({ kind: 'go' });
+    // A's attempts timed out, but Redis runs every one once the link heals: the first wins, the others read `mine`.
+    proxy.heal();
+    await until(async () => (await record())?.server === a.identity());
+    await until(() => a.restates.length > 0);
+    expect(a.restates).toEqual(['1:100']);
+    expect(a.owners.settling()).toMatchObject({ claims: 0, restates: 0 });
+  });
+
+  it('a take of a held shift whose `took` answer was lost (its link black-holed, the command run once healed) is taken all the same', async () => {
+    const a = await server();
+    const proxy = await startTcpProxy(redis.port);
+    closing.push(() => void proxy.close());
+    const b = await server(undefined, undefined, `redis://127.0.0.1:${proxy.port}/0`);
+    await until(() => a.identity() !== undefined && b.identity() !== undefined);
+    a.owners.claim(ALEX, '1:100', 1);
+    await until(async () => (await record())?.shift === '1:100');
+    a.owners.hold(ALEX, '1:100', { windowMs: 60_000, since: 100, rankId: 4 });
+    await until(async () => (await record())?.held !== undefined);
+    // As after another server's take: Redis has the script cached, so B's held EVALSHA runs as soon as it arrives.
+    await redis.command('SCRIPT', 'LOAD', TAKE_HELD_LUA);
+    proxy.cutLink('blackhole');
+    const taking = b.owners.takeHeld(ALEX, 7);
+    await new Promise((resolve) => setTimeout(resolve, 700));
+    proxy.heal();
+    expect(await taking).toEqual({ departmentId: 1, rankId: 4, since: 100, leftMs: expect.any(Number) });
+    expect(await record()).toMatchObject({ server: b.identity(), shift: '7:100', state: 'live' });
+    // B holds it: its `off` goes under its own claim.
+    expect(await off(b.owners, '7:100')).toEqual({ kind: 'go' });
+    await until(() => a.taken.length > 0);
+    expect(a.taken).toEqual([{ chatId: ALEX, shift: '1:100', reason: 'replaced', panelOff: false }]);
   });
 
   it('what does not read under the owner key or on the channel is set aside with one line, never trusted', async () => {
