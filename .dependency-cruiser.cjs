@@ -7,7 +7,7 @@ const path = require('node:path');
  * The server's slices, from the top down. A slice may import the slices after it, never one before it. `edge` is the
  * FiveM side and the composition root; `kernel` is what every slice may lean on (log, time, storage, config, the port).
  */
-const SLICES = ['edge', 'metrics', 'duty', 'integrations', 'community', 'profiles', 'panel', 'kernel'];
+const SLICES = ['edge', 'metrics', 'community', 'duty', 'integrations', 'profiles', 'panel', 'kernel'];
 
 const downward = SLICES.slice(1).map((slice, i) => ({
   name: `slice-direction-${slice}`,

@@ -1,16 +1,13 @@
 // In dist/redis.cjs: the duty's side of a community, wired here so that dist/server.js carries none of it (its size is
 // capped: test/build/bundle-size.test.ts).
 import type { Observable, Subscription } from 'rxjs';
-import type { Duty } from '../duty/duty.js';
-import type { HeldShiftEnd } from '../duty/duty-interpreter.js';
-import { releaseEndedShifts } from '../duty/effects/duty-owner-record.js';
-import { takeHeldElsewhere } from '../duty/held-elsewhere.js';
-import { endLapsedServersDuties } from '../duty/lapsed-servers.js';
-import type { DutyStore } from '../duty/model/duty-store.js';
-import type { Outbox } from '../duty/outbox.js';
-import { followDutyOwners } from '../duty/taken-elsewhere.js';
-import type { PlayerRegistry } from '../edge/players/player-registry.js';
+import type { Duty, DutyStore, HeldShiftEnd, Outbox } from '../duty/index.js';
+import type { PlayerRegistry } from '../kernel/index.js';
 import type { DutyOwners } from './duty-owner-api.js';
+import { releaseEndedShifts } from './duty-owner-record.js';
+import { takeHeldElsewhere } from './held-elsewhere.js';
+import { endLapsedServersDuties } from './lapsed-servers.js';
+import { followDutyOwners } from './taken-elsewhere.js';
 
 /** What the community's duty follows and acts on, on this server. */
 export interface CommunityDutyWiring {

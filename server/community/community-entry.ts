@@ -3,6 +3,7 @@
 // `CommunityModule`. Code that needs Redis belongs under server/community/ and is reached from here, so that
 // dist/server.js stays within its size budget and a server without Redis never parses any of it.
 
+import { REDIS_CA_FILE_CONVAR, REDIS_URL_CONVAR } from '../kernel/index.js';
 import type { Community, CommunityOptions } from './community.js';
 import { startCommunityCounts } from './community-counts.js';
 import { communityDuty } from './community-duty.js';
@@ -13,7 +14,6 @@ import { startDutyOwners } from './duty-owners.js';
 import { watchOtherCommunities } from './other-communities.js';
 import { sharedReader } from './read-shared.js';
 import { readRedisCa } from './redis-ca.js';
-import { REDIS_CA_FILE_CONVAR, REDIS_URL_CONVAR } from './redis-convar.js';
 import { openRedisLink } from './redis-link.js';
 import { parseRedisUrl, type RedisTarget } from './redis-url.js';
 import { sharedBudget } from './shared-budget.js';

@@ -1,9 +1,9 @@
 import { filter, map } from 'rxjs';
 import * as z from '../../shared/zod-mini.js';
 import type { Logger } from '../kernel/index.js';
-import type { ProfileEntry } from '../profiles/profile-entry.js';
-import { PersistedProfileSchema } from '../profiles/profile-persistence.js';
-import type { CommunityLink, CommunityProfiles, ReadShared, SharedProfile } from './community.js';
+import type { CommunityProfiles, ProfileEntry, SharedProfile } from '../profiles/index.js';
+import { PersistedProfileSchema } from '../profiles/index.js';
+import type { CommunityLink, ReadShared } from './community.js';
 import { setAsideWrongType } from './set-aside.js';
 
 export interface CommunityProfilesOptions {

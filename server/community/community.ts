@@ -4,11 +4,11 @@
 import type { Observable } from 'rxjs';
 import type { OnDutyCounts } from '../../shared/events.js';
 import type { KeyValueStore, Logger } from '../kernel/index.js';
-import type { ProfileEntry } from '../profiles/profile-entry.js';
+import type { SharedBudget } from '../panel/index.js';
+import type { CommunityProfiles } from '../profiles/index.js';
 import type { CommunityDuty, CommunityDutyWiring } from './community-duty.js';
 import type { DutyOwners } from './duty-owner-api.js';
 import type { HeldCall } from './held-for-redis.js';
-import type { SharedBudget } from './shared-budget-api.js';
 
 /** The connection to the community's Redis. */
 export interface CommunityLink {
@@ -55,26 +55,6 @@ export type ReadShared = <T>(
   raw: unknown,
   what: string,
 ) => T | undefined;
-
-/** A profile another server of the community fetched, and how old it is by Redis's clock. */
-export interface SharedProfile {
-  entry: ProfileEntry;
-  ageMs: number;
-}
-
-/** Profiles fetched once for the community (server/community/community-profiles.ts). */
-export interface CommunityProfiles {
-  /** The community's copy of an account's profile while it is fresh; nothing when there is none, or Redis is gone. */
-  read(chatId: string): Promise<SharedProfile | undefined>;
-  /** This server got the profile from the panel: the community's copy becomes it, and the others hear of it. */
-  publish(entry: ProfileEntry, ttlMs: number): void;
-  /** A profile fresh here for `freshForMs` more, written unless the community holds one (Redis came back). */
-  offer(entry: ProfileEntry, ttlMs: number, freshForMs: number): void;
-  /** The chat ids whose profile another server got from the panel again. */
-  readonly renewed$: Observable<string>;
-  /** Redis answers (again): what this server holds is offered again. */
-  readonly connected$: Observable<void>;
-}
 
 /** The on-duty counts of every server of the community (server/community/community-counts.ts). */
 export interface CommunityCounts {

@@ -2,7 +2,7 @@
 // side is server/community/duty-owners.ts, in dist/redis.cjs. How it works: docs/several-servers.md, "How an account's
 // duty is fenced".
 import type { Observable } from 'rxjs';
-import type { CallFence, DutyCall, OutboxRecord } from '../duty/duty-call.js';
+import type { CallFence, FenceGate } from '../duty/index.js';
 import type { HeldForRedis } from './held-for-redis.js';
 
 /** A fenced call, right before one of its attempts. */
@@ -68,31 +68,6 @@ export interface HeldElsewhere {
   since: number;
   /** How long the window has left (ms): not back by then in game here, the shift ends. */
   leftMs: number;
-}
-
-/**
- * The community's fence in front of the outbox (outbox-fence-gate.ts, in dist/redis.cjs): right before each attempt of
- * a fenced call, Redis confirms that its claim still owns the account; a call it cannot confirm is held.
- */
-export interface FenceGate {
-  /** How long a confirmed attempt may wait for its turn before it must be confirmed again (ms). */
-  readonly sendWithinMs: number;
-  /** The fence a call goes under, or none (the `on` of a new duty: its claim follows). */
-  fenceOf(call: DutyCall, fromLastRun: boolean): CallFence | undefined;
-  /** Right before an attempt: `go`, `stale` (not this server's to send: dropped), or `held` (Redis cannot confirm). */
-  confirm(record: OutboxRecord, fence: CallFence, fromLastRun: boolean): Promise<'go' | 'stale' | 'held'>;
-  /** A fenced call the panel took. */
-  delivered(record: OutboxRecord, fence: CallFence, fromLastRun: boolean): void;
-  /** Right before an `on` of a new duty leaves: announced, so a peer can end it if this server dies unclaimed. */
-  intend(call: DutyCall): Promise<void>;
-  /** An `on` of a new duty leaves for the panel. */
-  sending(chatId: string): void;
-  /** Redis answers again, or the owner released what was held: held calls try again at once. */
-  readonly woken$: Observable<unknown>;
-  /** A call that left the outbox: no longer held. */
-  forget(id: number): void;
-  /** `bridge release`: every held call goes at once, without a confirmation; how many. */
-  release(): number;
 }
 
 /**

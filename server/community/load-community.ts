@@ -1,7 +1,6 @@
-import { type LoadModule, type OptionalModule, startOptionalModule } from '../kernel/index.js';
+import { type LoadModule, type OptionalModule, REDIS_URL_CONVAR, startOptionalModule } from '../kernel/index.js';
 import type { Community, CommunityOptions } from './community.js';
 import type * as CommunityEntry from './community-entry.js';
-import { REDIS_URL_CONVAR } from './redis-convar.js';
 
 /** dist/redis.cjs (server/community/community-entry.ts), ioredis with it. */
 export const COMMUNITY_MODULE: OptionalModule = {

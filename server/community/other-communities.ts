@@ -1,9 +1,8 @@
 import { Subscription } from 'rxjs';
 import type { Logger } from '../kernel/index.js';
-import { API_BASE_CONVAR } from '../kernel/index.js';
+import { API_BASE_CONVAR, REDIS_URL_CONVAR } from '../kernel/index.js';
 import type { CommunityLink } from './community.js';
 import { COMMUNITIES_KEY } from './community-keys.js';
-import { REDIS_URL_CONVAR } from './redis-convar.js';
 import { setAsideWrongType } from './set-aside.js';
 
 /** Every server says its community is alive this often (on its own monotonic clock). */

@@ -1,10 +1,9 @@
 import { merge, type Observable, Subject } from 'rxjs';
-import type { CallFence, DutyCall, OutboxRecord } from '../duty/duty-call.js';
+import type { CallFence, DutyCall, FenceGate, OutboxRecord } from '../duty/index.js';
 import type { Logger } from '../kernel/index.js';
-import { errorText } from '../kernel/index.js';
-import type { DutyOwners, FenceGate, FenceRequest } from './duty-owner-api.js';
+import { errorText, REDIS_URL_CONVAR } from '../kernel/index.js';
+import type { DutyOwners, FenceRequest } from './duty-owner-api.js';
 import type { HeldForRedis } from './held-for-redis.js';
-import { REDIS_URL_CONVAR } from './redis-convar.js';
 
 /**
  * How long a confirmed attempt may wait for its turn (the panel's budget) before it must be confirmed again: one

@@ -1,7 +1,6 @@
 import { X509Certificate } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { errorText } from '../kernel/index.js';
-import { REDIS_CA_FILE_CONVAR } from './redis-convar.js';
+import { errorText, REDIS_CA_FILE_CONVAR } from '../kernel/index.js';
 
 export type RedisCaResult = { ok: true; ca: Buffer } | { ok: false; error: string };
 

@@ -1,7 +1,6 @@
 import { connect as connectTcp, type Socket } from 'node:net';
 import { connect as connectTls } from 'node:tls';
-import { errorText } from '../kernel/index.js';
-import { REDIS_CA_FILE_CONVAR, REDIS_URL_CONVAR } from './redis-convar.js';
+import { errorText, REDIS_CA_FILE_CONVAR, REDIS_URL_CONVAR } from '../kernel/index.js';
 import type { RedisTarget } from './redis-url.js';
 
 // Node's codes for a certificate chain that ends at no CA it trusts: a private CA, or a self-signed certificate.

@@ -2,10 +2,9 @@ import { createHash } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { BehaviorSubject, distinctUntilChanged, filter, map, type Observable, Subject, share } from 'rxjs';
 import type { Logger } from '../kernel/index.js';
-import { errorText } from '../kernel/index.js';
+import { errorText, REDIS_URL_CONVAR } from '../kernel/index.js';
 import type { CommunityLink } from './community.js';
 import { communityId, communityPrefix } from './community-keys.js';
-import { REDIS_URL_CONVAR } from './redis-convar.js';
 import { mayBeTlsMismatch, redisFaultHint, tlsMismatchHint } from './redis-fault-hint.js';
 import type { RedisTarget } from './redis-url.js';
 

@@ -1,4 +1,4 @@
-import { maskRedisUrl, REDIS_URL_CONVAR, type RedisUrlParts, redisUrlParts } from './redis-convar.js';
+import { maskRedisUrl, REDIS_URL_CONVAR, type RedisUrlParts, redisUrlParts } from '../kernel/index.js';
 
 export interface RedisTarget {
   /** The URL as ioredis reads it. */

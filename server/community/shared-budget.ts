@@ -1,13 +1,11 @@
 import * as z from '../../shared/zod-mini.js';
 import type { Logger } from '../kernel/index.js';
 import { errorText, LONGEST_WAIT_MS } from '../kernel/index.js';
-import type { BudgetSnapshot } from '../panel/rate-limit/rate-budget.js';
-import type { RateLimitObservation } from '../panel/rate-limit/read-rate-limit-headers.js';
-import { classRank, type RequestClass } from '../panel/scheduling/request-classes.js';
+import type { BudgetGrant, BudgetSnapshot, RateLimitObservation, SharedBudget } from '../panel/index.js';
+import { classRank, type RequestClass } from '../panel/index.js';
 import type { CommunityLink, ReadShared } from './community.js';
 import { setAsideWrongType } from './set-aside.js';
 import { SHARED_BUDGET_LUA } from './shared-budget.lua.js';
-import type { BudgetGrant, SharedBudget } from './shared-budget-api.js';
 
 // One call that fails (a timeout after the server's thread was busy for a moment: the answer was there, the timer
 // fired first) is asked again shortly: deciding alone at once would spend what the other servers may be spending.

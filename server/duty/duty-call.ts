@@ -1,5 +1,6 @@
+import type { Observable } from 'rxjs';
 import type { DutyAnswer, DutyOffBody, DutyOnBody } from '../../shared/contract/index.js';
-import type { PanelFailure } from '../panel/panel-result.js';
+import type { PanelFailure } from '../panel/index.js';
 
 /**
  * What must still hold in the community's Redis before a call is sent (BRIDGE_REDIS_URL; without it nothing is
@@ -41,4 +42,29 @@ export type DeliveryResult =
 export interface SentCall {
   id: number;
   result: Promise<DeliveryResult>;
+}
+
+/**
+ * The community's fence in front of the outbox (server/community/outbox-fence-gate.ts, in dist/redis.cjs): right before each attempt of
+ * a fenced call, Redis confirms that its claim still owns the account; a call it cannot confirm is held.
+ */
+export interface FenceGate {
+  /** How long a confirmed attempt may wait for its turn before it must be confirmed again (ms). */
+  readonly sendWithinMs: number;
+  /** The fence a call goes under, or none (the `on` of a new duty: its claim follows). */
+  fenceOf(call: DutyCall, fromLastRun: boolean): CallFence | undefined;
+  /** Right before an attempt: `go`, `stale` (not this server's to send: dropped), or `held` (Redis cannot confirm). */
+  confirm(record: OutboxRecord, fence: CallFence, fromLastRun: boolean): Promise<'go' | 'stale' | 'held'>;
+  /** A fenced call the panel took. */
+  delivered(record: OutboxRecord, fence: CallFence, fromLastRun: boolean): void;
+  /** Right before an `on` of a new duty leaves: announced, so a peer can end it if this server dies unclaimed. */
+  intend(call: DutyCall): Promise<void>;
+  /** An `on` of a new duty leaves for the panel. */
+  sending(chatId: string): void;
+  /** Redis answers again, or the owner released what was held: held calls try again at once. */
+  readonly woken$: Observable<unknown>;
+  /** A call that left the outbox: no longer held. */
+  forget(id: number): void;
+  /** `bridge release`: every held call goes at once, without a confirmation; how many. */
+  release(): number;
 }

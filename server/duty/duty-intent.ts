@@ -1,6 +1,6 @@
 import type { DutyEndReason } from '../../shared/events.js';
-import type { PanelFailure } from '../panel/panel-result.js';
-import type { ProfileEntry } from '../profiles/profile-entry.js';
+import type { PanelFailure } from '../panel/index.js';
+import type { ProfileEntry } from '../profiles/index.js';
 
 /** What may change a player's duty; every intent goes through the player's chat account's lane, one at a time. */
 export type DutyIntent =

@@ -3,7 +3,7 @@ import type { DegradedMode } from '../../shared/config/index.js';
 import type { DutyEndReason, DutyOutcome } from '../../shared/events.js';
 import type { Logger } from '../kernel/index.js';
 import { abandonableWait } from '../kernel/index.js';
-import type { ProfileEntry } from '../profiles/profile-entry.js';
+import type { ProfileEntry } from '../profiles/index.js';
 import { type DecideContext, type DecideInput, type Decision, type DutyPlayer, decide } from './decide.js';
 import type { DeliveryResult, SentCall } from './duty-call.js';
 import type { DutyIntent } from './duty-intent.js';

@@ -1,6 +1,6 @@
 import { type Logger, OncePerKey } from '../kernel/index.js';
-import type { PanelFailure } from '../panel/panel-result.js';
-import { reportTokenRefused } from '../panel/token-refused.js';
+import type { PanelFailure } from '../panel/index.js';
+import { reportTokenRefused } from '../panel/index.js';
 import type { DutyCall } from './duty-call.js';
 
 // Failures the circuit breaker reports already (the panel does not answer) or the scheduler waits out (429).

@@ -1,11 +1,10 @@
 import { concatMap, defer, finalize, from, map, type Observable, of, retry, Subject, type Subscription } from 'rxjs';
 import type { DutyAnswer } from '../../shared/contract/index.js';
-import type { FenceGate } from '../community/duty-owner-api.js';
 import type { KeyValueStore, Logger } from '../kernel/index.js';
 import { abandonableWait, backoffMs, concatMapPerKey, LONGEST_WAIT_MS, sleepUntilWoken } from '../kernel/index.js';
-import type { PanelClient } from '../panel/panel-client.js';
-import { isRefusalOfTheCall, type PanelFailure, type PanelResult } from '../panel/panel-result.js';
-import type { CallFence, DeliveryResult, DutyCall, OutboxRecord } from './duty-call.js';
+import type { PanelClient } from '../panel/index.js';
+import { isRefusalOfTheCall, type PanelFailure, type PanelResult } from '../panel/index.js';
+import type { CallFence, DeliveryResult, DutyCall, FenceGate, OutboxRecord } from './duty-call.js';
 import { OutboxFaultReports } from './outbox-fault-reports.js';
 import { OutboxStore } from './outbox-store.js';
 

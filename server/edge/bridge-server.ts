@@ -1,44 +1,49 @@
 import { resolve } from 'node:path';
 import { INTERNAL_EVENTS } from '../../shared/events.js';
-import { CommunityOnDutyCount } from '../community/community-on-duty-count.js';
-import { startCommunityRun } from '../community/community-run.js';
-import { HeldForRedis } from '../community/held-for-redis.js';
-import { LIVENESS_CONVAR, livenessMsOf } from '../community/liveness-convar.js';
-import { joinCommunity } from '../community/load-community.js';
-import { endDutiesLeftOpen } from '../duty/crashed-run-recovery.js';
-import { DutyService } from '../duty/duty-service.js';
-import { snapshotOf } from '../duty/duty-state.js';
-import { grantDutyPrincipals } from '../duty/effects/ace-principals.js';
-import { emitClientDutyEvents } from '../duty/effects/client-duty-events.js';
-import { logDutyChanges } from '../duty/effects/duty-log.js';
-import { recordDutyOwners } from '../duty/effects/duty-owner-record.js';
-import { publishDutyStateBags } from '../duty/effects/duty-state-bag.js';
-import { tellIntegrations } from '../duty/effects/integrations.js';
-import { publishOnDutyCounts } from '../duty/effects/on-duty-count.js';
-import { pollOnDutyProfiles } from '../duty/effects/on-duty-polling.js';
-import { closeEndedShifts, recordOpenDuties } from '../duty/effects/open-duty-record.js';
-import { emitServerDutyEvents } from '../duty/effects/server-duty-events.js';
-import { subscribeDutyEffects } from '../duty/effects/subscribe-duty-effects.js';
-import { DutyStore } from '../duty/model/duty-store.js';
-import { OpenDutyLedger } from '../duty/open-duty-ledger.js';
-import { Outbox } from '../duty/outbox.js';
+import {
+  CommunityOnDutyCount,
+  HeldForRedis,
+  joinCommunity,
+  LIVENESS_CONVAR,
+  livenessMsOf,
+  recordDutyOwners,
+  startCommunityRun,
+} from '../community/index.js';
+import {
+  closeEndedShifts,
+  DutyService,
+  DutyStore,
+  emitClientDutyEvents,
+  emitServerDutyEvents,
+  endDutiesLeftOpen,
+  logDutyChanges,
+  OpenDutyLedger,
+  Outbox,
+  pollOnDutyProfiles,
+  publishOnDutyCounts,
+  recordOpenDuties,
+  snapshotOf,
+  subscribeDutyEffects,
+  tellIntegrations,
+} from '../duty/index.js';
 import type { BridgeRuntime, ServerPort } from '../kernel/index.js';
-import { readBridgeSettings } from '../kernel/index.js';
-import { createPanelStack } from '../panel/panel-stack.js';
-import { probeThenResume } from '../panel/start-up.js';
-import { shareProfilesWithCommunity } from '../profiles/community-profile-sharing.js';
-import { tellLeftOutDepartment } from '../profiles/left-out-departments.js';
-import { OnDutyRevalidation } from '../profiles/on-duty-revalidation.js';
-import { ProfileCache } from '../profiles/profile-cache.js';
-import { Profiles } from '../profiles/profiles.js';
-import { announceShortRefreshInterval } from '../profiles/short-refresh-interval.js';
-import { reconcileDuties } from '../profiles/subscribers/duty-reconciliation.js';
-import { wireProfileSubscribers } from '../profiles/wire-profile-subscribers.js';
+import { PlayerRegistry, readBridgeSettings } from '../kernel/index.js';
+import { createPanelStack, probeThenResume } from '../panel/index.js';
+import {
+  announceShortRefreshInterval,
+  OnDutyRevalidation,
+  ProfileCache,
+  Profiles,
+  reconcileDuties,
+  shareProfilesWithCommunity,
+  tellLeftOutDepartment,
+  wireProfileSubscribers,
+} from '../profiles/index.js';
 import { communityStatusOf } from './commands/community-status.js';
 import { panelStatusOf } from './commands/panel-status.js';
+import { grantDutyPrincipals, publishDutyStateBags } from './duty-effects.js';
 import { startGameSide } from './game-side.js';
 import { startInertBridge } from './inert-bridge.js';
-import { PlayerRegistry } from './players/player-registry.js';
 import { dutyPlayerOf } from './players/player-sessions.js';
 import type { BridgeServer } from './started-bridge.js';
 import { followTxAdmin } from './txadmin/txadmin-events.js';

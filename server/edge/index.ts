@@ -1,6 +1,5 @@
 export * from './commands/status-report.js';
 export * from './permissions/duty-principals.js';
 export * from './permissions/principal-grants.js';
-export * from './players/player-registry.js';
 export * from './state/bridge-duty-key.js';
 export * from './state/state-bag-guard.js';

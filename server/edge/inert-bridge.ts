@@ -1,13 +1,10 @@
 import { INTERNAL_EVENTS } from '../../shared/events.js';
-import { CommunityOnDutyCount } from '../community/community-on-duty-count.js';
-import { OFF_DUTY, snapshotOf } from '../duty/duty-state.js';
-import { publishOnDutyCounts } from '../duty/effects/on-duty-count.js';
-import { NOT_CONFIGURED_DUTY } from '../duty/not-configured-duty.js';
+import { CommunityOnDutyCount } from '../community/index.js';
+import { NOT_CONFIGURED_DUTY, OFF_DUTY, publishOnDutyCounts, snapshotOf } from '../duty/index.js';
 import type { BridgeRuntime, BridgeSettings, ServerPort } from '../kernel/index.js';
-import { Profiles } from '../profiles/profiles.js';
-import { wireProfileSubscribers } from '../profiles/wire-profile-subscribers.js';
+import { PlayerRegistry } from '../kernel/index.js';
+import { Profiles, wireProfileSubscribers } from '../profiles/index.js';
 import { startGameSide } from './game-side.js';
-import { PlayerRegistry } from './players/player-registry.js';
 import type { BridgeServer } from './started-bridge.js';
 
 /**

@@ -1,7 +1,6 @@
-import type { Duty } from '../duty/duty.js';
-import type { Logger } from '../kernel/index.js';
-import type { Profiles } from '../profiles/profiles.js';
-import type { PlayerRegistry } from './players/player-registry.js';
+import type { Duty } from '../duty/index.js';
+import type { Logger, PlayerRegistry } from '../kernel/index.js';
+import type { Profiles } from '../profiles/index.js';
 
 /** What `startBridgeServer` hands back, configured or inert: the parts the runtime adapter and the tests reach. */
 export interface BridgeServer {

@@ -1,5 +1,43 @@
-import type { StatusSnapshot } from '../edge/index.js';
+import type { DegradedMode } from '../../shared/config/index.js';
+import type { OutboxStats } from '../duty/index.js';
+import type { BudgetSnapshot, CircuitSnapshot, LatencyStats, SchedulerStats } from '../panel/index.js';
 import { histogramSamples, type MetricFamily, type Sample } from './exposition.js';
+
+/** Everything `bridge status` shows, read at the moment it runs. */
+export interface StatusSnapshot {
+  /** The monotonic clock: every time below is on it, except the outbox's record times. */
+  now: number;
+  /** The wall clock, for the outbox's record times (kept in KVP across restarts, so on the wall clock). */
+  wallNow: number;
+  /** Undefined when the convars are missing and the bridge is inert. */
+  panel:
+    | {
+        apiBase: string;
+        circuit: CircuitSnapshot;
+        latency: ReturnType<LatencyStats['snapshot']>;
+        budget: BudgetSnapshot;
+        scheduler: SchedulerStats;
+        outbox: OutboxStats;
+        degradedMode: DegradedMode;
+      }
+    | undefined;
+  /**
+   * The community of servers (BRIDGE_REDIS_URL); `alone` says why this server has none. Undefined when the bridge is
+   * inert.
+   */
+  community?: CommunityStatus | { alone: string };
+  cachedProfiles: number;
+  playersOnline: number;
+  playersOnDuty: number;
+}
+
+/**
+ * The community's part of `bridge status`, as dist/redis.cjs words it (community-status-lines.ts): what Redis does,
+ * and what waits for it here.
+ */
+export interface CommunityStatus {
+  lines: readonly string[];
+}
 
 /** What the metrics show: the figures of `bridge status`, and who is on duty per department. */
 export interface MetricsReading {

@@ -1,6 +1,6 @@
 import { filter, map, merge, mergeMap, type Observable } from 'rxjs';
-import type { DutyChange } from '../duty/duty-change.js';
-import type { ProfileUpdate } from '../profiles/profile-updates.js';
+import type { DutyChange } from '../duty/index.js';
+import type { ProfileUpdate } from '../profiles/index.js';
 
 // More departments than any community has; a panel that sends a new slug with every answer cannot grow the
 // exposition without bound. Past it, a department shows only while someone is on duty there.

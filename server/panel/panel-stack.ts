@@ -1,4 +1,3 @@
-import type { SharedBudget } from '../community/shared-budget-api.js';
 import type { BridgeRuntime, Logger } from '../kernel/index.js';
 import { CircuitBreaker } from './health/circuit-breaker.js';
 import { LatencyStats } from './health/latency-stats.js';
@@ -7,6 +6,7 @@ import { PROBE_CHAT_ID } from './probe.js';
 import { RateBudget, type RateLimitPolicy } from './rate-limit/rate-budget.js';
 import { createScheduledPanelClient } from './scheduled-panel-client.js';
 import { RequestScheduler } from './scheduling/request-scheduler.js';
+import type { SharedBudget } from './shared-budget-api.js';
 
 export interface PanelStackOptions {
   apiBase: string;

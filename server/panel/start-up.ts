@@ -1,4 +1,3 @@
-import type { Outbox } from '../duty/outbox.js';
 import type { Logger } from '../kernel/index.js';
 import type { PanelClient } from './panel-client.js';
 import { probePanel } from './probe.js';
@@ -10,7 +9,8 @@ import { probePanel } from './probe.js';
 export async function probeThenResume(
   panel: PanelClient,
   apiBase: string,
-  outbox: Pick<Outbox, 'resume'>,
+  /** The duty outbox: sends the calls kept from the last run, and says how many. */
+  outbox: { resume(): number },
   logger: Logger,
 ): Promise<void> {
   try {

@@ -1,6 +1,6 @@
 import { Subscription } from 'rxjs';
-import type { CommunityProfiles } from '../community/community.js';
 import type { Logger } from '../kernel/index.js';
+import type { CommunityProfiles } from './profile-entry.js';
 import type { Profiles } from './profiles.js';
 
 /**

@@ -1,6 +1,6 @@
 import type { Logger } from '../kernel/index.js';
 import { WakeTimer } from '../kernel/index.js';
-import type { ProfileRequestClass } from '../panel/scheduling/request-classes.js';
+import type { ProfileRequestClass } from '../panel/index.js';
 
 export interface OnDutyRevalidationOptions {
   /** `Config.RefreshIntervalMs`: how old an on-duty player's profile may get before it is fetched again. */

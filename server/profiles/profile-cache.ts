@@ -1,11 +1,9 @@
 import { LRUCache } from 'lru-cache';
 import { Subject } from 'rxjs';
 import type { Department, LeftOutDepartment } from '../../shared/contract/index.js';
-import type { CommunityProfiles } from '../community/community.js';
-import type { PanelClient } from '../panel/panel-client.js';
-import { type PanelFailure, type PanelResult, saysAccountUnknown } from '../panel/panel-result.js';
-import type { ProfileRequestClass } from '../panel/scheduling/request-classes.js';
-import type { ProfileEntry } from './profile-entry.js';
+import type { PanelClient, ProfileRequestClass } from '../panel/index.js';
+import { type PanelFailure, type PanelResult, saysAccountUnknown } from '../panel/index.js';
+import type { CommunityProfiles, ProfileEntry } from './profile-entry.js';
 import type { PersistedProfile } from './profile-persistence.js';
 import type { ProfileDropped, ProfileHeld } from './profile-updates.js';
 

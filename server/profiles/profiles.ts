@@ -1,11 +1,9 @@
 import { filter, merge, type Observable, Subject } from 'rxjs';
 import type { DepartmentSummary, ProfilePayload } from '../../shared/events.js';
 import { ENGLISH, type Messages } from '../../shared/locale.js';
-import type { PlayerRegistry } from '../edge/index.js';
-import type { Logger } from '../kernel/index.js';
-import type { PanelFailure } from '../panel/panel-result.js';
-import type { ProfileRequestClass } from '../panel/scheduling/request-classes.js';
-import { reportTokenRefused } from '../panel/token-refused.js';
+import type { Logger, PlayerRegistry } from '../kernel/index.js';
+import type { PanelFailure, ProfileRequestClass } from '../panel/index.js';
+import { reportTokenRefused } from '../panel/index.js';
 import type { ProfileCache } from './profile-cache.js';
 import type { ProfileEntry } from './profile-entry.js';
 import type { ProfileServed, ProfileStatus, ProfileUpdate, ProfileView } from './profile-updates.js';

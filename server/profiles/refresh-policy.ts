@@ -1,5 +1,5 @@
-import type { PlayerRegistry } from '../edge/index.js';
-import type { ProfileRequestClass } from '../panel/scheduling/request-classes.js';
+import type { PlayerRegistry } from '../kernel/index.js';
+import type { ProfileRequestClass } from '../panel/index.js';
 import { isMember, type ProfileCache } from './profile-cache.js';
 import type { ProfileEntry } from './profile-entry.js';
 

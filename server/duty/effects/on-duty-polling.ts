@@ -1,5 +1,5 @@
 import type { Logger } from '../../kernel/index.js';
-import type { OnDutyRevalidation } from '../../profiles/on-duty-revalidation.js';
+import type { OnDutyRevalidation } from '../../profiles/index.js';
 import { type DutyEffect, dutyEffect } from './duty-effect.js';
 
 /** Players on duty have their profile polled, so what the panel changes reaches their duty. */

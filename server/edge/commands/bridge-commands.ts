@@ -1,14 +1,13 @@
 import type { BridgeServerExports } from '../../../shared/events.js';
-import type { Duty } from '../../duty/duty.js';
-import type { BridgeRuntime, Logger, ServerPort } from '../../kernel/index.js';
-import type { PlayerRegistry } from '../players/player-registry.js';
+import type { Duty } from '../../duty/index.js';
+import type { BridgeRuntime, Logger, PlayerRegistry, ServerPort } from '../../kernel/index.js';
+import type { StatusSnapshot } from '../../metrics/index.js';
 import { registerAdminCommand } from './admin-command.js';
 import { registerDutyKickCommand } from './dutykick-command.js';
 import { offDutyCommand } from './offduty-command.js';
 import { refreshCommand } from './refresh-command.js';
 import { releaseCommand } from './release-command.js';
 import { statusCommand } from './status-command.js';
-import type { StatusSnapshot } from './status-report.js';
 import { statusReader } from './status-snapshot.js';
 
 export interface BridgeCommandsWiring {

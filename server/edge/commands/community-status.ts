@@ -1,7 +1,6 @@
-import type { Community } from '../../community/community.js';
-import type { HeldForRedis } from '../../community/held-for-redis.js';
-import { REDIS_URL_CONVAR } from '../../community/redis-convar.js';
-import type { StatusSnapshot } from './status-report.js';
+import type { Community, HeldForRedis } from '../../community/index.js';
+import { REDIS_URL_CONVAR } from '../../kernel/index.js';
+import type { StatusSnapshot } from '../../metrics/index.js';
 
 /**
  * The community's part of `bridge status`, read when the command runs: what Redis does, what waits for it here, and

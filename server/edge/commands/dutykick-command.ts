@@ -1,6 +1,5 @@
 import type { DutyOutcome } from '../../../shared/events.js';
-import type { Logger, ServerPort } from '../../kernel/index.js';
-import type { PlayerRegistry } from '../players/player-registry.js';
+import type { Logger, PlayerRegistry, ServerPort } from '../../kernel/index.js';
 import { playerLabel } from './player-label.js';
 import { parsePlayerId } from './player-target.js';
 

@@ -1,7 +1,7 @@
 import type { DegradedMode } from '../../../shared/config/index.js';
-import type { Outbox } from '../../duty/outbox.js';
-import type { PanelStack } from '../../panel/panel-stack.js';
-import type { StatusSnapshot } from './status-report.js';
+import type { Outbox } from '../../duty/index.js';
+import type { StatusSnapshot } from '../../metrics/index.js';
+import type { PanelStack } from '../../panel/index.js';
 
 /** The panel's part of `bridge status`, read when the command runs. */
 export const panelStatusOf =

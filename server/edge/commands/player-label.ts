@@ -1,5 +1,5 @@
 import { panelPlayerName } from '../../../shared/contract/player-name.js';
-import type { PlayerRegistry } from '../players/player-registry.js';
+import type { PlayerRegistry } from '../../kernel/index.js';
 
 /**
  * Who did something, for a log line: `the console`, or `player 3 (Sam Okafor)`. The name is the player's own text,

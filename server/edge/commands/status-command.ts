@@ -1,5 +1,6 @@
+import type { StatusSnapshot } from '../../metrics/index.js';
 import type { Subcommand } from './admin-command.js';
-import { formatStatus, type StatusSnapshot } from './status-report.js';
+import { formatStatus } from './status-report.js';
 
 /** `bridge status`: the panel, the budget, the queues, the outbox, the cache and who is on duty, at a glance. */
 export function statusCommand(read: () => StatusSnapshot): Subcommand {

@@ -1,45 +1,4 @@
-import type { DegradedMode } from '../../../shared/config/index.js';
-import type { OutboxStats } from '../../duty/outbox.js';
-import type { CircuitSnapshot } from '../../panel/health/circuit-breaker.js';
-import type { LatencyStats } from '../../panel/health/latency-stats.js';
-import type { BudgetSnapshot } from '../../panel/rate-limit/rate-budget.js';
-import type { SchedulerStats } from '../../panel/scheduling/request-scheduler.js';
-
-/** Everything `bridge status` shows, read at the moment it runs. */
-export interface StatusSnapshot {
-  /** The monotonic clock: every time below is on it, except the outbox's record times. */
-  now: number;
-  /** The wall clock, for the outbox's record times (kept in KVP across restarts, so on the wall clock). */
-  wallNow: number;
-  /** Undefined when the convars are missing and the bridge is inert. */
-  panel:
-    | {
-        apiBase: string;
-        circuit: CircuitSnapshot;
-        latency: ReturnType<LatencyStats['snapshot']>;
-        budget: BudgetSnapshot;
-        scheduler: SchedulerStats;
-        outbox: OutboxStats;
-        degradedMode: DegradedMode;
-      }
-    | undefined;
-  /**
-   * The community of servers (BRIDGE_REDIS_URL); `alone` says why this server has none. Undefined when the bridge is
-   * inert.
-   */
-  community?: CommunityStatus | { alone: string };
-  cachedProfiles: number;
-  playersOnline: number;
-  playersOnDuty: number;
-}
-
-/**
- * The community's part of `bridge status`, as dist/redis.cjs words it (community-status-lines.ts): what Redis does,
- * and what waits for it here.
- */
-export interface CommunityStatus {
-  lines: readonly string[];
-}
+import type { CommunityStatus, StatusSnapshot } from '../../metrics/index.js';
 
 const seconds = (ms: number) => `${Math.max(0, Math.round(ms / 1000))} s`;
 const ms = (value: number | undefined) => (value === undefined ? '-' : `${Math.round(value)} ms`);

@@ -1,7 +1,6 @@
-import type { Duty } from '../../duty/duty.js';
-import type { BridgeRuntime } from '../../kernel/index.js';
-import type { PlayerRegistry } from '../players/player-registry.js';
-import type { StatusSnapshot } from './status-report.js';
+import type { Duty } from '../../duty/index.js';
+import type { BridgeRuntime, PlayerRegistry } from '../../kernel/index.js';
+import type { StatusSnapshot } from '../../metrics/index.js';
 
 export interface StatusSources {
   runtime: Pick<BridgeRuntime, 'now' | 'wallNow'>;

@@ -1,9 +1,8 @@
 import type { BridgeServerExports } from '../../../shared/events.js';
 import type { Messages } from '../../../shared/locale.js';
-import type { Duty } from '../../duty/duty.js';
-import type { ServerPort } from '../../kernel/index.js';
-import { type Profiles, payloadOf } from '../../profiles/profiles.js';
-import type { PlayerRegistry } from '../players/player-registry.js';
+import type { Duty } from '../../duty/index.js';
+import type { PlayerRegistry, ServerPort } from '../../kernel/index.js';
+import { type Profiles, payloadOf } from '../../profiles/index.js';
 import { createServerExports } from './server-exports.js';
 
 export interface ExportsWiring {

@@ -5,8 +5,7 @@ import type {
   PlayerDepartments,
   ProfilePayload,
 } from '../../../shared/events.js';
-import { type DutyState, OFF_DUTY } from '../../duty/duty-state.js';
-import { onDutyByDepartment } from '../../duty/on-duty-by-department.js';
+import { type DutyState, OFF_DUTY, onDutyByDepartment } from '../../duty/index.js';
 import { playerDutyOf } from '../state/bridge-duty-key.js';
 
 export interface ServerExportsDeps {

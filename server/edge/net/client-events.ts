@@ -1,12 +1,10 @@
 import { filter, map, merge, mergeMap, type Subscription } from 'rxjs';
 import type { ProfilePayload } from '../../../shared/events.js';
-import type { Duty } from '../../duty/duty.js';
-import type { Logger, ServerPort } from '../../kernel/index.js';
+import type { Duty } from '../../duty/index.js';
+import type { Logger, PlayerRegistry, PlayerSession, ServerPort } from '../../kernel/index.js';
 import { guarded } from '../../kernel/index.js';
-import type { Profiles } from '../../profiles/profiles.js';
-import type { RevalidationAsks } from '../../profiles/revalidation-asks.js';
+import type { Profiles, RevalidationAsks } from '../../profiles/index.js';
 import { readDrop } from '../players/drop-reading.js';
-import type { PlayerRegistry, PlayerSession } from '../players/player-registry.js';
 import type { TokenExposureCheck } from '../security/token-exposure-check.js';
 import type { ClientEventLimits } from './client-event-limits.js';
 import { dutyRequestHandler } from './duty-request.js';

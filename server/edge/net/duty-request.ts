@@ -1,7 +1,6 @@
 import { type DutyOutcome, INTERNAL_EVENTS } from '../../../shared/events.js';
-import type { Duty } from '../../duty/duty.js';
-import type { Logger, ServerPort } from '../../kernel/index.js';
-import type { PlayerRegistry } from '../players/player-registry.js';
+import type { Duty } from '../../duty/index.js';
+import type { Logger, PlayerRegistry, ServerPort } from '../../kernel/index.js';
 import type { ClientEventLimits } from './client-event-limits.js';
 import { DutyRequestArgsSchema, requestIdOf } from './client-requests.js';
 

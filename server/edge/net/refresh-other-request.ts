@@ -1,9 +1,8 @@
 import type { ProfilePayload } from '../../../shared/events.js';
-import type { Logger, ServerPort } from '../../kernel/index.js';
+import type { Logger, PlayerRegistry, ServerPort } from '../../kernel/index.js';
 import { playerLabel } from '../commands/player-label.js';
 import { parsePlayerId } from '../commands/player-target.js';
 import { describeRefresh } from '../commands/refresh-command.js';
-import type { PlayerRegistry } from '../players/player-registry.js';
 import type { ClientEventLimits } from './client-event-limits.js';
 
 /** What a supervisor needs for `/dutyrefresh <id>`; plain `/dutyrefresh` stays everyone's. */

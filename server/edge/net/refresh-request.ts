@@ -1,7 +1,6 @@
 import { INTERNAL_EVENTS } from '../../../shared/events.js';
-import type { ServerPort } from '../../kernel/index.js';
-import type { Profiles } from '../../profiles/profiles.js';
-import type { PlayerRegistry } from '../players/player-registry.js';
+import type { PlayerRegistry, ServerPort } from '../../kernel/index.js';
+import type { Profiles } from '../../profiles/index.js';
 import type { ClientEventLimits } from './client-event-limits.js';
 
 export interface RefreshRequestDeps {

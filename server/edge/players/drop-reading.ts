@@ -1,4 +1,4 @@
-import type { Drop } from '../../duty/duty.js';
+import type { Drop } from '../../duty/index.js';
 import type { PlayerDrop } from '../../kernel/index.js';
 
 // FXServer's ClientDropReason (citizenfx/fivem 06d4d348, code/components/citizen-server-impl/include/

@@ -1,8 +1,7 @@
-import { OFF_DUTY } from '../../duty/duty-state.js';
-import type { ServerPort } from '../../kernel/index.js';
+import { OFF_DUTY } from '../../duty/index.js';
+import type { PlayerRegistry, PlayerSession, ServerPort } from '../../kernel/index.js';
 import { publishDutyState } from '../state/bridge-duty-key.js';
 import type { StateBagGuard } from '../state/state-bag-guard.js';
-import type { PlayerRegistry, PlayerSession } from './player-registry.js';
 
 export interface SessionOpenerOptions {
   players: PlayerRegistry;

@@ -1,5 +1,5 @@
 import { DUTY_STATE_BAG_KEY, type PlayerDuty } from '../../../shared/events.js';
-import type { DutyState } from '../../duty/duty-state.js';
+import type { DutyState } from '../../duty/index.js';
 import type { BridgeRuntime, Logger, ServerPort } from '../../kernel/index.js';
 import { StateBagGuard } from './state-bag-guard.js';
 

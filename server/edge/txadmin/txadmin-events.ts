@@ -1,6 +1,6 @@
 import type { Observable, Subscription } from 'rxjs';
 import { INTERNAL_EVENTS } from '../../../shared/events.js';
-import type { Duty } from '../../duty/duty.js';
+import type { Duty } from '../../duty/index.js';
 import type { Logger, ServerPort, TxAdminEvent } from '../../kernel/index.js';
 import { errorText } from '../../kernel/index.js';
 import { RestartNotices } from './restart-notices.js';

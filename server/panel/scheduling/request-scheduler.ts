@@ -1,5 +1,4 @@
 import type { Subscription } from 'rxjs';
-import type { SharedBudget } from '../../community/shared-budget-api.js';
 import type { Logger } from '../../kernel/index.js';
 import { type Clock, WakeTimer } from '../../kernel/index.js';
 import { type CircuitBreaker, reachabilityOf } from '../health/circuit-breaker.js';
@@ -9,6 +8,7 @@ import type { PanelResult } from '../panel-result.js';
 import { CappedWaits } from '../rate-limit/capped-waits.js';
 import type { RateBudget, SendPace } from '../rate-limit/rate-budget.js';
 import { readRateLimitHeaders } from '../rate-limit/read-rate-limit-headers.js';
+import type { SharedBudget } from '../shared-budget-api.js';
 import { FairQueue } from './fair-queue.js';
 import { classRank, paceOf, REQUEST_CLASSES, type RequestClass } from './request-classes.js';
 

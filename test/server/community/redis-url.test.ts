@@ -1,9 +1,9 @@
 // Issue 31, "Redis for an owner" item 1: the Redis password is never printed, in any form, and masking it never garbles
 // an ordinary word. Everything between `//` and the last `@` is masked, or the whole value when it does not read.
 import { describe, expect, it } from 'vitest';
-import { maskRedisUrl, REDIS_URL_CONVAR } from '../../../server/community/redis-convar.js';
 import { parseRedisUrl } from '../../../server/community/redis-url.js';
 import { readBridgeSettings } from '../../../server/kernel/config/bridge-settings.js';
+import { maskRedisUrl, REDIS_URL_CONVAR } from '../../../server/kernel/config/redis-convar.js';
 import type { Logger } from '../../../server/kernel/log/logger.js';
 
 /** The bridge's logger as it starts with BRIDGE_REDIS_URL set to `raw`, and the lines it printed. */

@@ -3,8 +3,8 @@
 // servers' wall clocks agreeing. The Redis side is test/e2e/community-profiles.test.ts; this is the cache's side.
 import { NEVER, Subject } from 'rxjs';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { CommunityProfiles, SharedProfile } from '../../../server/community/community.js';
 import type { PanelResult } from '../../../server/panel/panel-result.js';
+import type { CommunityProfiles, SharedProfile } from '../../../server/profiles/index.js';
 import { ProfileCache } from '../../../server/profiles/profile-cache.js';
 import type { ProfileEntry } from '../../../server/profiles/profile-entry.js';
 import type { ProfileUpdate } from '../../../server/profiles/profile-updates.js';

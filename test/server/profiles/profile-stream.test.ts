@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { PlayerRegistry } from '../../../server/edge/players/player-registry.js';
 import { createLogger } from '../../../server/kernel/log/logger.js';
+import { PlayerRegistry } from '../../../server/kernel/players/player-registry.js';
 import type { PanelResult } from '../../../server/panel/panel-result.js';
 import { ProfileCache } from '../../../server/profiles/profile-cache.js';
 import type { ProfileUpdate } from '../../../server/profiles/profile-updates.js';

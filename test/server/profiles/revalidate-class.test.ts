@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { PlayerRegistry } from '../../../server/edge/players/player-registry.js';
 import { createLogger } from '../../../server/kernel/log/logger.js';
+import { PlayerRegistry } from '../../../server/kernel/players/player-registry.js';
 import type { PanelResult } from '../../../server/panel/panel-result.js';
 import type { ProfileRequestClass } from '../../../server/panel/scheduling/request-classes.js';
 import { ProfileCache } from '../../../server/profiles/profile-cache.js';

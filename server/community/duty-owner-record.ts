@@ -1,9 +1,8 @@
 import type { Observable, Subscription } from 'rxjs';
-import type { DutyOwners } from '../../community/duty-owner-api.js';
-import type { Logger } from '../../kernel/index.js';
-import type { HeldShiftEnd } from '../duty-interpreter.js';
-import { shiftOf } from '../duty-state.js';
-import { type DutyEffect, dutyEffect } from './duty-effect.js';
+import type { HeldShiftEnd } from '../duty/index.js';
+import { type DutyEffect, dutyEffect, shiftOf } from '../duty/index.js';
+import type { Logger } from '../kernel/index.js';
+import type { DutyOwners } from './duty-owner-api.js';
 
 /**
  * With a community (BRIDGE_REDIS_URL): the account's duty owner in Redis follows this server's duties. A duty that

@@ -1,8 +1,7 @@
 import type { Subscription } from 'rxjs';
-import type { DutyOwners } from '../community/duty-owner-api.js';
-import type { Duty } from './duty.js';
-import { shiftOf } from './duty-state.js';
-import type { DutyStore } from './model/duty-store.js';
+import type { Duty, DutyStore } from '../duty/index.js';
+import { shiftOf } from '../duty/index.js';
+import type { DutyOwners } from './duty-owner-api.js';
 
 /**
  * Redis as a source of intents, for the session holding the account here (or whose shift is held here after its game

@@ -1,6 +1,6 @@
 import type { Subscription } from 'rxjs';
-import type { DutyOwners } from '../community/duty-owner-api.js';
-import type { Outbox } from './outbox.js';
+import type { Outbox } from '../duty/index.js';
+import type { DutyOwners } from './duty-owner-api.js';
 
 /**
  * Peers end a crashed server's shifts (issue 30): a server whose liveness lapsed was taken by this one, atomically, so

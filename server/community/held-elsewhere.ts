@@ -1,7 +1,6 @@
-import type { DutyOwners } from '../community/duty-owner-api.js';
-import type { PlayerRegistry } from '../edge/players/player-registry.js';
-import type { Duty } from './duty.js';
-import type { DutyStore } from './model/duty-store.js';
+import type { Duty, DutyStore } from '../duty/index.js';
+import type { PlayerRegistry } from '../kernel/index.js';
+import type { DutyOwners } from './duty-owner-api.js';
 
 /**
  * Issue 32 across a community: a session that joins takes over its account's shift held on another server (its game

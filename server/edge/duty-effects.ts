@@ -1,7 +1,12 @@
-import type { PrincipalGrants } from '../../edge/index.js';
-import { dutyPrincipals, isPrincipalSlug } from '../../edge/index.js';
-import type { Logger } from '../../kernel/index.js';
-import { type DutyEffect, dutyEffect } from './duty-effect.js';
+import type { DutyEffect } from '../duty/index.js';
+import { dutyEffect } from '../duty/index.js';
+import type { Logger } from '../kernel/index.js';
+import { dutyPrincipals, isPrincipalSlug } from './permissions/duty-principals.js';
+import type { PrincipalGrants } from './permissions/principal-grants.js';
+import { publishDutyState } from './state/bridge-duty-key.js';
+import type { StateBagGuard } from './state/state-bag-guard.js';
+
+// The duty effects that reach FiveM: the edge follows the duty slice's changes, which never import the edge.
 
 /**
  * Config.AcePermissions: a player on duty is in `bridge.onduty`, `bridge.<slug>` and `bridge.<slug>.<rankId>`, so an
@@ -26,3 +31,9 @@ export const grantDutyPrincipals = (grants: Pick<PrincipalGrants, 'grant' | 'rev
     }
     grants.grant(chatId, src, dutyPrincipals(slug, next.rankId));
   });
+
+/** Each player's duty on their replicated state bag, through the guard that puts back a client's own writes. */
+export const publishDutyStateBags = (stateBags: Pick<StateBagGuard, 'publish'>, logger: Logger): DutyEffect =>
+  dutyEffect('state bag', logger, ({ src, next }) =>
+    publishDutyState((id, key, value) => stateBags.publish(id, key, value), src, next),
+  );

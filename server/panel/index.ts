@@ -1,0 +1,15 @@
+export type { CircuitSnapshot } from './health/circuit-breaker.js';
+export type { LatencyStats } from './health/latency-stats.js';
+export type { PanelClient } from './panel-client.js';
+export type { PanelFailure, PanelResult } from './panel-result.js';
+export { isRefusalOfTheCall, saysAccountUnknown } from './panel-result.js';
+export type { PanelStack } from './panel-stack.js';
+export { createPanelStack } from './panel-stack.js';
+export type { BudgetSnapshot } from './rate-limit/rate-budget.js';
+export type { RateLimitObservation } from './rate-limit/read-rate-limit-headers.js';
+export type { ProfileRequestClass, RequestClass } from './scheduling/request-classes.js';
+export { classRank } from './scheduling/request-classes.js';
+export type { SchedulerStats } from './scheduling/request-scheduler.js';
+export type { BudgetGrant, SharedBudget } from './shared-budget-api.js';
+export { probeThenResume } from './start-up.js';
+export { reportTokenRefused } from './token-refused.js';

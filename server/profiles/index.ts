@@ -1,0 +1,12 @@
+export { shareProfilesWithCommunity } from './community-profile-sharing.js';
+export { tellLeftOutDepartment } from './left-out-departments.js';
+export { OnDutyRevalidation } from './on-duty-revalidation.js';
+export { ProfileCache } from './profile-cache.js';
+export type { CommunityProfiles, ProfileEntry, SharedProfile } from './profile-entry.js';
+export { PersistedProfileSchema } from './profile-persistence.js';
+export type { ProfileUpdate } from './profile-updates.js';
+export { Profiles, payloadOf } from './profiles.js';
+export { RevalidationAsks } from './revalidation-asks.js';
+export { announceShortRefreshInterval } from './short-refresh-interval.js';
+export { reconcileDuties } from './subscribers/duty-reconciliation.js';
+export { wireProfileSubscribers } from './wire-profile-subscribers.js';
