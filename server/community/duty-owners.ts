@@ -293,20 +293,30 @@ export function startDutyOwners(options: DutyOwnersOptions): DutyOwners {
 
   const lapsed$ = new Subject<LapsedServer>();
   liveness.lapsed$.subscribe((gone) => void takeOver(gone));
-  /** A lapsed server's duties, read from their records: each to be ended at the panel by this server. */
+  /**
+   * A lapsed server's duties, read from their records: each to be ended at the panel by this server. Redis lists the
+   * takeover until every duty was handed on (a held one when its window ends); what could not be read is read again
+   * when the next renewal lists it.
+   */
   const takeOver = async (gone: Lapsed) => {
     takeovers += 1;
+    let read: Awaited<ReturnType<typeof readLapsed>>;
     try {
-      await readLapsed(gone);
+      read = await readLapsed(gone);
     } finally {
       takeovers -= 1;
     }
+    await Promise.all(read.later);
+    if (!stopped) liveness.tookOver(gone, read.complete);
   };
-  const readLapsed = async ({ server, silentForMs, chatIds }: Lapsed) => {
+  const readLapsed = async ({ server, silentForMs, chatIds, handed }: Lapsed) => {
     const duties: LapsedServer['duties'] = [];
-    const later: Array<() => void> = [];
+    const later: Array<() => Promise<void>> = [];
+    let complete = true;
     for (const chatId of chatIds) {
-      for (let attempt = 1; attempt <= 5 && !stopped; attempt++) {
+      if (handed.has(chatId)) continue;
+      let read = false;
+      for (let attempt = 1; attempt <= 5 && !stopped && !read; attempt++) {
         try {
           const raw = await link.call<string | null>('GET', keysOf(chatId)[0] as string);
           const owner = readShared(OwnerSchema, raw, `duty-owner:${chatId}`);
@@ -325,25 +335,29 @@ export function startDutyOwners(options: DutyOwnersOptions): DutyOwners {
             const intent = readShared(IntentSchema, await link.call('GET', intentKeyOf(chatId)), `duty-on:${chatId}`);
             if (intent?.server === server) duties.push({ chatId, shift: undefined, departmentId: intent.dept });
           }
-          break;
+          read = true;
+          handed.add(chatId);
         } catch {
           await retryWait(attempt);
         }
       }
+      if (!read) complete = false;
     }
     const said = `server ${server} stopped renewing its liveness ${Math.round(silentForMs / 1000)} s ago (it crashed, or cannot reach Redis)`;
-    for (const endLater of later) endLater();
-    if (duties.length === 0 && later.length === 0) return logger.debug(`${said}; it owned no duty`);
-    if (duties.length === 0) return;
-    logger.info(`${said}; this server ends its ${duties.length} duty(ies) at the panel`);
-    lapsed$.next({ server, silentForMs, duties });
+    const ends = later.map((endLater) => endLater());
+    if (duties.length === 0 && later.length === 0) logger.debug(`${said}; it owned no duty`);
+    if (duties.length > 0) {
+      logger.info(`${said}; this server ends its ${duties.length} duty(ies) at the panel`);
+      lapsed$.next({ server, silentForMs, duties });
+    }
+    return { later: ends, complete };
   };
 
   const endHeldLater = (server: string, silentForMs: number, duty: LapsedServer['duties'][number], ms: number) => {
     logger.info(
       `server ${server} stopped renewing its liveness ${Math.round(silentForMs / 1000)} s ago with the shift of chat account ${duty.chatId} held for its player to come back (Config.ResumeWindowMs): this server ends it at the panel when its window does, in ${Math.ceil(ms / 1000)} s`,
     );
-    void sleep(ms).then(() => {
+    return sleep(ms).then(() => {
       if (!stopped) lapsed$.next({ server, silentForMs, duties: [duty] });
     });
   };

@@ -1,11 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { filter, firstValueFrom, Subject } from 'rxjs';
+import { ChatIdSchema } from '../../shared/contract/chat-id.js';
+import * as z from '../../shared/zod-mini.js';
 import type { KeyValueStore, Logger } from '../kernel/index.js';
 import { errorText } from '../kernel/index.js';
-import type { CommunityLink } from './community.js';
+import type { CommunityLink, ReadShared } from './community.js';
 import type { RedisClock } from './redis-clock.js';
 import { IDENTITY_KEY, serverIdentity } from './server-identity.js';
-import { LIVENESS_OF_LUA, RENEW_LUA } from './server-liveness.lua.js';
+import { LIVENESS_OF_LUA, RENEW_LUA, TAKEN_OVER_LUA } from './server-liveness.lua.js';
 
 /** Renewals per liveness: a server late by a renewal or two is not taken for gone. */
 const RENEWALS_PER_LIVENESS = 6;
@@ -13,6 +15,7 @@ const LONGEST_RETRY_MS = 5_000;
 
 export interface ServerLivenessOptions {
   link: CommunityLink;
+  readShared: ReadShared;
   store: Pick<KeyValueStore, 'get' | 'set'>;
   logger: Logger;
   clock: RedisClock;
@@ -27,7 +30,16 @@ export interface Lapsed {
   server: string;
   silentForMs: number;
   chatIds: string[];
+  /** The accounts already handed on to be ended, when a takeover is listed again (a fault cut its first try short). */
+  handed: Set<string>;
 }
+
+const TakeoverSchema = z.object({
+  server: z.string().check(z.minLength(1), z.maxLength(64)),
+  at: z.string().check(z.maxLength(20)),
+  silentForMs: z.number(),
+  chatIds: z.array(ChatIdSchema),
+});
 
 export interface ServerLiveness {
   /** This server's identity, once settled (no duty record is written before): waits through any outage. */
@@ -43,11 +55,14 @@ export interface ServerLiveness {
   readonly revived$: Subject<void>;
   /** Another live server renews this identity: this server took a fresh one (`former` was its identity). */
   readonly renamed$: Subject<{ former: string; current: string }>;
+  /** A lapsed server to take over: listed by every renewal until `tookOver` says its duties were all handed on. */
   readonly lapsed$: Subject<Lapsed>;
+  /** Every duty of this lapsed server was handed on (`complete`), or some could not be read and are tried again. */
+  tookOver(gone: Lapsed, complete: boolean): void;
   stop(): void;
 }
 
-type RenewAnswer = ['conflict', string] | ['ok', string, number, string | false | null, number, ...string[]];
+type RenewAnswer = ['conflict', string] | ['ok', string, number, ...string[]];
 
 /**
  * This server's identity and liveness in the community (issue 30). The identity is kept in KVP, so a crash or a
@@ -58,12 +73,15 @@ type RenewAnswer = ['conflict', string] | ['ok', string, number, string | false 
  * run): it waits long enough for that run to renew, and only a run that does is another server.
  *
  * Then it renews every sixth of the liveness, on Redis's clock, and each renewal takes out the first other server
- * whose renewal is older than the liveness, with what it owned (one server does, atomically): lapsed$.
+ * whose renewal is older than the liveness, with what it owned (one server does, atomically): lapsed$. Redis keeps the
+ * takeover, and each renewal lists it, until this server says it is done: a renewal that timed out and still ran
+ * loses nothing.
  */
 export function startServerLiveness(options: ServerLivenessOptions): ServerLiveness {
   const { link, store, logger, clock, now, sleep, run, livenessMs } = options;
   const renewEveryMs = Math.max(250, Math.floor(livenessMs / RENEWALS_PER_LIVENESS));
-  const keys = ['servers', 'server-runs', 'owned'].map((name) => `${link.prefix}${name}`);
+  const keys = ['servers', 'server-runs', 'owned', 'takeovers'].map((name) => `${link.prefix}${name}`);
+  const takeoversKey = keys[3] as string;
   let identity = serverIdentity(store, logger);
   let settled: string | undefined;
   let inherited = false;
@@ -72,6 +90,8 @@ export function startServerLiveness(options: ServerLivenessOptions): ServerLiven
   const revived$ = new Subject<void>();
   const renamed$ = new Subject<{ former: string; current: string }>();
   const lapsed$ = new Subject<Lapsed>();
+  /** Each takeover listed to this server (by lapsed server and its last renewal): being taken over, or done. */
+  const takeovers = new Map<string, { gone: Lapsed; by: string; at: string; done: boolean; running: boolean }>();
 
   /** A script whose answer starts with Redis's TIME: a sample of its clock. */
   const timed = async <T>(lua: string, args: Array<string | number>, timeAt: (answer: T) => number): Promise<T> => {
@@ -158,11 +178,11 @@ export function startServerLiveness(options: ServerLivenessOptions): ServerLiven
           renamed$.next({ former, current: identity });
           continue;
         }
-        const [, , revived, lapsedServer, silentForMs, ...chatIds] = answer;
+        const [, , revived, ...listed] = answer;
         if (revived === 1 || gap) revived$.next();
         gap = false;
         failures = 0;
-        if (lapsedServer) lapsed$.next({ server: lapsedServer, silentForMs, chatIds });
+        followTakeovers(listed);
       } catch (error) {
         gap = true;
         logger.debug(`this server's liveness could not be renewed (${errorText(error)})`);
@@ -170,6 +190,38 @@ export function startServerLiveness(options: ServerLivenessOptions): ServerLiven
     }
   };
   void renewals();
+
+  const acknowledge = (takeover: { by: string; gone: Lapsed; at: string }) =>
+    link.script(TAKEN_OVER_LUA, [takeoversKey], [takeover.by, takeover.gone.server, takeover.at]).catch(() => {
+      // Listed again by the next renewal, and acknowledged again then.
+    });
+  /** The takeovers the renewal listed: a new one is taken over; one done here whose acknowledgement was lost, again. */
+  const followTakeovers = (listed: readonly string[]) => {
+    const now = new Set<string>();
+    for (const raw of listed) {
+      const read = options.readShared(TakeoverSchema, raw, 'takeovers');
+      if (!read) continue;
+      const key = `${read.server}@${read.at}`;
+      now.add(key);
+      const known = takeovers.get(key);
+      if (known?.done) void acknowledge(known);
+      if (known) {
+        if (known.done || known.running) continue;
+        known.running = true;
+        lapsed$.next(known.gone);
+        continue;
+      }
+      const gone: Lapsed = {
+        server: read.server,
+        silentForMs: read.silentForMs,
+        chatIds: read.chatIds,
+        handed: new Set(),
+      };
+      takeovers.set(key, { gone, by: identity, at: read.at, done: false, running: true });
+      lapsed$.next(gone);
+    }
+    for (const key of takeovers.keys()) if (!now.has(key)) takeovers.delete(key);
+  };
 
   return {
     identity: () =>
@@ -183,6 +235,14 @@ export function startServerLiveness(options: ServerLivenessOptions): ServerLiven
     revived$,
     renamed$,
     lapsed$,
+    tookOver(gone, complete) {
+      const takeover = [...takeovers.values()].find((each) => each.gone === gone);
+      if (!takeover) return;
+      takeover.running = false;
+      if (!complete) return;
+      takeover.done = true;
+      void acknowledge(takeover);
+    },
     stop() {
       stopped = true;
       revived$.complete();

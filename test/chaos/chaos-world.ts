@@ -470,6 +470,14 @@ export class ChaosWorld {
     return renewed;
   }
 
+  /** The lapsed servers whose takeover is not finished yet, read from Redis itself. */
+  async pendingTakeovers(): Promise<string[]> {
+    const keys = (await this.redis.command('KEYS', 'bridge:*:takeovers')) as string[];
+    const lapsed: string[] = [];
+    for (const key of keys) lapsed.push(...((await this.redis.command('HKEYS', key)) as string[]));
+    return lapsed;
+  }
+
   /** Each running server's sessions on duty, as the game has them. */
   gameDuties(): GameDuty[] {
     const duties: GameDuty[] = [];

@@ -4,7 +4,8 @@
 // - every running server renewed its liveness in Redis since the last fault ended, so it has seen Redis back and
 //   settled again what it holds (a renewal after a gap claims everything again);
 // - every server still down was taken out of the community's liveness by a peer, which then ends its shifts (unless a
-//   running copy of its folder took its identity);
+//   running copy of its folder took its identity), and no takeover is left in Redis: each taker handed on every duty
+//   of the server it took out;
 // - each running server's outbox is empty and the `duty owners` line of `bridge status` says `settled` (no claim being
 //   written, no `on` to send again, no check of every claim still to come, no takeover under way);
 // - no duty call is on its way to the panel, and nothing was sent or written to an owner record for a moment (what
@@ -42,6 +43,8 @@ export async function stillBusy(world: ChaosWorld): Promise<string[]> {
     const at = identity === undefined ? undefined : renewed.get(identity);
     if (at === undefined || at < world.lastHealAt) busy.push(`server ${server} has not renewed since the last fault`);
   }
+  const takeovers = await world.pendingTakeovers();
+  if (takeovers.length > 0) busy.push(`server(s) ${takeovers.join(', ')} taken out, not all handed on yet`);
   if (busy.length > 0) return busy;
 
   for (const server of world.sims.keys()) {

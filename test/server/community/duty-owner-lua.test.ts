@@ -9,7 +9,7 @@ import {
   HOLD_LUA,
   TAKE_HELD_LUA,
 } from '../../../server/community/duty-owner.lua.js';
-import { LIVENESS_OF_LUA, RENEW_LUA } from '../../../server/community/server-liveness.lua.js';
+import { LIVENESS_OF_LUA, RENEW_LUA, TAKEN_OVER_LUA } from '../../../server/community/server-liveness.lua.js';
 import { type RedisServer, redisAvailable, startRedisServer } from '../../support/redis-server.js';
 
 const CHAT = '284619375016482817';
@@ -18,6 +18,7 @@ const RECORD = `${P}duty-owner:${CHAT}`;
 const OWNED = `${P}owned`;
 const SERVERS = `${P}servers`;
 const RUNS = `${P}server-runs`;
+const TAKEOVERS = `${P}takeovers`;
 const CHANNEL = `${P}duty-owner`;
 const OVERLAP = 250_000;
 /** 2026, in µs: a fence of 16 digits, more than cjson keeps of a number. */
@@ -210,37 +211,84 @@ describe.skipIf(!redisAvailable())('the duty owner scripts', () => {
 
   describe('liveness', () => {
     const renew = (server: string, runId: string, { allowRun = '', allowScore = '', sweep = false } = {}) =>
-      run(RENEW_LUA, [SERVERS, RUNS, OWNED], [server, runId, 3_000, allowRun, allowScore, sweep ? 1 : 0]);
+      run(RENEW_LUA, [SERVERS, RUNS, OWNED, TAKEOVERS], [server, runId, 3_000, allowRun, allowScore, sweep ? 1 : 0]);
 
     it('another run still renewing the identity is another live server; a run that stopped renewing is not', async () => {
       expect((await renew('aaaa', 'run1'))[0]).toBe('ok');
       expect(await renew('aaaa', 'run2')).toEqual(['conflict', 'run1']);
-      const [run1, score] = (await run(LIVENESS_OF_LUA, [SERVERS, RUNS, OWNED], ['aaaa'])) as [string, string];
+      const [run1, score] = (await run(LIVENESS_OF_LUA, [SERVERS, RUNS, OWNED, TAKEOVERS], ['aaaa'])) as [
+        string,
+        string,
+      ];
       expect(run1).toBe('run1');
       // run2 saw run1's renewal at `score` and waited: not renewed since, so it was run2's own dead last run.
       expect((await renew('aaaa', 'run2', { allowRun: 'run1', allowScore: score }))[0]).toBe('ok');
       expect(await renew('aaaa', 'run1')).toEqual(['conflict', 'run2']);
     });
 
+    /** The takeovers a renewal's answer lists. */
+    const listed = (answer: unknown[]) =>
+      answer.slice(3).map((raw) => JSON.parse(String(raw)) as { server: string; at: string; chatIds: string[] });
+    const lapse = async (server: string, agoMs: number, chatIds: string[]) => {
+      await redis.command('ZADD', SERVERS, String(Date.now() - agoMs), server);
+      await redis.command('HSET', RUNS, server, server);
+      for (const chatId of chatIds) await redis.command('ZADD', OWNED, '0', `${server}:${chatId}`);
+    };
+
     it('exactly one renewal takes a lapsed server out, with the accounts it owned', async () => {
       await renew('bbbb', 'b');
       await renew('cccc', 'c');
-      await redis.command('ZADD', SERVERS, String(Date.now() - 10_000), 'aaaa');
-      await redis.command('HSET', RUNS, 'aaaa', 'a');
-      await redis.command('ZADD', OWNED, '0', `aaaa:${CHAT}`, '0', 'aaaa:1039284756102938475', '0', `bbbb:${CHAT}`);
+      await lapse('aaaa', 10_000, [CHAT, '1039284756102938475']);
+      await redis.command('ZADD', OWNED, '0', `bbbb:${CHAT}`);
       const [first, second] = await Promise.all([
         renew('bbbb', 'b', { sweep: true }),
         renew('cccc', 'c', { sweep: true }),
       ]);
-      const takers = [first, second].filter((answer) => answer[3] === 'aaaa');
+      const takers = [first, second].filter((answer) => listed(answer).some(({ server }) => server === 'aaaa'));
       expect(takers).toHaveLength(1);
-      expect((takers[0] as unknown[]).slice(5).sort()).toEqual(['1039284756102938475', CHAT].sort());
-      expect(Number(takers[0]?.[4])).toBeGreaterThanOrEqual(10_000);
+      const [takeover] = listed(takers[0] as unknown[]);
+      expect(takeover?.chatIds.sort()).toEqual(['1039284756102938475', CHAT].sort());
+      expect(Number((takeover as unknown as { silentForMs: number }).silentForMs)).toBeGreaterThanOrEqual(10_000);
       expect(await owned()).toEqual([`bbbb:${CHAT}`]);
       expect(await redis.command('HGET', RUNS, 'aaaa')).toBeNull();
       // Renewing again after being taken out says so: what this server held is settled again.
       expect((await renew('aaaa', 'a'))[2]).toBe(1);
       expect((await renew('aaaa', 'a'))[2]).toBe(0);
+    });
+
+    it('a takeover is listed by every renewal of its taker until the taker says it is done, then by none', async () => {
+      await renew('bbbb', 'b');
+      await lapse('aaaa', 10_000, [CHAT]);
+      const [first] = listed(await renew('bbbb', 'b', { sweep: true }));
+      expect(first).toMatchObject({ server: 'aaaa', chatIds: [CHAT] });
+      // That answer may have been lost (a timeout): the next renewal lists it again; another server's lists nothing.
+      expect(listed(await renew('bbbb', 'b', { sweep: true }))).toEqual([first]);
+      expect(listed(await renew('cccc', 'c', { sweep: true }))).toEqual([]);
+      // Only its taker, for this very lapse, says it is done.
+      expect(await run(TAKEN_OVER_LUA, [TAKEOVERS], ['cccc', 'aaaa', first?.at as string])).toBe(0);
+      expect(await run(TAKEN_OVER_LUA, [TAKEOVERS], ['bbbb', 'aaaa', '1'])).toBe(0);
+      expect(await run(TAKEN_OVER_LUA, [TAKEOVERS], ['bbbb', 'aaaa', first?.at as string])).toBe(1);
+      expect(listed(await renew('bbbb', 'b', { sweep: true }))).toEqual([]);
+    });
+
+    it('a taker that lapses before it is done passes its takeover on, with its own accounts', async () => {
+      await renew('cccc', 'c');
+      await lapse('aaaa', 10_000, [CHAT]);
+      await renew('bbbb', 'b');
+      expect(listed(await renew('bbbb', 'b', { sweep: true }))).toMatchObject([{ server: 'aaaa' }]);
+      // B dies with A's takeover unfinished: whoever takes B out finishes both.
+      await lapse('bbbb', 10_000, ['1039284756102938475']);
+      const takeovers = listed(await renew('cccc', 'c', { sweep: true }));
+      expect(takeovers.map(({ server, chatIds }) => [server, chatIds]).sort()).toEqual([
+        ['aaaa', [CHAT]],
+        ['bbbb', ['1039284756102938475']],
+      ]);
+    });
+
+    it('a lapsed server with nothing owned is taken out as an empty takeover (an empty list, not an object)', async () => {
+      await renew('bbbb', 'b');
+      await lapse('aaaa', 10_000, []);
+      expect(listed(await renew('bbbb', 'b', { sweep: true }))).toMatchObject([{ server: 'aaaa', chatIds: [] }]);
     });
   });
 });

@@ -291,6 +291,28 @@ describe.skipIf(!redisAvailable())('the duty owners in Redis', () => {
     ]);
   });
 
+  it('a takeover whose answer was lost (writes paused: the renewal timed out, and ran once they resumed) is still ended', async () => {
+    // Seed 4000 of `npm run chaos`: A crashed with a claimed duty while Redis held every write for 1.5 s.
+    const a = await server();
+    const b = await server();
+    await until(() => a.identity() !== undefined && b.identity() !== undefined);
+    a.owners.claim(ALEX, '1:100', 1);
+    await until(async () => (await record())?.shift === '1:100');
+    a.owners.stop();
+    await redis.pause(LIVENESS_MS + 600, 'WRITE');
+    await until(() => b.lapsed.length > 0);
+    expect(b.lapsed).toEqual([
+      {
+        server: a.identity(),
+        silentForMs: expect.any(Number),
+        duties: [{ chatId: ALEX, shift: '1:100', departmentId: 1 }],
+      },
+    ]);
+    // Taken over once, however many renewals answer while it is being ended.
+    await new Promise((resolve) => setTimeout(resolve, LIVENESS_MS));
+    expect(b.lapsed).toHaveLength(1);
+  });
+
   it('an on a server announced and died with before claiming it is taken over unclaimed, and ended only while that server is gone and nobody claimed the account', async () => {
     const a = await server();
     const b = await server();
@@ -426,6 +448,18 @@ describe.skipIf(!redisAvailable())('the duty owners in Redis', () => {
     expect(a.lines.filter((line) => line.includes('set aside'))).toEqual([
       expect.stringMatching(/^WARN: Redis holds something under the duty-owner channel that does not read/),
     ]);
+  });
+
+  it('a takeover that does not read is set aside with one line, and never taken over', async () => {
+    const b = await server();
+    await until(() => b.identity() !== undefined);
+    const bad = JSON.stringify({ by: b.identity(), at: '1', silentForMs: 5, chatIds: ['not a chat id'] });
+    await redis.command('HSET', `${PREFIX}takeovers`, 'zzzz', bad);
+    await until(() => b.lines.some((line) => line.includes('under takeovers')));
+    expect(b.lines.filter((line) => line.includes('set aside'))).toEqual([
+      expect.stringMatching(/^WARN: Redis holds something under takeovers that does not read/),
+    ]);
+    expect(b.lapsed).toEqual([]);
   });
 
   it('another type under the owner key (another program’s) is set aside with one line and counts as no owner', async () => {
