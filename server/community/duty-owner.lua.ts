@@ -135,7 +135,8 @@ return {'won', text(fence), wait, restate}`;
  * KEYS: record, owned, servers (the liveness of each server). ARGV: server, shift ('' with mode unclaimed), fence
  * (µs, '' unknown), leaseMs, mode ('end': an off that ends the claim | 'keep': an on of the live claim | 'unclaimed':
  * an off of an on never claimed, sent only while no live claim exists), confirmer, create ('1': write this claim
- * where there is none, or an older one), channel, chatId, dept, livenessMs.
+ * where there is none, or an older one), channel, chatId, dept, livenessMs, former (this server's identity before it
+ * had to take a fresh one, '' for none: a record of the same shift under it is this claim).
  * A peer's `off` of a lapsed server's claim (or, unclaimed, of its `on` never claimed) goes only while that server is
  * still lapsed: one that renews again keeps its duty.
  * → {'go'} | {'stale', server, state} | {'ended'} (mode keep: the claim was ended by another server) | {'none'}
@@ -144,8 +145,17 @@ export const CONFIRM_LUA = `${COMMON}
 local key, owned = KEYS[1], KEYS[2]
 local server, shift, fence, lease, mode = ARGV[1], ARGV[2], tonumber(ARGV[3]), tonumber(ARGV[4]), ARGV[5]
 local confirmer, create, channel, chatId, dept = ARGV[6], ARGV[7], ARGV[8], ARGV[9], tonumber(ARGV[10])
+local former = ARGV[12] or ''
 local now_ms = math.floor(now_us() / 1000)
 local cur = read(key)
+if cur and former ~= '' and confirmer == server and cur.server == former and cur.shift == shift then
+  -- This server's own claim, written under the identity it had before it had to take a fresh one (as CLAIM_LUA's
+  -- former): it is this claim, moved to this identity.
+  redis.call('ZREM', owned, member(former, chatId))
+  cur.server = server
+  if cur.by == former then cur.by = server end
+  if cur.state == 'live' then redis.call('ZADD', owned, 0, member(server, chatId)) end
+end
 if confirmer ~= server then
   local renewed = tonumber(redis.call('ZSCORE', KEYS[3], server))
   if renewed and now_ms - renewed <= tonumber(ARGV[11]) then return {'stale', server, 'alive'} end

@@ -403,7 +403,7 @@ export function startDutyOwners(options: DutyOwnersOptions): DutyOwners {
         chatId,
         [
           ...[server, shift, fenceUs ?? '', request.leaseMs, mode, identity, create ? '1' : '0', channel, chatId],
-          ...[request.departmentId ?? '', livenessMs],
+          ...[request.departmentId ?? '', livenessMs, claim?.former ?? ''],
         ],
         [serversKey],
       );

@@ -43,12 +43,12 @@ describe.skipIf(!redisAvailable())('the duty owner scripts', () => {
     server: string,
     shift: string,
     mode: 'end' | 'keep' | 'unclaimed',
-    { fence = '' as number | '', confirmer = server, create = false, leaseMs = 10_000 } = {},
+    { fence = '' as number | '', confirmer = server, create = false, leaseMs = 10_000, former = '' } = {},
   ) =>
     run(
       CONFIRM_LUA,
       [RECORD, OWNED, SERVERS],
-      [server, shift, fence, leaseMs, mode, confirmer, create ? 1 : 0, CHANNEL, CHAT, 1, 30_000],
+      [server, shift, fence, leaseMs, mode, confirmer, create ? 1 : 0, CHANNEL, CHAT, 1, 30_000, former],
     );
   const record = async () => {
     const raw = (await redis.command('GET', RECORD)) as string | null;
@@ -116,6 +116,23 @@ describe.skipIf(!redisAvailable())('the duty owner scripts', () => {
     // B's claim restates (A's confirmed off may reach the panel after B's `on`); a call that was not sent cannot
     // have reached the panel after B's, but whose claim was never seen might have: a second ask.
     expect(await record()).toMatchObject({ server: 'bbbb', restate: 2 });
+  });
+
+  it('a call of a claim written under the identity its server had before a fresh one is confirmed as that claim', async () => {
+    // Seed 5000 of `npm run chaos`: a copy of A's folder took A's identity while A was cut off, so A took a fresh one
+    // (here 0000, which sorts below aaaa). A's off of its own duty must not be taken for another server's.
+    await claim('aaaa', '7:1', T, T - S);
+    expect(await confirm('0000', '7:1', 'end', { fence: T, create: true, former: 'aaaa' })).toEqual(['go']);
+    expect(await record()).toMatchObject({ server: '0000', shift: '7:1', state: 'ending', by: '0000', restate: 0 });
+    // Indexed under the identity it goes by now, until its off is delivered (ENDED_LUA).
+    expect(await owned()).toEqual([`0000:${CHAT}`]);
+    // Another server's claim under that identity, of another shift, is not this one.
+    await claim('aaaa', '9:9', T + S, T);
+    expect(await confirm('0000', '7:1', 'end', { fence: T, create: true, former: 'aaaa' })).toEqual([
+      'stale',
+      'aaaa',
+      'live',
+    ]);
   });
 
   it('a record Redis lost is written again for the claim that asks (create), and an older one loses to it', async () => {
