@@ -71,13 +71,18 @@ export function chaosProperty(options: ChaosOptions) {
     try {
       await fc.asyncModelRun(() => ({ model: initialModel(servers), real: world }), commands);
       await world.healAll();
-      await untilQuiet(world);
-      const violations = check(world.record(), options.checks);
-      if (violations.length > 0) {
+      const writeConsoles = () => {
         const consoles = join(tmpdir(), `bridge-chaos-${process.pid}.log`);
         writeFileSync(consoles, `${world.log.join('\n')}\n\n${world.consoles()}\n`);
-        throw new ChaosFailure(violations, world.log, consoles);
-      }
+        return consoles;
+      };
+      // A world that never settles is a failure too, and its consoles say why.
+      await untilQuiet(world).catch((error: unknown) => {
+        const text = error instanceof Error ? error.message : String(error);
+        throw new Error(`${text}\nthe servers' consoles: ${writeConsoles()}`);
+      });
+      const violations = check(world.record(), options.checks);
+      if (violations.length > 0) throw new ChaosFailure(violations, world.log, writeConsoles());
       failed = false;
     } finally {
       await world.close();

@@ -104,7 +104,8 @@ export async function startSimCommunity(options: SimCommunityOptions): Promise<S
   const redisUrlOf = async (): Promise<string | undefined> => {
     const redis = options.proxiedRedis;
     if (!redis) return options.redisUrl;
-    const proxy = await startTcpProxy(redis.port);
+    // A server added later reaches Redis where the others do now: after a failover, the promoted replica.
+    const proxy = await startTcpProxy(proxies[0]?.target ?? redis.port);
     proxies.push(proxy);
     return `redis://127.0.0.1:${proxy.port}/0`;
   };
