@@ -16,7 +16,9 @@ export default defineConfig({
     isolate: false,
     // Four workers more than the cores. Most of the longest files wait in real time (a community on a real
     // redis-server, chromium, CLI processes) and use little CPU; with one worker more than the cores, the suite spent
-    // more time waiting than computing (2-core machine: 224 s with three workers, 120 s with six, docs/budget.md).
+    // more time waiting than computing. On a fresh clone of a loaded 2-core machine, vitest took 220 s with three
+    // workers, and 136 s with six, the long files split and started first (docs/budget.md). Eight, under a load of
+    // 15, timed some CPU-bound tests out.
     // The files that wait start first (test/long-files-first.ts), so the CPU-bound ones fill the time they wait.
     maxWorkers: availableParallelism() + 4,
     sequence: { sequencer: LongFilesFirst },
