@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
+import { LongFilesFirst } from './test/long-files-first.js';
 
 export default defineConfig({
   test: {
@@ -13,10 +14,13 @@ export default defineConfig({
     // suite's time. Files share a worker's module cache instead; test/between-files.ts puts back the globals a file
     // may change, and every file builds its own sims, panels and servers.
     isolate: false,
-    // vitest's default leaves one core to the main process, which on a 2-core machine runs the files one at a time;
-    // the main process mostly waits on the workers. One worker more than the cores fills the time the real-time
-    // files (community storms, chromium, CLI processes) spend waiting; a second more cost more CPU in module imports
-    // than it saved (2-core machine under load: 145 s with three workers, 150 s with four).
-    maxWorkers: availableParallelism() + 1,
+    // Four workers more than the cores. Most of the longest files wait in real time (a community on a real
+    // redis-server, chromium, CLI processes) and use little CPU; with one worker more than the cores, the suite spent
+    // more time waiting than computing. On a fresh clone of a loaded 2-core machine, vitest took 220 s with three
+    // workers, and 136 s with six, the long files split and started first (docs/budget.md). Eight, under a load of
+    // 15, timed some CPU-bound tests out.
+    // The files that wait start first (test/long-files-first.ts), so the CPU-bound ones fill the time they wait.
+    maxWorkers: availableParallelism() + 4,
+    sequence: { sequencer: LongFilesFirst },
   },
 });

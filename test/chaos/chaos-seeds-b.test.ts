@@ -1,4 +1,4 @@
-// npm test's second share of the chaos test's fixed seeds (fixed-seeds.ts): 26 s under load 15, less when quiet.
+// npm test's second share of the chaos test's fixed seeds (fixed-seeds.ts); chaos-seeds-a.test.ts says why three.
 import { describeFixedSeeds } from './fixed-seeds.js';
 
-describeFixedSeeds([4, 5, 6, 7]);
+describeFixedSeeds([2, 5, 6, 7]);

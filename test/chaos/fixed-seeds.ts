@@ -2,7 +2,7 @@
 // same runs every time. Each seed is one sequence of operations and faults on a fresh world of three servers, one mock
 // panel and a real redis-server, checked at quiescence. A failure prints the seed, the sequence and the command that
 // replays it and shrinks it (`npm run chaos -- --seed S --path P`). Longer runs: `npm run chaos -- --runs N`.
-// The seeds are split across files of about 30 s each, so vitest runs them beside other files.
+// The seeds are split across three files of at most about 16 s each, so vitest runs them beside other files.
 import { describe, expect, it } from 'vitest';
 import { redisAvailable } from '../support/redis-server.js';
 import { chaosReport, runChaos } from './chaos-run.js';

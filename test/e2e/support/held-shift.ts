@@ -1,5 +1,6 @@
 // Issue 32 item 4, "Across a community": two simulated servers with Config.ResumeWindowMs, one mock panel, one real
-// redis-server. The tests are split over two files by outcome, so that vitest runs them side by side.
+// redis-server. The tests are split over four files, one test each (community-resume*.test.ts), so that vitest runs
+// them side by side.
 import type { BridgeServerExports } from '../../../shared/events.js';
 import type { Sim } from '../../../sim/index.js';
 import { ONE_DEPARTMENT } from '../../mock-panel/support/demo-users.js';
