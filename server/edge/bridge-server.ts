@@ -39,8 +39,7 @@ import {
   tellLeftOutDepartment,
   wireProfileSubscribers,
 } from '../profiles/index.js';
-import { communityStatusOf } from './commands/community-status.js';
-import { panelStatusOf } from './commands/panel-status.js';
+import { communityStatusOf, panelStatusOf } from './commands/status.js';
 import { grantDutyPrincipals, publishDutyStateBags } from './duty-effects.js';
 import { startGameSide } from './game-side.js';
 import { startInertBridge } from './inert-bridge.js';

@@ -1,4 +1,4 @@
-export * from './commands/status-report.js';
+export * from './commands/status.js';
 export * from './permissions/duty-principals.js';
 export * from './permissions/principal-grants.js';
 export * from './state/bridge-duty-key.js';

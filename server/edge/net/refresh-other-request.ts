@@ -1,8 +1,7 @@
 import type { ProfilePayload } from '../../../shared/events.js';
 import type { Logger, PlayerRegistry, ServerPort } from '../../kernel/index.js';
-import { playerLabel } from '../commands/player-label.js';
-import { parsePlayerId } from '../commands/player-target.js';
-import { describeRefresh } from '../commands/refresh-command.js';
+import { describeRefresh } from '../commands/bridge-command.js';
+import { parsePlayerId, playerLabel } from '../commands/dutykick-command.js';
 import type { ClientEventLimits } from './client-event-limits.js';
 
 /** What a supervisor needs for `/dutyrefresh <id>`; plain `/dutyrefresh` stays everyone's. */
