@@ -6,7 +6,7 @@ import {
   CLIENT_EVENT_NAMES,
   type ClientEvent,
   ClientEventLimits,
-} from '../../../server/edge/net/client-event-limits.js';
+} from '../../../server/edge/client-event-limits.js';
 import { REPO_ROOT } from '../../e2e/support/world.js';
 
 function clock() {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { TokenBuckets } from '../../../server/edge/net/token-bucket.js';
+import { TokenBuckets } from '../../../server/edge/client-event-limits.js';
 
 function clock() {
   let now = 1_000_000;
