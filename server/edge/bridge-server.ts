@@ -41,11 +41,10 @@ import {
 } from '../profiles/index.js';
 import { communityStatusOf, panelStatusOf } from './commands/status.js';
 import { grantDutyPrincipals, publishDutyStateBags } from './duty-effects.js';
-import { startGameSide } from './game-side.js';
+import { dutyPlayerOf, startGameSide } from './game-side.js';
 import { startInertBridge } from './inert-bridge.js';
-import { dutyPlayerOf } from './players/player-sessions.js';
 import type { BridgeServer } from './started-bridge.js';
-import { followTxAdmin } from './txadmin/txadmin-events.js';
+import { followTxAdmin } from './txadmin.js';
 
 /** The composition root: builds the bridge's parts and wires them; what each does lives in its own module. */
 export function startBridgeServer(port: ServerPort, runtime: BridgeRuntime): BridgeServer {

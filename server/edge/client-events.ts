@@ -9,7 +9,7 @@ import type { Profiles, RevalidationAsks } from '../profiles/index.js';
 import type { ClientEventLimits } from './client-event-limits.js';
 import { describeRefresh } from './commands/bridge-command.js';
 import { parsePlayerId, playerLabel } from './commands/dutykick-command.js';
-import type { TokenExposureCheck } from './security/token-exposure-check.js';
+import type { TokenExposureCheck } from './token-exposure-check.js';
 
 // The players' joins and drops and their clients' events: one stream each, and the handler of each event a client
 // sends. Everything a client sends is untrusted and rate limited (client-event-limits.ts).
@@ -235,7 +235,7 @@ const TIMED_OUT = /timed out/i;
 // txAdmin v8.0.1 (d8c5515b), resource/sv_main.lua: its monitor resource drops with '[txAdmin] ' and the message its
 // core wrote in the server's language (locale/en.json: kick_messages.player `You have been kicked: ...`,
 // ban_messages.kick_permanent / kick_temporary `(admin) You have been [permanently] banned ...`). txAdmin fires its
-// event before it drops, so the event names the reason first (server/edge/txadmin/); the text is read only for a drop that
+// event before it drops, so the event names the reason first (server/edge/txadmin.ts); the text is read only for a drop that
 // comes first, and only in English.
 const TXADMIN = 'monitor';
 const TXADMIN_KICKED = /^\[txAdmin\] You have been kicked/;

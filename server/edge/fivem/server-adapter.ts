@@ -2,7 +2,7 @@ import { Observable, Subject } from 'rxjs';
 import { INTERNAL_EVENTS } from '../../../shared/events.js';
 import { wiredExport, wireIntegers } from '../../../shared/wire-integers.js';
 import type { ClientMessage, PlayerDrop, PlayerStateWrite, ServerPort, TxAdminEvent } from '../../kernel/index.js';
-import { TXADMIN_EVENTS, TXADMIN_RESOURCE } from '../txadmin/txadmin-payloads.js';
+import { TXADMIN_EVENTS, TXADMIN_RESOURCE } from '../txadmin.js';
 import { serveHttp } from './http-handler.js';
 import { createResourceKvpStore } from './resource-kvp.js';
 import { createResourcePort } from './resource-port.js';

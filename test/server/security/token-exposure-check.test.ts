@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { tokenProof } from '../../../client/token-proof.js';
-import { TokenExposureCheck } from '../../../server/edge/security/token-exposure-check.js';
+import { TokenExposureCheck } from '../../../server/edge/token-exposure-check.js';
 import { createLogger } from '../../../server/kernel/log/logger.js';
 import { TOKEN_CONVAR } from '../../../shared/token-exposure.js';
 

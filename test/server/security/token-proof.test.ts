@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { tokenProof as clientProof } from '../../../client/token-proof.js';
-import { tokenProof as serverProof } from '../../../server/edge/security/token-proof.js';
+import { tokenProof as serverProof } from '../../../server/edge/token-exposure-check.js';
 
 // The client proves it can read the token convar with @noble/hashes, the server checks with node:crypto: the check
 // works only while both compute the same HMAC-SHA256 for every token and nonce, UTF-8 included.
