@@ -39,8 +39,9 @@ import {
   tellLeftOutDepartment,
   wireProfileSubscribers,
 } from '../profiles/index.js';
+import { grantDutyPrincipals } from './ace-principals.js';
 import { communityStatusOf, panelStatusOf } from './commands/status.js';
-import { grantDutyPrincipals, publishDutyStateBags } from './duty-effects.js';
+import { publishDutyStateBags } from './duty-state-bag.js';
 import { dutyPlayerOf, startGameSide } from './game-side.js';
 import { startInertBridge } from './inert-bridge.js';
 import type { BridgeServer } from './started-bridge.js';

@@ -9,15 +9,14 @@ import type { StatusSnapshot } from '../metrics/index.js';
 import { departmentsSeen$, startMetricsWhenOn } from '../metrics/index.js';
 import type { Profiles } from '../profiles/index.js';
 import { RevalidationAsks } from '../profiles/index.js';
+import { createAceConsole, PrincipalGrants } from './ace-principals.js';
 import { ClientEventLimits } from './client-event-limits.js';
 import { subscribeClientEvents } from './client-events.js';
 import { registerBridgeCommands } from './commands/bridge-command.js';
 import { statusReader } from './commands/status.js';
-import { createAceConsole } from './permissions/ace-console.js';
-import { PrincipalGrants } from './permissions/principal-grants.js';
+import type { StateBagGuard } from './duty-state-bag.js';
+import { guardDutyStateBags, publishDutyState } from './duty-state-bag.js';
 import { registerServerExports } from './server-exports.js';
-import { guardDutyStateBags, publishDutyState } from './state/bridge-duty-key.js';
-import type { StateBagGuard } from './state/state-bag-guard.js';
 import { TokenExposureCheck } from './token-exposure-check.js';
 
 export interface GameSideWiring {

@@ -10,7 +10,7 @@ import type { Duty } from '../duty/index.js';
 import { type DutyState, OFF_DUTY, onDutyByDepartment } from '../duty/index.js';
 import type { PlayerRegistry, ServerPort } from '../kernel/index.js';
 import { type Profiles, payloadOf } from '../profiles/index.js';
-import { playerDutyOf } from './state/bridge-duty-key.js';
+import { playerDutyOf } from './duty-state-bag.js';
 
 export interface ServerExportsDeps {
   dutyState(src: number): DutyState;
