@@ -1,3 +1,2 @@
-export * from './ace-principals.js';
-export * from './commands/status.js';
-export * from './duty-state-bag.js';
+export { type BridgeServer, startBridgeServer } from './bridge-server.js';
+export { createServerPort } from './fivem/server-adapter.js';
