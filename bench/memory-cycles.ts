@@ -13,8 +13,8 @@
 import { getHeapSpaceStatistics } from 'node:v8';
 import defaultData from '../mock-panel/data/default.json' with { type: 'json' };
 import { createMockPanel, type MockPanelData } from '../mock-panel/index.js';
+import type { BridgeServer } from '../server/edge/bridge-server.js';
 import { startBridgeServer } from '../server/edge/bridge-server.js';
-import type { BridgeServer } from '../server/edge/started-bridge.js';
 import { API_BASE_CONVAR, TOKEN_CONVAR } from '../server/kernel/config/panel-settings.js';
 import { createMemoryStore } from '../server/kernel/storage/key-value-store.js';
 import { ALEX, JAMIE, LSPD, SAFR } from './support/demo-users.js';

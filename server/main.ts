@@ -1,5 +1,4 @@
-import { startBridgeServer } from './edge/bridge-server.js';
-import { createServerPort } from './edge/fivem/server-adapter.js';
+import { createServerPort, startBridgeServer } from './edge/index.js';
 import type { LoadModule } from './kernel/optional-modules/load-optional-module.js';
 
 // FXServer runs this bundle as a classic script: wire the adapter to the bridge and export nothing.

@@ -10,7 +10,7 @@ export type DutyRequest =
   | { kind: 'on'; src: number; departmentId: number | null }
   | { kind: 'off'; src: number; reason: DutyEndReason; resumable?: boolean };
 
-/** How a session left (server/edge/players/drop-reading.ts): `dropped` unless txAdmin kicked or banned it. */
+/** How a session left (server/edge/client-events.ts): `dropped` unless txAdmin kicked or banned it. */
 export interface Drop {
   reason?: DutyEndReason;
   /** Its game crashed or timed out: with Config.ResumeWindowMs its shift is held for the account. */

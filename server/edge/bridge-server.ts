@@ -9,6 +9,7 @@ import {
   recordDutyOwners,
   startCommunityRun,
 } from '../community/index.js';
+import type { Duty } from '../duty/index.js';
 import {
   closeEndedShifts,
   DutyService,
@@ -17,6 +18,8 @@ import {
   emitServerDutyEvents,
   endDutiesLeftOpen,
   logDutyChanges,
+  NOT_CONFIGURED_DUTY,
+  OFF_DUTY,
   OpenDutyLedger,
   Outbox,
   pollOnDutyProfiles,
@@ -26,7 +29,7 @@ import {
   subscribeDutyEffects,
   tellIntegrations,
 } from '../duty/index.js';
-import type { BridgeRuntime, ServerPort } from '../kernel/index.js';
+import type { BridgeRuntime, BridgeSettings, Logger, ServerPort } from '../kernel/index.js';
 import { PlayerRegistry, readBridgeSettings } from '../kernel/index.js';
 import { createPanelStack, probeThenResume } from '../panel/index.js';
 import {
@@ -39,16 +42,30 @@ import {
   tellLeftOutDepartment,
   wireProfileSubscribers,
 } from '../profiles/index.js';
-import { communityStatusOf } from './commands/community-status.js';
-import { panelStatusOf } from './commands/panel-status.js';
-import { grantDutyPrincipals, publishDutyStateBags } from './duty-effects.js';
-import { startGameSide } from './game-side.js';
-import { startInertBridge } from './inert-bridge.js';
-import { dutyPlayerOf } from './players/player-sessions.js';
-import type { BridgeServer } from './started-bridge.js';
-import { followTxAdmin } from './txadmin/txadmin-events.js';
+import { grantDutyPrincipals } from './ace-principals.js';
+import { communityStatusOf, panelStatusOf } from './commands/status.js';
+import { publishDutyStateBags } from './duty-state-bag.js';
+import { dutyPlayerOf, startGameSide } from './game-side.js';
+import { followTxAdmin } from './txadmin.js';
 
-/** The composition root: builds the bridge's parts and wires them; what each does lives in its own module. */
+/** What `startBridgeServer` hands back, configured or inert: the parts the runtime adapter and the tests reach. */
+export interface BridgeServer {
+  readonly logger: Logger;
+  readonly players: PlayerRegistry;
+  readonly duty: Duty;
+  readonly profiles: Profiles;
+  /** Resolves once the start-up probe has answered (immediately when not configured). */
+  readonly ready: Promise<void>;
+  /** The resource is stopping: everyone on duty goes off duty now; the panel calls wait in KVP if need be. */
+  stop(): void;
+  /** Entries held per player or chat account, by where they are held: all zero once everyone has left. */
+  footprint(): Record<string, number>;
+}
+
+/**
+ * The composition root: builds the bridge's parts and wires them (without usable convars, the inert bridge below).
+ * What each part does lives in its own module.
+ */
 export function startBridgeServer(port: ServerPort, runtime: BridgeRuntime): BridgeServer {
   const settings = readBridgeSettings(port);
   if (!settings.panel) return startInertBridge(port, runtime, settings);
@@ -232,5 +249,67 @@ export function startBridgeServer(port: ServerPort, runtime: BridgeRuntime): Bri
       community?.stop();
     },
     footprint: () => ({ ...game.footprint(), 'outbox.lanes': outbox.openLanes, onDutyRevalidation: polling.size }),
+  };
+}
+
+/**
+ * The bridge without its convars: up and harmless until the owner sets them and restarts it. Players, exports and
+ * commands work; every profile and duty request is answered `not_configured`, and nothing reaches a panel.
+ */
+export function startInertBridge(
+  port: ServerPort,
+  runtime: BridgeRuntime,
+  { logger, config, token }: BridgeSettings,
+): BridgeServer {
+  const players = new PlayerRegistry();
+  const duty = NOT_CONFIGURED_DUTY;
+  const profiles = new Profiles(undefined, players, logger, config.Locale);
+  // Without a panel there is no community either: its count is this server's own.
+  const communityCount = new CommunityOnDutyCount((key, value) => port.setGlobalState(key, value), logger);
+  // Only the client push has work here: every profile is `not_configured`, and nobody is on duty to reconcile.
+  const profileSubscribers = wireProfileSubscribers({
+    profiles,
+    cache: undefined,
+    store: port.store,
+    isConnected: (src) => players.get(src) !== undefined,
+    emitClient: (event, src, ...args) => port.emitClient(event, src, ...args),
+    sendDutyState: (src) => port.emitClient(INTERNAL_EVENTS.dutyState, src, snapshotOf(OFF_DUTY)),
+    logger,
+  });
+  const game = startGameSide({
+    port,
+    runtime,
+    logger,
+    config,
+    token,
+    players,
+    duty,
+    profiles,
+    playersOnline: () => {},
+    panelStatus: () => undefined,
+    communityStatus: () => undefined,
+    communityCount: (slug) => communityCount.count(slug),
+  });
+  // Nobody is ever on duty here, and scripts reading the counts find that said.
+  const counts = publishOnDutyCounts(
+    {
+      onDutyPlayers: () => duty.onDutyPlayers(),
+      setGlobalState: (key, value) => port.setGlobalState(key, value),
+      counted: (own) => communityCount.own(own),
+    },
+    logger,
+  )(duty.dutyChanges$);
+  return {
+    logger,
+    players,
+    duty,
+    profiles,
+    ready: Promise.resolve(),
+    stop() {
+      game.stop();
+      profileSubscribers.unsubscribe();
+      counts.unsubscribe();
+    },
+    footprint: () => game.footprint(),
   };
 }

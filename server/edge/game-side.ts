@@ -1,25 +1,23 @@
 import type { BridgeConfig } from '../../shared/config/index.js';
 import { type BridgeServerExports, INTERNAL_EVENTS } from '../../shared/events.js';
 import type { Duty } from '../duty/index.js';
-import { onDutyByDepartment } from '../duty/index.js';
+import { OFF_DUTY, onDutyByDepartment } from '../duty/index.js';
 import type { Integrations } from '../integrations/index.js';
 import { loadIntegrations } from '../integrations/index.js';
-import type { BridgeRuntime, Logger, PlayerRegistry, ServerPort } from '../kernel/index.js';
+import type { BridgeRuntime, Logger, PlayerRegistry, PlayerSession, ServerPort } from '../kernel/index.js';
 import type { StatusSnapshot } from '../metrics/index.js';
 import { departmentsSeen$, startMetricsWhenOn } from '../metrics/index.js';
 import type { Profiles } from '../profiles/index.js';
 import { RevalidationAsks } from '../profiles/index.js';
-import { registerBridgeCommands } from './commands/bridge-commands.js';
-import { statusReader } from './commands/status-snapshot.js';
-import { registerServerExports } from './exports/register-exports.js';
-import { ClientEventLimits } from './net/client-event-limits.js';
-import { subscribeClientEvents } from './net/client-events.js';
-import { createAceConsole } from './permissions/ace-console.js';
-import { PrincipalGrants } from './permissions/principal-grants.js';
-import { sessionOpener } from './players/player-sessions.js';
-import { TokenExposureCheck } from './security/token-exposure-check.js';
-import { guardDutyStateBags } from './state/bridge-duty-key.js';
-import type { StateBagGuard } from './state/state-bag-guard.js';
+import { createAceConsole, PrincipalGrants } from './ace-principals.js';
+import { ClientEventLimits } from './client-event-limits.js';
+import { subscribeClientEvents } from './client-events.js';
+import { registerBridgeCommands } from './commands/bridge-command.js';
+import { statusReader } from './commands/status.js';
+import type { StateBagGuard } from './duty-state-bag.js';
+import { guardDutyStateBags, publishDutyState } from './duty-state-bag.js';
+import { registerServerExports } from './server-exports.js';
+import { TokenExposureCheck } from './token-exposure-check.js';
 
 export interface GameSideWiring {
   port: ServerPort;
@@ -157,3 +155,30 @@ export function startGameSide(wiring: GameSideWiring): GameSide {
     },
   };
 }
+
+export interface SessionOpenerOptions {
+  players: PlayerRegistry;
+  port: Pick<ServerPort, 'playerName' | 'playerIdentifiers'>;
+  stateBags: Pick<StateBagGuard, 'publish'>;
+}
+
+/**
+ * The player's session, opened the first time the bridge hears of them (a join, a client that is ready, a player
+ * already online at start): their bag says off duty from the start, so a forged value never stands unanswered.
+ */
+export const sessionOpener =
+  ({ players, port, stateBags }: SessionOpenerOptions) =>
+  (src: number): PlayerSession => {
+    const known = players.get(src);
+    if (known) return known;
+    publishDutyState((id, key, value) => stateBags.publish(id, key, value), src, OFF_DUTY);
+    return players.add(src, port.playerName(src), port.playerIdentifiers(src));
+  };
+
+/** The player as the duty service needs them: only a player with a chat account can go on duty. */
+export const dutyPlayerOf =
+  (players: PlayerRegistry) =>
+  (src: number): { chatId: string; name: string } | undefined => {
+    const session = players.get(src);
+    return session?.chat.ok ? { chatId: session.chat.chatId, name: session.name } : undefined;
+  };

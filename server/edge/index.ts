@@ -1,5 +1,2 @@
-export * from './commands/status-report.js';
-export * from './permissions/duty-principals.js';
-export * from './permissions/principal-grants.js';
-export * from './state/bridge-duty-key.js';
-export * from './state/state-bag-guard.js';
+export { type BridgeServer, startBridgeServer } from './bridge-server.js';
+export { createServerPort } from './fivem/server-adapter.js';

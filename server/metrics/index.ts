@@ -1,3 +1,3 @@
 export type { CommunityStatus, StatusSnapshot } from './bridge-metrics.js';
-export * from './load-metrics.js';
-export * from './seen-departments.js';
+export { startMetricsWhenOn } from './load-metrics.js';
+export { departmentsSeen$ } from './seen-departments.js';

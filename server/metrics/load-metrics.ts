@@ -1,7 +1,7 @@
 import type { Unsubscribable } from 'rxjs';
 import { type LoadModule, type OptionalModule, startOptionalModule } from '../kernel/index.js';
 import type * as MetricsEntry from './metrics-entry.js';
-import type { MetricsWiring } from './start-metrics.js';
+import type { MetricsWiring } from './metrics-entry.js';
 
 /** dist/metrics.cjs (server/metrics/metrics-entry.ts). */
 export const METRICS_MODULE: OptionalModule = {

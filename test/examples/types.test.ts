@@ -112,7 +112,7 @@ describe('the types shipped for TypeScript consumers (types/)', () => {
   });
 
   it('take a player id as the string getPlayers() gives, in every server export that takes a player', () => {
-    // The exports read a numeric string as the id (server/edge/exports/server-exports.ts); the types must not refuse it.
+    // The exports read a numeric string as the id (server/edge/server-exports.ts); the types must not refuse it.
     const diagnostics = sourceDiagnostics({
       files: {
         'test/examples/consumer.ts': `

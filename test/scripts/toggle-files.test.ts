@@ -11,7 +11,7 @@ describe('npm run toggle-files', () => {
         'server/duty/decide.ts',
         'server/duty/outbox.ts',
         'server/panel/panel-client.ts',
-        'server/edge/exports/server-exports.ts',
+        'server/edge/server-exports.ts',
       ]),
     );
     expect(files.get('server/duty/decide.ts')?.size).toBeGreaterThan(1);

@@ -1,8 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { startBridgeClient } from '../../client/bridge-client.js';
 import { OFF_DUTY } from '../../server/duty/duty-state.js';
-import { createServerExports } from '../../server/edge/exports/server-exports.js';
-import { playerDutyOf } from '../../server/edge/state/bridge-duty-key.js';
+import { playerDutyOf } from '../../server/edge/duty-state-bag.js';
+import { createServerExports } from '../../server/edge/server-exports.js';
 import {
   type DeptDataPayload,
   DUTY_STATE_BAG_KEY,

@@ -1,7 +1,7 @@
+// `/dutykick`, a supervisor's command in game, and how any command reads a typed player id and names a player.
+import { panelPlayerName } from '../../../shared/contract/player-name.js';
 import type { DutyOutcome } from '../../../shared/events.js';
 import type { Logger, PlayerRegistry, ServerPort } from '../../kernel/index.js';
-import { playerLabel } from './player-label.js';
-import { parsePlayerId } from './player-target.js';
 
 /** Restricted: FXServer lets only the console and principals with the ACE `command.dutykick` run it. */
 export const DUTY_KICK_COMMAND = 'dutykick';
@@ -51,4 +51,21 @@ export function registerDutyKickCommand({ port, logger, players, takeOffDuty }: 
     },
     true,
   );
+}
+
+/** A player id typed in the console: a positive whole number of a connected player, or undefined. */
+export function parsePlayerId(text: string | undefined, isConnected: (src: number) => boolean): number | undefined {
+  if (text === undefined || !/^\d+$/.test(text)) return undefined;
+  const src = Number(text);
+  return src > 0 && isConnected(src) ? src : undefined;
+}
+
+/**
+ * Who did something, for a log line: `the console`, or `player 3 (Sam Okafor)`. The name is the player's own text,
+ * so it is cleaned of control characters first: a newline in a name must not forge another log line.
+ */
+export function playerLabel(src: number, players: Pick<PlayerRegistry, 'get'>): string {
+  if (src === 0) return 'the console';
+  const name = panelPlayerName(players.get(src)?.name);
+  return name === undefined ? `player ${src}` : `player ${src} (${name})`;
 }

@@ -1,11 +1,18 @@
 import { Observable, Subject } from 'rxjs';
 import { INTERNAL_EVENTS } from '../../../shared/events.js';
 import { wiredExport, wireIntegers } from '../../../shared/wire-integers.js';
-import type { ClientMessage, PlayerDrop, PlayerStateWrite, ServerPort, TxAdminEvent } from '../../kernel/index.js';
-import { TXADMIN_EVENTS, TXADMIN_RESOURCE } from '../txadmin/txadmin-payloads.js';
-import { serveHttp } from './http-handler.js';
-import { createResourceKvpStore } from './resource-kvp.js';
-import { createResourcePort } from './resource-port.js';
+import type {
+  ClientMessage,
+  HttpAnswer,
+  HttpRequest,
+  KeyValueStore,
+  PlayerDrop,
+  PlayerStateWrite,
+  ResourcePort,
+  ServerPort,
+  TxAdminEvent,
+} from '../../kernel/index.js';
+import { TXADMIN_EVENTS, TXADMIN_RESOURCE } from '../txadmin.js';
 
 // FXServer sets `source` per dispatch and resets it afterwards, so every handler copies it first.
 // Net events carry the player's id; anything else (a local emit, "" or null) is not a player.
@@ -122,4 +129,86 @@ export function createServerPort(onStop: () => void): ServerPort {
     httpHandler: serveHttp,
     resources: createResourcePort(),
   };
+}
+
+/** Resource KVP: persisted by FXServer per resource, so it survives resource and server restarts. */
+export function createResourceKvpStore(): KeyValueStore {
+  return {
+    get: (key) => GetResourceKvpString(key) ?? null,
+    // The synchronous variant: a record must be on disk before the call it describes is sent.
+    set: (key, value) => SetResourceKvp(key, value),
+    delete: (key) => DeleteResourceKvp(key),
+    keys(prefix) {
+      const handle = StartFindKvp(prefix);
+      if (handle === -1) return [];
+      const keys: string[] = [];
+      try {
+        for (let key = FindKvp(handle); typeof key === 'string' && key !== ''; key = FindKvp(handle)) keys.push(key);
+      } finally {
+        EndFindKvp(handle);
+      }
+      return keys;
+    },
+  };
+}
+
+/** Other resources as FXServer shows them: their state, their exports, and local server events. */
+export function createResourcePort(): ResourcePort {
+  return {
+    resourceState: (name) => GetResourceState(name),
+    hasExport(resource, name) {
+      // A lookup of a missing export throws in FiveM; that is the answer "no".
+      try {
+        return typeof exports[resource]?.[name] === 'function';
+      } catch {
+        return false;
+      }
+    },
+    callExport(resource, name, ...args) {
+      const fn = exports[resource]?.[name];
+      if (typeof fn !== 'function') throw new Error(`No such export ${name} in resource ${resource}`);
+      return fn(...args);
+    },
+    emitLocal: (event, ...args) => emit(event, ...args),
+    emitClient: (event, src, ...args) => emitNet(event, src, ...args),
+    globalState: (key) => GlobalState[key],
+    // Plain `on`, never `onNet`: a client must not be able to fake another resource's server event.
+    onLocal: (event, handler) => on(event, handler),
+  };
+}
+
+/** FXServer's request as SetHttpHandler hands it over (natives docs, ResourceHttpComponent.cpp). */
+interface FxRequest {
+  path: string;
+  method: string;
+  headers: Record<string, string>;
+}
+
+interface FxResponse {
+  writeHead(status: number, headers?: Record<string, string | string[]>): void;
+  send(body?: string): void;
+}
+
+const lowerCaseNames = (headers: Record<string, string> | undefined): Record<string, string> =>
+  Object.fromEntries(Object.entries(headers ?? {}).map(([name, value]) => [name.toLowerCase(), String(value)]));
+
+/**
+ * Registers the resource's HTTP handler. The handler answers at once: FXServer keeps a request open until `send`,
+ * so a throw still answers, with a 500, instead of leaving the scraper hanging.
+ */
+export function serveHttp(handler: (request: HttpRequest) => HttpAnswer): void {
+  SetHttpHandler((request: FxRequest, response: FxResponse) => {
+    let answer: HttpAnswer;
+    try {
+      answer = handler({
+        path: String(request.path ?? '/'),
+        method: String(request.method ?? 'GET').toUpperCase(),
+        headers: lowerCaseNames(request.headers),
+      });
+    } catch {
+      answer = { status: 500, headers: { 'Content-Type': 'text/plain; charset=utf-8' }, body: 'internal error\n' };
+    }
+    response.writeHead(answer.status, answer.headers);
+    response.send(answer.body);
+  });
 }

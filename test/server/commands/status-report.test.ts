@@ -6,7 +6,7 @@ import type { CommunitySnapshot } from '../../../server/community/community.js';
 import { communityStatusLines } from '../../../server/community/community-status-lines.js';
 import type { Settling } from '../../../server/community/duty-owner-api.js';
 import type { HeldCall } from '../../../server/community/held-for-redis.js';
-import { formatStatus } from '../../../server/edge/commands/status-report.js';
+import { formatStatus } from '../../../server/edge/commands/status.js';
 import type { StatusSnapshot } from '../../../server/metrics/index.js';
 
 const NOW = 1_000_000;

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { type DutyState, OFF_DUTY } from '../../../server/duty/duty-state.js';
-import { createServerExports, type ServerExportsDeps } from '../../../server/edge/exports/server-exports.js';
+import { createServerExports, type ServerExportsDeps } from '../../../server/edge/server-exports.js';
 import type { ProfilePayload } from '../../../shared/events.js';
 
 const lspd = { id: 1, slug: 'lspd', name: 'Los Santos Police Department', rank: { id: 2, name: 'Sergeant' } };

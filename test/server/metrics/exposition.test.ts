@@ -1,6 +1,6 @@
 import parsePrometheusTextFormat from 'parse-prometheus-text-format';
 import { describe, expect, it } from 'vitest';
-import { formatValue, histogramSamples, renderExposition } from '../../../server/metrics/exposition.js';
+import { formatValue, histogramSamples, renderExposition } from '../../../server/metrics/bridge-metrics.js';
 
 describe('the Prometheus text exposition', () => {
   it('writes HELP and TYPE once per family, then one line per sample, and ends with a line feed', () => {

@@ -4,7 +4,7 @@ import parsePrometheusTextFormat, { type PrometheusSample } from 'parse-promethe
 import { describe, expect, it } from 'vitest';
 import { ALEX, JAMIE, LSPD, SAFR } from '../../../bench/support/demo-users.js';
 import type { HttpRequest } from '../../../server/kernel/server-port.js';
-import { METRICS_TOKEN_CONVAR } from '../../../server/metrics/start-metrics.js';
+import { METRICS_TOKEN_CONVAR } from '../../../server/metrics/metrics-entry.js';
 import { REPO_ROOT } from '../../e2e/support/world.js';
 import { connect, panelConvars, startBridge, TOKEN, useMockPanel } from '../support/bridge-harness.js';
 import { settle } from '../support/virtual-runtime.js';

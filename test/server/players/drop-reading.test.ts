@@ -1,7 +1,7 @@
 // What a drop means for the duty, read from FXServer's own arguments (citizenfx/fivem 06d4d348) and txAdmin's texts
 // (v8.0.1): only a game that went away without its player choosing it may keep the shift (Config.ResumeWindowMs).
 import { describe, expect, it } from 'vitest';
-import { readDrop } from '../../../server/edge/players/drop-reading.js';
+import { readDrop } from '../../../server/edge/client-events.js';
 
 const CLIENT = '__cfx_internal:client';
 const SERVER = '__cfx_internal:server';

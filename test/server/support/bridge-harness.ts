@@ -8,8 +8,8 @@ import {
   type FakeServerPortOptions,
 } from '../../../bench/support/fake-server-port.js';
 import { createMockPanel, type MockPanel, type MockPanelOptions } from '../../../mock-panel/index.js';
+import type { BridgeServer } from '../../../server/edge/bridge-server.js';
 import { startBridgeServer } from '../../../server/edge/bridge-server.js';
-import type { BridgeServer } from '../../../server/edge/started-bridge.js';
 import { API_BASE_CONVAR, TOKEN_CONVAR } from '../../../server/kernel/config/panel-settings.js';
 import type { BridgeRuntime } from '../../../server/kernel/server-port.js';
 import { INTERNAL_EVENTS } from '../../../shared/events.js';

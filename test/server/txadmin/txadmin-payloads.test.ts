@@ -1,13 +1,13 @@
 // txAdmin's payloads as they reach a JS handler (Lua's json.decode, then msgpack): read tolerantly, the field names
 // of older versions included, never a throw.
 import { describe, expect, it } from 'vitest';
-import { RestartNotices } from '../../../server/edge/txadmin/restart-notices.js';
 import {
   banTargetsOf,
   kickTargetOf,
+  RestartNotices,
   secondsRemainingOf,
   shutdownDelayOf,
-} from '../../../server/edge/txadmin/txadmin-payloads.js';
+} from '../../../server/edge/txadmin.js';
 
 describe("txAdmin's payloads", () => {
   it('read the shutdown delay in ms, as a number or a numeric string, and 5000 (its default) otherwise', () => {

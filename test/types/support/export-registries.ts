@@ -1,5 +1,5 @@
 import { startBridgeClient } from '../../../client/bridge-client.js';
-import { registerServerExports } from '../../../server/edge/exports/register-exports.js';
+import { registerServerExports } from '../../../server/edge/server-exports.js';
 import { createFakeClientPort } from '../../client/fake-client-port.js';
 
 export type JsExport = (...args: never[]) => unknown;

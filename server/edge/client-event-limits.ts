@@ -1,6 +1,5 @@
-import { INTERNAL_EVENTS } from '../../../shared/events.js';
-import type { Logger } from '../../kernel/index.js';
-import { TokenBuckets } from './token-bucket.js';
+import { INTERNAL_EVENTS } from '../../shared/events.js';
+import type { Logger } from '../kernel/index.js';
 
 /** The events a client sends the server; each has its own per-player limit below. */
 export type ClientEvent = 'ready' | 'dutyRequest' | 'refresh' | 'refreshOther' | 'revalidate' | 'tokenProof';
@@ -92,5 +91,38 @@ export class ClientEventLimits {
   forget(src: number): void {
     for (const buckets of this.buckets.values()) buckets.forget(src);
     for (const refusing of this.refusing.values()) refusing.delete(src);
+  }
+}
+
+/**
+ * Per-key token buckets: `capacity` requests at once, refilled at `perSecond`. Keeps one client from flooding
+ * the server with requests while an honest player never notices it.
+ */
+export class TokenBuckets<K> {
+  private readonly buckets = new Map<K, { tokens: number; at: number }>();
+
+  constructor(
+    private readonly capacity: number,
+    private readonly perSecond: number,
+    private readonly now: () => number,
+  ) {}
+
+  take(key: K): boolean {
+    const now = this.now();
+    const bucket = this.buckets.get(key) ?? { tokens: this.capacity, at: now };
+    bucket.tokens = Math.min(this.capacity, bucket.tokens + ((now - bucket.at) / 1000) * this.perSecond);
+    bucket.at = now;
+    this.buckets.set(key, bucket);
+    if (bucket.tokens < 1) return false;
+    bucket.tokens -= 1;
+    return true;
+  }
+
+  forget(key: K): void {
+    this.buckets.delete(key);
+  }
+
+  get size(): number {
+    return this.buckets.size;
   }
 }

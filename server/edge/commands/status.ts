@@ -1,4 +1,35 @@
+// `bridge status`: what it reads, when it runs, and how it words it. The metrics endpoint reads the same snapshot.
+import type { DegradedMode } from '../../../shared/config/index.js';
+import type { Community, HeldForRedis } from '../../community/index.js';
+import type { Duty, Outbox } from '../../duty/index.js';
+import type { BridgeRuntime, PlayerRegistry } from '../../kernel/index.js';
+import { REDIS_URL_CONVAR } from '../../kernel/index.js';
 import type { CommunityStatus, StatusSnapshot } from '../../metrics/index.js';
+import type { PanelStack } from '../../panel/index.js';
+
+export interface StatusSources {
+  runtime: Pick<BridgeRuntime, 'now' | 'wallNow'>;
+  players: Pick<PlayerRegistry, 'size'>;
+  duty: Pick<Duty, 'onDutyPlayers'>;
+  /** The panel's part; undefined when the bridge is not configured. */
+  panelStatus: () => StatusSnapshot['panel'];
+  /** The community's part; undefined when the bridge is not configured. */
+  communityStatus: () => StatusSnapshot['community'];
+  cachedProfiles: () => number;
+}
+
+/** Reads what `bridge status` shows; the metrics endpoint reads the same, so both always agree. */
+export const statusReader =
+  ({ runtime, players, duty, panelStatus, communityStatus, cachedProfiles }: StatusSources) =>
+  (): StatusSnapshot => ({
+    now: runtime.now(),
+    wallNow: runtime.wallNow(),
+    panel: panelStatus(),
+    community: communityStatus(),
+    cachedProfiles: cachedProfiles(),
+    playersOnline: players.size,
+    playersOnDuty: duty.onDutyPlayers().length,
+  });
 
 const seconds = (ms: number) => `${Math.max(0, Math.round(ms / 1000))} s`;
 const ms = (value: number | undefined) => (value === undefined ? '-' : `${Math.round(value)} ms`);
@@ -68,3 +99,36 @@ export function formatStatus(snapshot: StatusSnapshot): string[] {
   );
   return lines;
 }
+
+/** The panel's part of `bridge status`, read when the command runs. */
+export const panelStatusOf =
+  (stack: PanelStack, outbox: Pick<Outbox, 'stats'>, apiBase: string, degradedMode: DegradedMode) =>
+  (): NonNullable<StatusSnapshot['panel']> => ({
+    apiBase,
+    circuit: stack.breaker.snapshot(),
+    latency: stack.latency.snapshot(),
+    budget: stack.budget.snapshot(),
+    scheduler: stack.scheduler.stats(),
+    outbox: outbox.stats(),
+    degradedMode,
+  });
+
+/**
+ * The community's part of `bridge status`, read when the command runs: what Redis does, what waits for it here, and
+ * what the duty owners still settle on their own (community-status-lines.ts).
+ */
+export const communityStatusOf =
+  (
+    redisUrl: string,
+    community: Pick<Community, 'statusLines'> | undefined,
+    held: Pick<HeldForRedis, 'list'>,
+    now: () => number,
+  ) =>
+  (): NonNullable<StatusSnapshot['community']> => {
+    if (!redisUrl) return { alone: `${REDIS_URL_CONVAR} is not set` };
+    if (!community)
+      return {
+        alone: `${REDIS_URL_CONVAR} is set but the community's module did not start (the ERROR at start says why)`,
+      };
+    return { lines: community.statusLines(held.list(), now()) };
+  };

@@ -1,9 +1,78 @@
-import { ChatIdSchema } from '../../../shared/contract/index.js';
-import * as z from '../../../shared/zod-mini.js';
-import type { KeyValueStore, Logger } from '../../kernel/index.js';
-import { type KeptPlace, readKeptRecord, takeKeptRecords } from '../../kernel/index.js';
-import type { AceConsole } from './ace-console.js';
-import { accountPrincipal, DUTY_PRINCIPAL, identifierPrincipal } from './duty-principals.js';
+// The ACE principals of players on duty (Config.AcePermissions): their names, the console commands that grant them,
+// the grants kept in KVP, and the duty effect that drives them (the duty slice never imports the edge).
+import { CHAT_IDENTIFIER_PREFIX, ChatIdSchema } from '../../shared/contract/index.js';
+import * as z from '../../shared/zod-mini.js';
+import type { DutyEffect } from '../duty/index.js';
+import { dutyEffect } from '../duty/index.js';
+import type { KeyValueStore, Logger, ServerPort } from '../kernel/index.js';
+import { type KeptPlace, readKeptRecord, takeKeptRecords } from '../kernel/index.js';
+
+/** Every player on duty, whatever the department. */
+export const ON_DUTY_PRINCIPAL = 'bridge.onduty';
+
+// A slug becomes part of a principal name and of a console line: only letters, digits, `_` and `-`. A dot would
+// make `bridge.<slug>` read as another department's rank principal; a space, a quote or a `;` would change the line.
+const PRINCIPAL_SLUG = /^[A-Za-z0-9_-]+$/;
+
+/** Whether a department slug can name a principal (`bridge.<slug>`). */
+export const isPrincipalSlug = (slug: string): boolean => PRINCIPAL_SLUG.test(slug);
+
+/** The principals of a duty: `bridge.onduty`, `bridge.<slug>` and `bridge.<slug>.<rankId>`, as documented. */
+export function dutyPrincipals(slug: string | null, rankId: number | null): string[] {
+  if (slug === null || !isPrincipalSlug(slug)) return [ON_DUTY_PRINCIPAL];
+  return [ON_DUTY_PRINCIPAL, `bridge.${slug}`, ...(rankId === null ? [] : [`bridge.${slug}.${rankId}`])];
+}
+
+/** Names dutyPrincipals() can give, and nothing else: what a kept record may ask the bridge to remove. */
+export const DUTY_PRINCIPAL = /^bridge\.(onduty|[A-Za-z0-9_-]+(\.\d+)?)$/;
+
+/** The FXServer principal of a player's chat identifier. */
+export const identifierPrincipal = (chatId: string): string => `identifier.${CHAT_IDENTIFIER_PREFIX}${chatId}`;
+
+/**
+ * The bridge's own principal for a chat account: the account's identifier is in it while on duty, and it is in the
+ * duty's principals. FXServer's remove_principal removes every entry of a pair, whoever added it; the bridge only
+ * ever adds and removes pairs with this principal on one side, so an owner's own `add_principal identifier.x
+ * bridge.lspd` is never touched. The `:` keeps it apart from any name dutyPrincipals() gives.
+ */
+export const accountPrincipal = (chatId: string): string => `bridge.account.${CHAT_IDENTIFIER_PREFIX}${chatId}`;
+
+/** What the bridge asks of FXServer's security context: principal inheritance, through the server console. */
+export interface AceConsole {
+  /** The server.cfg lines the bridge still needs for this (empty: it may). */
+  missingAces(action: 'add' | 'remove'): string[];
+  addPrincipal(child: string, parent: string): void;
+  removePrincipal(child: string, parent: string): void;
+}
+
+// Nothing but a principal name may reach the console line: no space, quote, `;` or comment that would change it.
+const PRINCIPAL_NAME = /^[A-Za-z0-9_.:-]+$/;
+
+const commandLine = (command: string, child: string, parent: string): string => {
+  for (const name of [child, parent]) {
+    if (!PRINCIPAL_NAME.test(name)) throw new Error(`"${name}" cannot be a principal name in a console command`);
+  }
+  return `${command} ${child} ${parent}`;
+};
+
+/**
+ * add_principal / remove_principal through ExecuteCommand. FXServer runs a resource's console line as the principal
+ * `resource.<name>`, which needs the ACE of each command (`command.add_principal`, `command.remove_principal`), or
+ * the line is refused with only "Access denied" in the console; so the bridge asks first.
+ */
+export function createAceConsole(
+  port: Pick<ServerPort, 'resourceName' | 'executeCommand' | 'isPrincipalAceAllowed'>,
+): AceConsole {
+  const resource = `resource.${port.resourceName}`;
+  const needed = (command: string): string[] =>
+    port.isPrincipalAceAllowed(resource, `command.${command}`) ? [] : [`add_ace ${resource} command.${command} allow`];
+  return {
+    missingAces: (action) =>
+      action === 'add' ? [...needed('add_principal'), ...needed('remove_principal')] : needed('remove_principal'),
+    addPrincipal: (child, parent) => port.executeCommand(commandLine('add_principal', child, parent)),
+    removePrincipal: (child, parent) => port.executeCommand(commandLine('remove_principal', child, parent)),
+  };
+}
 
 // Unreadable records move to the aside prefix: kept for whoever wants to look, never read again.
 const PLACE: KeptPlace = { prefix: 'ace-principals:', asidePrefix: 'ace-principals-set-aside:' };
@@ -159,3 +228,27 @@ export class PrincipalGrants {
     this.store.set(keyOf(record.chatId), JSON.stringify(record));
   }
 }
+
+/**
+ * Config.AcePermissions: a player on duty is in `bridge.onduty`, `bridge.<slug>` and `bridge.<slug>.<rankId>`, so an
+ * owner's `add_ace bridge.lspd command.spikestrip allow` follows duty. A new rank replaces the rank's principal;
+ * going off duty, dropping or the bridge stopping takes them all back.
+ */
+export const grantDutyPrincipals = (grants: Pick<PrincipalGrants, 'grant' | 'revoke'>, logger: Logger): DutyEffect =>
+  dutyEffect('ACE principals', logger, (change) => {
+    const { src, chatId, next } = change;
+    if (chatId === undefined) return;
+    if (change.kind === 'off') {
+      grants.revoke(chatId, src);
+      return;
+    }
+    const slug = next.departmentSlug;
+    if (slug !== null && !isPrincipalSlug(slug)) {
+      logger.once(
+        `ace-principal-slug:${slug}`,
+        'warn',
+        `the department slug ${JSON.stringify(slug)} cannot name an ACE principal (letters, digits, _ and - only): its players on duty get bridge.onduty alone`,
+      );
+    }
+    grants.grant(chatId, src, dutyPrincipals(slug, next.rankId));
+  });

@@ -1,7 +1,6 @@
-import { randomBytes, timingSafeEqual } from 'node:crypto';
-import { TOKEN_CONVAR } from '../../../shared/token-exposure.js';
-import type { Logger } from '../../kernel/index.js';
-import { tokenProof } from './token-proof.js';
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { TOKEN_CONVAR } from '../../shared/token-exposure.js';
+import type { Logger } from '../kernel/index.js';
 
 export interface TokenExposureCheckOptions {
   token: string;
@@ -56,4 +55,12 @@ export class TokenExposureCheck {
   get size(): number {
     return this.nonces.size;
   }
+}
+
+/**
+ * What a client that holds the real token answers to `nonce` (client/token-proof.ts computes the same): HMAC-SHA256
+ * keyed with the token's UTF-8 bytes over the nonce's, in lowercase hex.
+ */
+export function tokenProof(token: string, nonce: string): string {
+  return createHmac('sha256', Buffer.from(token, 'utf8')).update(nonce, 'utf8').digest('hex');
 }
