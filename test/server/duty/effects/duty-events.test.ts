@@ -4,8 +4,7 @@ import { Subject } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import type { DutyChange } from '../../../../server/duty/duty-change.js';
 import type { DutyState } from '../../../../server/duty/duty-state.js';
-import { emitClientDutyEvents } from '../../../../server/duty/effects/client-duty-events.js';
-import { emitServerDutyEvents } from '../../../../server/duty/effects/server-duty-events.js';
+import { emitClientDutyEvents, emitServerDutyEvents } from '../../../../server/duty/effects.js';
 import { createLogger } from '../../../../server/kernel/log/logger.js';
 import { INTERNAL_EVENTS, PUBLIC_EVENTS } from '../../../../shared/events.js';
 
