@@ -1,8 +1,7 @@
 import type { Observable } from 'rxjs';
 import type { DutyEndReason, DutyOutcome } from '../../shared/events.js';
-import type { DutyChange } from './duty-change.js';
 import type { DutyIntent } from './duty-intent.js';
-import type { DutyState } from './duty-state.js';
+import type { DutyChange, DutyState } from './duty-model.js';
 
 /** A request whose caller waits for the outcome: a player's own, an export's, an admin's. */
 export type DutyRequest =

@@ -3,8 +3,7 @@ import { INTERNAL_EVENTS, ON_DUTY_COUNT_KEY, type OnDutyCounts, PUBLIC_EVENTS } 
 import type { Integrations } from '../integrations/index.js';
 import { eachGuarded, type Logger, type ServerPort } from '../kernel/index.js';
 import type { OnDutyRevalidation } from '../profiles/index.js';
-import { type DutyChange, departmentOf } from './duty-change.js';
-import { type DutyState, snapshotOf } from './duty-state.js';
+import { type DutyChange, type DutyState, departmentOf, snapshotOf } from './duty-model.js';
 
 // What follows each duty change: the console line, the events, the integrations, the on-duty counts and the profile
 // polling. The crash record (open-duty-ledger.ts) and the FiveM side (server/edge/duty-effects.ts) are effects too.

@@ -1,7 +1,7 @@
 import { NEVER, of } from 'rxjs';
 import type { DutyOutcome } from '../../shared/events.js';
 import type { Duty } from './duty.js';
-import { OFF_DUTY } from './duty-state.js';
+import { OFF_DUTY } from './duty-model.js';
 
 const NOT_CONFIGURED: DutyOutcome = {
   ok: false,

@@ -5,7 +5,7 @@ import type { KeyValueStore, Logger } from '../kernel/index.js';
 import { type KeptPlace, type SetAsideRecord, takeKeptRecords } from '../kernel/index.js';
 import type { DutyCall } from './duty-call.js';
 import type { HeldShiftEnd } from './duty-interpreter.js';
-import { shiftOf } from './duty-state.js';
+import { shiftOf } from './duty-model.js';
 import { type DutyEffect, dutyEffect } from './effects.js';
 import type { Outbox } from './outbox.js';
 

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { startBridgeClient } from '../../client/bridge-client.js';
-import { OFF_DUTY } from '../../server/duty/duty-state.js';
+import { OFF_DUTY } from '../../server/duty/duty-model.js';
 import { createServerExports } from '../../server/edge/exports/server-exports.js';
 import { playerDutyOf } from '../../server/edge/state/bridge-duty-key.js';
 import {

@@ -12,8 +12,8 @@ import {
   decide,
 } from '../../../server/duty/decide.js';
 import type { CallFence, DeliveryResult, DutyCall, SentCall } from '../../../server/duty/duty-call.js';
-import type { DutyChange } from '../../../server/duty/duty-change.js';
-import { type DutyModel, EMPTY_DUTY_MODEL, sessionOf } from '../../../server/duty/model/duty-model.js';
+import type { DutyChange } from '../../../server/duty/duty-model.js';
+import { type DutyModel, EMPTY_DUTY_MODEL, sessionOf } from '../../../server/duty/duty-model.js';
 import type { PanelAnswer } from '../../../server/duty/panel-answer.js';
 import type { PanelFailure } from '../../../server/panel/panel-result.js';
 import type { ProfileEntry } from '../../../server/profiles/profile-entry.js';

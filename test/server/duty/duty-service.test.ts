@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { DutyChange } from '../../../server/duty/duty-change.js';
+import type { DutyChange } from '../../../server/duty/duty-model.js';
 import { DutyService } from '../../../server/duty/duty-service.js';
 import { Outbox } from '../../../server/duty/outbox.js';
 import { createLogger } from '../../../server/kernel/log/logger.js';

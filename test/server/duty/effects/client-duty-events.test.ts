@@ -1,7 +1,7 @@
 import { Subject } from 'rxjs';
 import { describe, expect, it } from 'vitest';
-import type { DutyChange } from '../../../../server/duty/duty-change.js';
-import { OFF_DUTY } from '../../../../server/duty/duty-state.js';
+import type { DutyChange } from '../../../../server/duty/duty-model.js';
+import { OFF_DUTY } from '../../../../server/duty/duty-model.js';
 import { emitClientDutyEvents } from '../../../../server/duty/effects.js';
 import { createLogger } from '../../../../server/kernel/log/logger.js';
 import { type DutyEndReason, type OffDutyReason, PUBLIC_EVENTS } from '../../../../shared/events.js';

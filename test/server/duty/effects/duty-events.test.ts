@@ -2,8 +2,7 @@
 // a renamed department, or both at once.
 import { Subject } from 'rxjs';
 import { describe, expect, it } from 'vitest';
-import type { DutyChange } from '../../../../server/duty/duty-change.js';
-import type { DutyState } from '../../../../server/duty/duty-state.js';
+import type { DutyChange, DutyState } from '../../../../server/duty/duty-model.js';
 import { emitClientDutyEvents, emitServerDutyEvents } from '../../../../server/duty/effects.js';
 import { createLogger } from '../../../../server/kernel/log/logger.js';
 import { INTERNAL_EVENTS, PUBLIC_EVENTS } from '../../../../shared/events.js';

@@ -1,8 +1,8 @@
 // GlobalState['bridge:onDutyCount'] as the effect keeps it, fed the duty changes a duty service announces.
 import { Subject } from 'rxjs';
 import { describe, expect, it } from 'vitest';
-import type { DutyChange } from '../../../../server/duty/duty-change.js';
-import { type DutyState, OFF_DUTY } from '../../../../server/duty/duty-state.js';
+import type { DutyChange } from '../../../../server/duty/duty-model.js';
+import { type DutyState, OFF_DUTY } from '../../../../server/duty/duty-model.js';
 import { publishOnDutyCounts } from '../../../../server/duty/effects.js';
 import { createLogger } from '../../../../server/kernel/log/logger.js';
 import { ON_DUTY_COUNT_KEY } from '../../../../shared/events.js';

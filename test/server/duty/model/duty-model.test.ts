@@ -1,9 +1,14 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { DutyChange } from '../../../../server/duty/duty-change.js';
-import { type DutyState, OFF_DUTY } from '../../../../server/duty/duty-state.js';
-import { applyUpdate, type DutyModel, EMPTY_DUTY_MODEL } from '../../../../server/duty/model/duty-model.js';
-import { entriesInOrder } from '../../../../server/duty/model/persistent-map.js';
+import type { DutyChange } from '../../../../server/duty/duty-model.js';
+import {
+  applyUpdate,
+  type DutyModel,
+  type DutyState,
+  EMPTY_DUTY_MODEL,
+  entriesInOrder,
+  OFF_DUTY,
+} from '../../../../server/duty/duty-model.js';
 
 const state = (departmentId: number): DutyState => ({
   onDuty: true,

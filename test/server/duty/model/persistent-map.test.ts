@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { entriesInOrder, PersistentMap } from '../../../../server/duty/model/persistent-map.js';
+import { entriesInOrder, PersistentMap } from '../../../../server/duty/duty-model.js';
 
 describe('PersistentMap', () => {
   it('answers like a Map after any run of sets and deletes, and leaves every earlier map as it was', () => {
