@@ -4,8 +4,8 @@ import { panelPlayerName } from '../../shared/contract/player-name.js';
 import type { DeptDataPayload, DutyEndReason, DutyOutcome } from '../../shared/events.js';
 import type { PanelFailure } from '../panel/index.js';
 import type { ProfileEntry } from '../profiles/index.js';
-import type { CallFence, DutyCall, OffCall, OnCall, SentCall } from './duty-call.js';
-import type { DutyIntent } from './duty-intent.js';
+import type { DutyIntent } from './duty.js';
+import type { CallFence, DutyCall, OffCall, OnCall, PanelAnswer, SentCall } from './duty-call.js';
 import type { DutyChange } from './duty-model.js';
 import {
   applyUpdate,
@@ -17,7 +17,6 @@ import {
   sessionOf,
   shiftOf,
 } from './duty-model.js';
-import type { PanelAnswer } from './panel-answer.js';
 
 /** What the duty rules need to know about a player, looked up when an intent is handled. */
 export interface DutyPlayer {

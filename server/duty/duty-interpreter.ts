@@ -16,8 +16,9 @@ import type { Logger } from '../kernel/index.js';
 import { abandonableWait } from '../kernel/index.js';
 import type { ProfileEntry } from '../profiles/index.js';
 import { type DecideContext, type DecideInput, type Decision, type DutyPlayer, decide } from './decide.js';
+import type { DutyIntent } from './duty.js';
 import type { DeliveryResult, SentCall } from './duty-call.js';
-import type { DutyIntent } from './duty-intent.js';
+import { type PanelAnswer, panelAnswer } from './duty-call.js';
 import {
   applyUpdate,
   type DutyChange,
@@ -29,7 +30,6 @@ import {
   sessionOf,
 } from './duty-model.js';
 import type { Outbox } from './outbox.js';
-import { type PanelAnswer, panelAnswer } from './panel-answer.js';
 
 export type { DutyPlayer } from './decide.js';
 

@@ -15,8 +15,7 @@ import {
 } from 'rxjs';
 import type { DutyEndReason, DutyOutcome } from '../../shared/events.js';
 import { abandonableWait, concatMapPerKey } from '../kernel/index.js';
-import type { Drop, Duty, DutyRequest } from './duty.js';
-import type { DutyIntent, SubmittedIntent } from './duty-intent.js';
+import type { Drop, Duty, DutyIntent, DutyRequest, SubmittedIntent } from './duty.js';
 import { DutyInterpreter, type DutyInterpreterOptions, DutyStore, type HeldShiftEnd } from './duty-interpreter.js';
 import type { DutyChange, DutyState } from './duty-model.js';
 

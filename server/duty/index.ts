@@ -1,4 +1,5 @@
 export type { Drop, Duty } from './duty.js';
+export { NOT_CONFIGURED_DUTY } from './duty.js';
 export type { CallFence, DutyCall, FenceGate, OutboxRecord } from './duty-call.js';
 export type { HeldShiftEnd } from './duty-interpreter.js';
 export { DutyStore } from './duty-interpreter.js';
@@ -17,7 +18,6 @@ export {
   subscribeDutyEffects,
   tellIntegrations,
 } from './effects.js';
-export { NOT_CONFIGURED_DUTY } from './not-configured-duty.js';
 export { closeEndedShifts, endDutiesLeftOpen, OpenDutyLedger, recordOpenDuties } from './open-duty-ledger.js';
 export type { OutboxStats } from './outbox.js';
 export { Outbox } from './outbox.js';
