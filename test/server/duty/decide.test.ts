@@ -15,7 +15,7 @@ import type { CallFence, DeliveryResult, DutyCall, PanelAnswer, SentCall } from 
 import type { DutyChange } from '../../../server/duty/duty-model.js';
 import { type DutyModel, EMPTY_DUTY_MODEL, sessionOf } from '../../../server/duty/duty-model.js';
 import type { PanelFailure } from '../../../server/panel/panel-result.js';
-import type { ProfileEntry } from '../../../server/profiles/profile-entry.js';
+import type { ProfileEntry } from '../../../server/profiles/profile.js';
 import type { DutyOutcome } from '../../../shared/events.js';
 
 const ALEX = '284619375016482817';
