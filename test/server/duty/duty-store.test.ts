@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { DutyStore } from '../../../../server/duty/duty-interpreter.js';
-import type { DutyChange } from '../../../../server/duty/duty-model.js';
-import { applyUpdate, type DutyState, EMPTY_DUTY_MODEL, OFF_DUTY } from '../../../../server/duty/duty-model.js';
+import { DutyStore } from '../../../server/duty/duty-interpreter.js';
+import type { DutyChange } from '../../../server/duty/duty-model.js';
+import { applyUpdate, type DutyState, EMPTY_DUTY_MODEL, OFF_DUTY } from '../../../server/duty/duty-model.js';
 
 const onDuty = (departmentId: number): DutyState => ({
   onDuty: true,
