@@ -58,7 +58,7 @@ module.exports = {
       from: { path: '^server/duty/decide\\.ts$' },
       to: {
         dependencyTypesNot: ['type-only'],
-        pathNot: ['^server/duty/model/', '^server/duty/duty-state\\.ts$', '^shared/contract/'],
+        pathNot: ['^server/duty/duty-model\\.ts$', '^shared/contract/'],
       },
     },
   ],

@@ -4,12 +4,19 @@ import { panelPlayerName } from '../../shared/contract/player-name.js';
 import type { DeptDataPayload, DutyEndReason, DutyOutcome } from '../../shared/events.js';
 import type { PanelFailure } from '../panel/index.js';
 import type { ProfileEntry } from '../profiles/index.js';
-import type { CallFence, DutyCall, OffCall, OnCall, SentCall } from './duty-call.js';
-import type { DutyChange } from './duty-change.js';
-import type { DutyIntent } from './duty-intent.js';
-import { type DutyState, OFF_DUTY, shiftOf } from './duty-state.js';
-import { applyUpdate, type DutyModel, type DutyUpdate, type HeldShift, sessionOf } from './model/duty-model.js';
-import type { PanelAnswer } from './panel-answer.js';
+import type { DutyIntent } from './duty.js';
+import type { CallFence, DutyCall, OffCall, OnCall, PanelAnswer, SentCall } from './duty-call.js';
+import type { DutyChange } from './duty-model.js';
+import {
+  applyUpdate,
+  type DutyModel,
+  type DutyState,
+  type DutyUpdate,
+  type HeldShift,
+  OFF_DUTY,
+  sessionOf,
+  shiftOf,
+} from './duty-model.js';
 
 /** What the duty rules need to know about a player, looked up when an intent is handled. */
 export interface DutyPlayer {

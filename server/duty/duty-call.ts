@@ -1,6 +1,8 @@
-import type { Observable } from 'rxjs';
+import { from, map, NEVER, type Observable, race, take } from 'rxjs';
 import type { DutyAnswer, DutyOffBody, DutyOnBody } from '../../shared/contract/index.js';
 import type { PanelFailure } from '../panel/index.js';
+
+// A duty call to the panel: what it is, the fence it goes under in a community, and how waiting for its answer ends.
 
 /**
  * What must still hold in the community's Redis before a call is sent (BRIDGE_REDIS_URL; without it nothing is
@@ -67,4 +69,30 @@ export interface FenceGate {
   forget(id: number): void;
   /** `bridge release`: every held call goes at once, without a confirmation; how many. */
   release(): number;
+}
+
+/**
+ * What ends a player's wait for the panel to accept their `on`: its delivery (or refusal, or withdrawal), the wait
+ * running out, the player leaving, or (degraded mode `queue`) the panel becoming unreachable meanwhile.
+ */
+export type PanelAnswer = DeliveryResult | { kind: 'timed_out' } | { kind: 'left' } | { kind: 'panel_down' };
+
+export interface PanelAnswerRacers {
+  /** Emits once the player has waited long enough (on the monotonic clock). */
+  timeout$: Observable<unknown>;
+  /** Emits when the player leaves. */
+  left$: Observable<unknown>;
+  /** Emits when the panel stops answering; absent when that does not end the wait. */
+  unreachable$?: Observable<unknown>;
+}
+
+/** The first of the answers to arrive; the others are unsubscribed, so nothing of the wait is left behind. */
+export function panelAnswer(delivery: Promise<DeliveryResult>, racers: PanelAnswerRacers): Observable<PanelAnswer> {
+  const answer = (kind: 'timed_out' | 'left' | 'panel_down') => map((): PanelAnswer => ({ kind }));
+  return race(
+    from(delivery),
+    racers.timeout$.pipe(answer('timed_out')),
+    racers.left$.pipe(answer('left')),
+    (racers.unreachable$ ?? NEVER).pipe(answer('panel_down')),
+  ).pipe(take(1));
 }

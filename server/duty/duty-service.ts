@@ -15,12 +15,9 @@ import {
 } from 'rxjs';
 import type { DutyEndReason, DutyOutcome } from '../../shared/events.js';
 import { abandonableWait, concatMapPerKey } from '../kernel/index.js';
-import type { Drop, Duty, DutyRequest } from './duty.js';
-import type { DutyChange } from './duty-change.js';
-import type { DutyIntent, SubmittedIntent } from './duty-intent.js';
-import { DutyInterpreter, type DutyInterpreterOptions, type HeldShiftEnd } from './duty-interpreter.js';
-import type { DutyState } from './duty-state.js';
-import { DutyStore } from './model/duty-store.js';
+import type { Drop, Duty, DutyIntent, DutyRequest, SubmittedIntent } from './duty.js';
+import { DutyInterpreter, type DutyInterpreterOptions, DutyStore, type HeldShiftEnd } from './duty-interpreter.js';
+import type { DutyChange, DutyState } from './duty-model.js';
 
 export interface DutyServiceOptions extends DutyInterpreterOptions {
   /** Where the duty model is held; given when something must read it before the service exists. */

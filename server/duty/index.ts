@@ -1,24 +1,23 @@
-export { endDutiesLeftOpen } from './crashed-run-recovery.js';
 export type { Drop, Duty } from './duty.js';
+export { NOT_CONFIGURED_DUTY } from './duty.js';
 export type { CallFence, DutyCall, FenceGate, OutboxRecord } from './duty-call.js';
-export type { DutyChange } from './duty-change.js';
 export type { HeldShiftEnd } from './duty-interpreter.js';
+export { DutyStore } from './duty-interpreter.js';
+export type { DutyChange, DutyState } from './duty-model.js';
+export { OFF_DUTY, shiftOf, snapshotOf } from './duty-model.js';
 export { DutyService } from './duty-service.js';
-export type { DutyState } from './duty-state.js';
-export { OFF_DUTY, shiftOf, snapshotOf } from './duty-state.js';
-export { emitClientDutyEvents } from './effects/client-duty-events.js';
-export type { DutyEffect } from './effects/duty-effect.js';
-export { dutyEffect } from './effects/duty-effect.js';
-export { logDutyChanges } from './effects/duty-log.js';
-export { tellIntegrations } from './effects/integrations.js';
-export { publishOnDutyCounts } from './effects/on-duty-count.js';
-export { pollOnDutyProfiles } from './effects/on-duty-polling.js';
-export { closeEndedShifts, recordOpenDuties } from './effects/open-duty-record.js';
-export { emitServerDutyEvents } from './effects/server-duty-events.js';
-export { subscribeDutyEffects } from './effects/subscribe-duty-effects.js';
-export { DutyStore } from './model/duty-store.js';
-export { NOT_CONFIGURED_DUTY } from './not-configured-duty.js';
-export { onDutyByDepartment } from './on-duty-by-department.js';
-export { OpenDutyLedger } from './open-duty-ledger.js';
+export type { DutyEffect } from './effects.js';
+export {
+  dutyEffect,
+  emitClientDutyEvents,
+  emitServerDutyEvents,
+  logDutyChanges,
+  onDutyByDepartment,
+  pollOnDutyProfiles,
+  publishOnDutyCounts,
+  subscribeDutyEffects,
+  tellIntegrations,
+} from './effects.js';
+export { closeEndedShifts, endDutiesLeftOpen, OpenDutyLedger, recordOpenDuties } from './open-duty-ledger.js';
 export type { OutboxStats } from './outbox.js';
 export { Outbox } from './outbox.js';

@@ -1,12 +1,5 @@
-export { shareProfilesWithCommunity } from './community-profile-sharing.js';
-export { tellLeftOutDepartment } from './left-out-departments.js';
-export { OnDutyRevalidation } from './on-duty-revalidation.js';
-export { ProfileCache } from './profile-cache.js';
-export type { CommunityProfiles, ProfileEntry, SharedProfile } from './profile-entry.js';
-export { PersistedProfileSchema } from './profile-persistence.js';
-export type { ProfileUpdate } from './profile-updates.js';
-export { Profiles, payloadOf } from './profiles.js';
-export { RevalidationAsks } from './revalidation-asks.js';
-export { announceShortRefreshInterval } from './short-refresh-interval.js';
-export { reconcileDuties } from './subscribers/duty-reconciliation.js';
-export { wireProfileSubscribers } from './wire-profile-subscribers.js';
+export type { CommunityProfiles, ProfileEntry, ProfileUpdate, SharedProfile } from './profile.js';
+export { PersistedProfileSchema, ProfileCache, tellLeftOutDepartment } from './profile-cache.js';
+export { reconcileDuties, wireProfileSubscribers } from './profile-subscribers.js';
+export { Profiles, payloadOf, shareProfilesWithCommunity } from './profiles.js';
+export { announceShortRefreshInterval, OnDutyRevalidation, RevalidationAsks } from './refresh-policy.js';

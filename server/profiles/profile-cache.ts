@@ -1,11 +1,24 @@
 import { LRUCache } from 'lru-cache';
 import { Subject } from 'rxjs';
-import type { Department, LeftOutDepartment } from '../../shared/contract/index.js';
-import type { PanelClient, ProfileRequestClass } from '../panel/index.js';
-import { type PanelFailure, type PanelResult, saysAccountUnknown } from '../panel/index.js';
-import type { CommunityProfiles, ProfileEntry } from './profile-entry.js';
-import type { PersistedProfile } from './profile-persistence.js';
-import type { ProfileDropped, ProfileHeld } from './profile-updates.js';
+import {
+  ChatIdSchema,
+  type Department,
+  DepartmentSchema,
+  type LeftOutDepartment,
+} from '../../shared/contract/index.js';
+import * as z from '../../shared/zod-mini.js';
+import type { KeyValueStore, Logger } from '../kernel/index.js';
+import {
+  type PanelClient,
+  type PanelFailure,
+  type PanelResult,
+  type ProfileRequestClass,
+  saysAccountUnknown,
+} from '../panel/index.js';
+import type { CommunityProfiles, ProfileDropped, ProfileEntry, ProfileHeld } from './profile.js';
+
+// The profiles the server holds: the LRU cache in front of the panel, its copy in resource KVP, and the one line
+// told per department the panel sends that the cache cannot read.
 
 export type ProfileLookup =
   | { ok: true; entry: ProfileEntry }
@@ -201,4 +214,80 @@ export class ProfileCache {
     this.options.community?.publish(entry, ttl);
     return entry;
   }
+}
+
+const PROFILE_KEY_PREFIX = 'profile:';
+
+// What a previous run wrote (or another server of the community, in Redis) is checked like a panel answer, with the
+// contract's department schema: a changed format or a damaged value is dropped.
+export const PersistedProfileSchema = z.object({
+  ttlMs: z.number().check(z.int(), z.positive()),
+  entry: z.discriminatedUnion('kind', [
+    z.object({
+      kind: z.literal('found'),
+      chatId: ChatIdSchema,
+      departments: z.array(DepartmentSchema),
+      fetchedAt: z.number(),
+    }),
+    z.object({ kind: z.literal('not_registered'), chatId: ChatIdSchema, fetchedAt: z.number() }),
+  ]),
+});
+
+export interface PersistedProfile {
+  entry: ProfileEntry;
+  ttlMs: number;
+}
+
+/**
+ * Profiles in resource KVP, so the players who come back after a restart are known without asking the panel.
+ * One key per chat id; the cache decides what is kept and for how long.
+ */
+export class ProfilePersistence {
+  constructor(private readonly store: KeyValueStore) {}
+
+  save(entry: ProfileEntry, ttlMs: number): void {
+    this.store.set(`${PROFILE_KEY_PREFIX}${entry.chatId}`, JSON.stringify({ ttlMs, entry }));
+  }
+
+  delete(chatId: string): void {
+    this.store.delete(`${PROFILE_KEY_PREFIX}${chatId}`);
+  }
+
+  /** Every readable profile; unreadable ones are deleted. */
+  loadAll(): PersistedProfile[] {
+    const profiles: PersistedProfile[] = [];
+    for (const key of this.store.keys(PROFILE_KEY_PREFIX)) {
+      const parsed = PersistedProfileSchema.safeParse(parseJson(this.store.get(key)));
+      if (parsed.success && key === `${PROFILE_KEY_PREFIX}${parsed.data.entry.chatId}`) profiles.push(parsed.data);
+      else this.store.delete(key);
+    }
+    return profiles;
+  }
+}
+
+function parseJson(value: string | null): unknown {
+  if (value === null) return undefined;
+  try {
+    return JSON.parse(value);
+  } catch {
+    return undefined;
+  }
+}
+
+/** What the panel sent as an id or slug, short enough for one console line. */
+const shown = (value: unknown): string => (value === undefined ? 'none' : String(JSON.stringify(value)).slice(0, 40));
+
+/**
+ * Tells the owner once per department that the panel sends one the bridge cannot read, naming the player it was first
+ * seen for: the department is the panel's configuration, the same for every member, so one line says it all.
+ */
+export function tellLeftOutDepartment(logger: Pick<Logger, 'once'>) {
+  return (chatId: string, { id, slug, problem }: LeftOutDepartment): void => {
+    const department = `id ${shown(id)} (slug ${shown(slug)})`;
+    logger.once(
+      `department-left-out:${department}`,
+      'warn',
+      `the panel's department ${department} of chat id ${chatId} cannot be read (${problem}); it is left out, and the player's other departments are kept`,
+    );
+  };
 }

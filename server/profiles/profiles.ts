@@ -1,12 +1,17 @@
-import { filter, merge, type Observable, Subject } from 'rxjs';
+import { filter, merge, type Observable, Subject, Subscription } from 'rxjs';
 import type { DepartmentSummary, ProfilePayload } from '../../shared/events.js';
 import { ENGLISH, type Messages } from '../../shared/locale.js';
 import type { Logger, PlayerRegistry } from '../kernel/index.js';
-import type { PanelFailure, ProfileRequestClass } from '../panel/index.js';
-import { reportTokenRefused } from '../panel/index.js';
+import { type PanelFailure, type ProfileRequestClass, reportTokenRefused } from '../panel/index.js';
+import type {
+  CommunityProfiles,
+  ProfileEntry,
+  ProfileServed,
+  ProfileStatus,
+  ProfileUpdate,
+  ProfileView,
+} from './profile.js';
 import type { ProfileCache } from './profile-cache.js';
-import type { ProfileEntry } from './profile-entry.js';
-import type { ProfileServed, ProfileStatus, ProfileUpdate, ProfileView } from './profile-updates.js';
 import { RefreshPolicy } from './refresh-policy.js';
 
 export interface ServeOptions {
@@ -35,13 +40,13 @@ export const payloadOf = (entry: ProfileEntry, messages: Messages = ENGLISH): Pr
 /**
  * The profiles the server holds, as the rest of the bridge asks for them: turns a player's identity and the panel's
  * answer into the profile the game sees, with a reason when it fails. Every profile served goes out on `profiles$`,
- * whose subscribers (`subscribers/`, wired in the composition root) push it to the client, reconcile the duty with
+ * whose subscribers (`profile-subscribers.ts`, wired in the composition root) push it to the client, reconcile the duty with
  * it and keep the cache in KVP. Without a cache (no panel), every profile is answered `not_configured`.
  */
 export class Profiles {
   /**
    * Every chat account's profile as it is held, dropped and served, in order: what the client push, the duty
-   * reconciliation and the KVP copy subscribe to (`subscribers/`).
+   * reconciliation and the KVP copy subscribe to (`profile-subscribers.ts`).
    */
   readonly profiles$: Observable<ProfileUpdate>;
   private readonly served$ = new Subject<ProfileServed>();
@@ -225,4 +230,26 @@ export class Profiles {
       this.logger.once('panel-unreachable', 'warn', `the panel could not be asked for profiles: ${failure.message}`);
     }
   }
+}
+
+/**
+ * With BRIDGE_REDIS_URL: a profile another server got from the panel again reaches this server's copy and players
+ * (their duty checked against it), and when Redis answers (again, perhaps restarted empty) this server offers the
+ * profiles it holds fresh for its players. The community's copy is read before the panel by the cache itself.
+ */
+export function shareProfilesWithCommunity(
+  community: CommunityProfiles,
+  profiles: Pick<Profiles, 'renewedElsewhere' | 'offerToCommunity'>,
+  logger: Logger,
+): Subscription {
+  const subscription = new Subscription();
+  subscription.add(
+    community.renewed$.subscribe((chatId) => {
+      profiles.renewedElsewhere(chatId).catch((error: unknown) => {
+        logger.error(`a profile renewed by another server could not be taken: ${String(error)}`);
+      });
+    }),
+  );
+  subscription.add(community.connected$.subscribe(() => profiles.offerToCommunity()));
+  return subscription;
 }

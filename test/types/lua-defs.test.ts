@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { startBridgeClient } from '../../client/bridge-client.js';
-import { OFF_DUTY } from '../../server/duty/duty-state.js';
+import { OFF_DUTY } from '../../server/duty/duty-model.js';
 import { playerDutyOf } from '../../server/edge/duty-state-bag.js';
 import { createServerExports } from '../../server/edge/server-exports.js';
 import {

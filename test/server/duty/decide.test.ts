@@ -11,12 +11,11 @@ import {
   type DutyStep,
   decide,
 } from '../../../server/duty/decide.js';
-import type { CallFence, DeliveryResult, DutyCall, SentCall } from '../../../server/duty/duty-call.js';
-import type { DutyChange } from '../../../server/duty/duty-change.js';
-import { type DutyModel, EMPTY_DUTY_MODEL, sessionOf } from '../../../server/duty/model/duty-model.js';
-import type { PanelAnswer } from '../../../server/duty/panel-answer.js';
+import type { CallFence, DeliveryResult, DutyCall, PanelAnswer, SentCall } from '../../../server/duty/duty-call.js';
+import type { DutyChange } from '../../../server/duty/duty-model.js';
+import { type DutyModel, EMPTY_DUTY_MODEL, sessionOf } from '../../../server/duty/duty-model.js';
 import type { PanelFailure } from '../../../server/panel/panel-result.js';
-import type { ProfileEntry } from '../../../server/profiles/profile-entry.js';
+import type { ProfileEntry } from '../../../server/profiles/profile.js';
 import type { DutyOutcome } from '../../../shared/events.js';
 
 const ALEX = '284619375016482817';

@@ -1,11 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { DutyChange } from '../../../server/duty/duty-change.js';
+import type { DutyChange } from '../../../server/duty/duty-model.js';
 import { DutyService } from '../../../server/duty/duty-service.js';
 import { Outbox } from '../../../server/duty/outbox.js';
 import { createLogger } from '../../../server/kernel/log/logger.js';
 import { createMemoryStore } from '../../../server/kernel/storage/key-value-store.js';
 import type { PanelResult } from '../../../server/panel/panel-result.js';
-import type { ProfileEntry } from '../../../server/profiles/profile-entry.js';
+import type { ProfileEntry } from '../../../server/profiles/profile.js';
 import type { DutyResponse } from '../../../shared/contract/index.js';
 import { START_TIME, settle, useVirtualTime } from '../support/virtual-runtime.js';
 

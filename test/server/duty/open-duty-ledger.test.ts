@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { endDutiesLeftOpen } from '../../../server/duty/crashed-run-recovery.js';
-import { type OpenDuty, OpenDutyLedger } from '../../../server/duty/open-duty-ledger.js';
+import { endDutiesLeftOpen, type OpenDuty, OpenDutyLedger } from '../../../server/duty/open-duty-ledger.js';
 import { type DutyCall, Outbox, type OutboxRecord } from '../../../server/duty/outbox.js';
 import { createLogger } from '../../../server/kernel/log/logger.js';
 import { createMemoryStore } from '../../../server/kernel/storage/key-value-store.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { type DutyState, OFF_DUTY } from '../../../server/duty/duty-state.js';
+import { type DutyState, OFF_DUTY } from '../../../server/duty/duty-model.js';
 import { createServerExports, type ServerExportsDeps } from '../../../server/edge/server-exports.js';
 import type { ProfilePayload } from '../../../shared/events.js';
 

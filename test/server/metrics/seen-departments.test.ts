@@ -1,9 +1,9 @@
 import { Subject } from 'rxjs';
 import { describe, expect, it } from 'vitest';
-import type { DutyChange } from '../../../server/duty/duty-change.js';
-import { OFF_DUTY } from '../../../server/duty/duty-state.js';
+import type { DutyChange } from '../../../server/duty/duty-model.js';
+import { OFF_DUTY } from '../../../server/duty/duty-model.js';
 import { departmentsSeen$, SeenDepartments } from '../../../server/metrics/seen-departments.js';
-import type { ProfileUpdate } from '../../../server/profiles/profile-updates.js';
+import type { ProfileUpdate } from '../../../server/profiles/profile.js';
 
 const department = (id: number, slug: string) => ({
   id,

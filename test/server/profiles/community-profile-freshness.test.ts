@@ -5,9 +5,8 @@ import { NEVER, Subject } from 'rxjs';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { PanelResult } from '../../../server/panel/panel-result.js';
 import type { CommunityProfiles, SharedProfile } from '../../../server/profiles/index.js';
+import type { ProfileEntry, ProfileUpdate } from '../../../server/profiles/profile.js';
 import { ProfileCache } from '../../../server/profiles/profile-cache.js';
-import type { ProfileEntry } from '../../../server/profiles/profile-entry.js';
-import type { ProfileUpdate } from '../../../server/profiles/profile-updates.js';
 import { elapse, settle, useVirtualTime, virtualClocks } from '../support/virtual-runtime.js';
 
 const ALEX = '284619375016482817';

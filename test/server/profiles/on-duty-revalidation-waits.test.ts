@@ -3,7 +3,7 @@
 // look. Duties that come and go leave no wait of their own behind, and a stopped revalidation asks for none.
 import { expect, it } from 'vitest';
 import { createLogger } from '../../../server/kernel/log/logger.js';
-import { OnDutyRevalidation } from '../../../server/profiles/on-duty-revalidation.js';
+import { OnDutyRevalidation } from '../../../server/profiles/refresh-policy.js';
 
 const MINUTE = 60_000;
 

@@ -2,8 +2,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createLogger } from '../../../server/kernel/log/logger.js';
 import { PlayerRegistry } from '../../../server/kernel/players/player-registry.js';
 import type { PanelResult } from '../../../server/panel/panel-result.js';
+import type { ProfileUpdate } from '../../../server/profiles/profile.js';
 import { ProfileCache } from '../../../server/profiles/profile-cache.js';
-import type { ProfileUpdate } from '../../../server/profiles/profile-updates.js';
 import { Profiles } from '../../../server/profiles/profiles.js';
 import { elapse, settle, useVirtualTime, virtualClocks } from '../support/virtual-runtime.js';
 

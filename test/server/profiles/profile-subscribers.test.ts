@@ -3,12 +3,10 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createLogger } from '../../../server/kernel/log/logger.js';
 import { createMemoryStore } from '../../../server/kernel/storage/key-value-store.js';
 import type { PanelResult } from '../../../server/panel/panel-result.js';
+import type { ProfileEntry, ProfileServed, ProfileUpdate } from '../../../server/profiles/profile.js';
 import { ProfileCache } from '../../../server/profiles/profile-cache.js';
-import type { ProfileEntry } from '../../../server/profiles/profile-entry.js';
-import type { ProfileServed, ProfileUpdate } from '../../../server/profiles/profile-updates.js';
+import { reconcileDuties, wireProfileSubscribers } from '../../../server/profiles/profile-subscribers.js';
 import { payloadOf } from '../../../server/profiles/profiles.js';
-import { reconcileDuties } from '../../../server/profiles/subscribers/duty-reconciliation.js';
-import { wireProfileSubscribers } from '../../../server/profiles/wire-profile-subscribers.js';
 import { PUBLIC_EVENTS } from '../../../shared/events.js';
 import { elapse, START_TIME, settle, useVirtualTime, virtualClocks } from '../support/virtual-runtime.js';
 

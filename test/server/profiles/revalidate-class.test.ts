@@ -3,8 +3,8 @@ import { createLogger } from '../../../server/kernel/log/logger.js';
 import { PlayerRegistry } from '../../../server/kernel/players/player-registry.js';
 import type { PanelResult } from '../../../server/panel/panel-result.js';
 import type { ProfileRequestClass } from '../../../server/panel/scheduling/request-classes.js';
+import type { ProfileServed } from '../../../server/profiles/profile.js';
 import { ProfileCache } from '../../../server/profiles/profile-cache.js';
-import type { ProfileServed } from '../../../server/profiles/profile-updates.js';
 import { Profiles } from '../../../server/profiles/profiles.js';
 
 const CHAT_ID = '284619375016482817';

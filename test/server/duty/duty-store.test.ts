@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { DutyChange } from '../../../../server/duty/duty-change.js';
-import { type DutyState, OFF_DUTY } from '../../../../server/duty/duty-state.js';
-import { applyUpdate, EMPTY_DUTY_MODEL } from '../../../../server/duty/model/duty-model.js';
-import { DutyStore } from '../../../../server/duty/model/duty-store.js';
+import { DutyStore } from '../../../server/duty/duty-interpreter.js';
+import type { DutyChange } from '../../../server/duty/duty-model.js';
+import { applyUpdate, type DutyState, EMPTY_DUTY_MODEL, OFF_DUTY } from '../../../server/duty/duty-model.js';
 
 const onDuty = (departmentId: number): DutyState => ({
   onDuty: true,
