@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createLogger } from '../../../../server/kernel/log/logger.js';
-import { LONGEST_WAIT_MS } from '../../../../server/kernel/time/longest-wait.js';
+import { LONGEST_WAIT_MS } from '../../../../server/kernel/time.js';
 import { CappedWaits } from '../../../../server/panel/rate-limit/capped-waits.js';
 import { RateBudget } from '../../../../server/panel/rate-limit/rate-budget.js';
 import { readRateLimitHeaders } from '../../../../server/panel/rate-limit/read-rate-limit-headers.js';
