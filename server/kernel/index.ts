@@ -10,7 +10,5 @@ export * from './players/player-registry.js';
 export * from './server-port.js';
 export * from './storage/kept-record.js';
 export * from './storage/key-value-store.js';
-export * from './streams/concat-map-per-key.js';
-export * from './streams/guarded.js';
-export * from './streams/lanes-per-key.js';
+export * from './streams.js';
 export * from './time.js';
