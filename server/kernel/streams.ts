@@ -14,7 +14,7 @@ import {
   Subject,
   type Subscription,
 } from 'rxjs';
-import type { Logger } from './log/logger.js';
+import type { Logger } from './log.js';
 
 /** A key's lane: the values not worked yet (the one being worked has left it). */
 interface Lane<T> {

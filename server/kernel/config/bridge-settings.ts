@@ -1,5 +1,5 @@
 import { type BridgeConfig, validateConfig } from '../../../shared/config/index.js';
-import { createLogger, type Logger } from '../log/logger.js';
+import { createLogger, type Logger } from '../log.js';
 import type { ServerPort } from '../server-port.js';
 import { type PanelSettings, readPanelSettings, TOKEN_CONVAR } from './panel-settings.js';
 import { REDIS_CA_FILE_CONVAR, REDIS_URL_CONVAR, redisSecretsOf } from './redis-convar.js';

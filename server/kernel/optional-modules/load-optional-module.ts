@@ -1,5 +1,5 @@
-import { errorText } from '../log/error-text.js';
-import type { Logger } from '../log/logger.js';
+import type { Logger } from '../log.js';
+import { errorText } from '../log.js';
 import { emptyModuleReason, moduleTypeOwner } from './empty-module.js';
 
 /**

@@ -7,7 +7,7 @@ import { watchOtherCommunities } from '../../../server/community/other-communiti
 import { openRedisLink } from '../../../server/community/redis-link.js';
 import { parseRedisUrl } from '../../../server/community/redis-url.js';
 import { readPanelSettings } from '../../../server/kernel/config/panel-settings.js';
-import { createLogger } from '../../../server/kernel/log/logger.js';
+import { createLogger } from '../../../server/kernel/log.js';
 import { type RedisServer, redisAvailable, startRedisServer } from '../../support/redis-server.js';
 
 /** A server's timers, moved by the test: `beat()` ends every sleep that is due. */

@@ -6,7 +6,7 @@ import { communityId, communityPrefix } from '../../../server/community/communit
 import { openRedisLink } from '../../../server/community/redis-link.js';
 import { parseRedisUrl } from '../../../server/community/redis-url.js';
 import { REDIS_URL_CONVAR, redisSecretsOf } from '../../../server/kernel/config/redis-convar.js';
-import { createLogger } from '../../../server/kernel/log/logger.js';
+import { createLogger } from '../../../server/kernel/log.js';
 import { type RedisServer, redisAvailable, startRedisServer } from '../../support/redis-server.js';
 
 const PASSWORD = 'Zq7rDs91xvLpW3';

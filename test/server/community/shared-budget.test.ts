@@ -6,7 +6,7 @@ import { sharedReader } from '../../../server/community/read-shared.js';
 import { openRedisLink } from '../../../server/community/redis-link.js';
 import { parseRedisUrl } from '../../../server/community/redis-url.js';
 import { sharedBudget } from '../../../server/community/shared-budget.js';
-import { createLogger } from '../../../server/kernel/log/logger.js';
+import { createLogger } from '../../../server/kernel/log.js';
 import type { BudgetSnapshot } from '../../../server/panel/rate-limit/rate-budget.js';
 import type { RequestClass } from '../../../server/panel/scheduling/request-classes.js';
 import type { SharedBudget } from '../../../server/panel/shared-budget-api.js';

@@ -6,7 +6,7 @@ import { FakeServerPort } from '../../../bench/support/fake-server-port.js';
 import { createAceConsole } from '../../../server/edge/permissions/ace-console.js';
 import { dutyPrincipals } from '../../../server/edge/permissions/duty-principals.js';
 import { PrincipalGrants } from '../../../server/edge/permissions/principal-grants.js';
-import { createLogger } from '../../../server/kernel/log/logger.js';
+import { createLogger } from '../../../server/kernel/log.js';
 import { createMemoryStore, type KeyValueStore } from '../../../server/kernel/storage/key-value-store.js';
 import { MAY_CHANGE_PRINCIPALS, SPIKESTRIP_FOR_LSPD } from '../../e2e/support/supervisors.js';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { tokenProof } from '../../../client/token-proof.js';
 import { TokenExposureCheck } from '../../../server/edge/security/token-exposure-check.js';
-import { createLogger } from '../../../server/kernel/log/logger.js';
+import { createLogger } from '../../../server/kernel/log.js';
 import { TOKEN_CONVAR } from '../../../shared/token-exposure.js';
 
 const TOKEN = 'a-panel-token-of-some-length-9';

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { DutyChange } from '../../../../server/duty/duty-change.js';
 import { OFF_DUTY } from '../../../../server/duty/duty-state.js';
 import { emitClientDutyEvents } from '../../../../server/duty/effects/client-duty-events.js';
-import { createLogger } from '../../../../server/kernel/log/logger.js';
+import { createLogger } from '../../../../server/kernel/log.js';
 import { type DutyEndReason, type OffDutyReason, PUBLIC_EVENTS } from '../../../../shared/events.js';
 
 // What bridge:client:offDuty promises (OffDutyReason) is what the server sends: every reason but 'dropped', which

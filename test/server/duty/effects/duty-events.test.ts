@@ -6,7 +6,7 @@ import type { DutyChange } from '../../../../server/duty/duty-change.js';
 import type { DutyState } from '../../../../server/duty/duty-state.js';
 import { emitClientDutyEvents } from '../../../../server/duty/effects/client-duty-events.js';
 import { emitServerDutyEvents } from '../../../../server/duty/effects/server-duty-events.js';
-import { createLogger } from '../../../../server/kernel/log/logger.js';
+import { createLogger } from '../../../../server/kernel/log.js';
 import { INTERNAL_EVENTS, PUBLIC_EVENTS } from '../../../../shared/events.js';
 
 const ALEX = '284619375016482817';

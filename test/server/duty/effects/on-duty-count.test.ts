@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { DutyChange } from '../../../../server/duty/duty-change.js';
 import { type DutyState, OFF_DUTY } from '../../../../server/duty/duty-state.js';
 import { publishOnDutyCounts } from '../../../../server/duty/effects/on-duty-count.js';
-import { createLogger } from '../../../../server/kernel/log/logger.js';
+import { createLogger } from '../../../../server/kernel/log.js';
 import { ON_DUTY_COUNT_KEY } from '../../../../shared/events.js';
 
 const onDuty = (departmentId: number, slug: string, rankId: number): DutyState => ({

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createLogger } from '../../../../server/kernel/log/logger.js';
+import { createLogger } from '../../../../server/kernel/log.js';
 import { CircuitBreaker } from '../../../../server/panel/health/circuit-breaker.js';
 import { createVirtualRuntime, elapse, settle, useVirtualTime } from '../../support/virtual-runtime.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createLogger } from '../../../../server/kernel/log/logger.js';
+import { createLogger } from '../../../../server/kernel/log.js';
 import { LONGEST_WAIT_MS } from '../../../../server/kernel/time.js';
 import { CappedWaits } from '../../../../server/panel/rate-limit/capped-waits.js';
 import { RateBudget } from '../../../../server/panel/rate-limit/rate-budget.js';
