@@ -16,7 +16,7 @@ import { createMockPanel, type MockPanelData } from '../mock-panel/index.js';
 import { startBridgeServer } from '../server/edge/bridge-server.js';
 import type { BridgeServer } from '../server/edge/started-bridge.js';
 import { API_BASE_CONVAR, TOKEN_CONVAR } from '../server/kernel/config/panel-settings.js';
-import { createMemoryStore } from '../server/kernel/storage/key-value-store.js';
+import { createMemoryStore } from '../server/kernel/storage.js';
 import { ALEX, JAMIE, LSPD, SAFR } from './support/demo-users.js';
 import { type FakePlayer, FakeServerPort } from './support/fake-server-port.js';
 import { type HeapSummary, heapDiff, heapSummary } from './support/heap-snapshot.js';

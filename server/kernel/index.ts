@@ -5,7 +5,6 @@ export * from './log.js';
 export * from './optional-modules/load-optional-module.js';
 export * from './players/player-registry.js';
 export * from './server-port.js';
-export * from './storage/kept-record.js';
-export * from './storage/key-value-store.js';
+export * from './storage.js';
 export * from './streams.js';
 export * from './time.js';

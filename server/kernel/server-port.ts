@@ -1,6 +1,6 @@
 import type { Observable } from 'rxjs';
 import type { LoadModule } from './optional-modules/load-optional-module.js';
-import type { KeyValueStore } from './storage/key-value-store.js';
+import type { KeyValueStore } from './storage.js';
 
 /**
  * What integrations may do in FXServer: look at other resources, call their exports, and use local server

@@ -3,7 +3,7 @@ import type { DutyChange } from '../../../server/duty/duty-change.js';
 import { DutyService } from '../../../server/duty/duty-service.js';
 import { Outbox } from '../../../server/duty/outbox.js';
 import { createLogger } from '../../../server/kernel/log.js';
-import { createMemoryStore } from '../../../server/kernel/storage/key-value-store.js';
+import { createMemoryStore } from '../../../server/kernel/storage.js';
 import type { PanelResult } from '../../../server/panel/panel-result.js';
 import type { ProfileEntry } from '../../../server/profiles/profile-entry.js';
 import type { DutyResponse } from '../../../shared/contract/index.js';

@@ -7,7 +7,7 @@ import { createAceConsole } from '../../../server/edge/permissions/ace-console.j
 import { dutyPrincipals } from '../../../server/edge/permissions/duty-principals.js';
 import { PrincipalGrants } from '../../../server/edge/permissions/principal-grants.js';
 import { createLogger } from '../../../server/kernel/log.js';
-import { createMemoryStore, type KeyValueStore } from '../../../server/kernel/storage/key-value-store.js';
+import { createMemoryStore, type KeyValueStore } from '../../../server/kernel/storage.js';
 import { MAY_CHANGE_PRINCIPALS, SPIKESTRIP_FOR_LSPD } from '../../e2e/support/supervisors.js';
 
 const RULES = [SPIKESTRIP_FOR_LSPD, 'add_ace bridge.lspd.3 command.impound allow'];

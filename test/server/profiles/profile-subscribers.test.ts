@@ -1,7 +1,7 @@
 import { Subject } from 'rxjs';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createLogger } from '../../../server/kernel/log.js';
-import { createMemoryStore } from '../../../server/kernel/storage/key-value-store.js';
+import { createMemoryStore } from '../../../server/kernel/storage.js';
 import type { PanelResult } from '../../../server/panel/panel-result.js';
 import { ProfileCache } from '../../../server/profiles/profile-cache.js';
 import type { ProfileEntry } from '../../../server/profiles/profile-entry.js';
