@@ -15,7 +15,7 @@ import defaultData from '../mock-panel/data/default.json' with { type: 'json' };
 import { createMockPanel, type MockPanelData } from '../mock-panel/index.js';
 import { startBridgeServer } from '../server/edge/bridge-server.js';
 import type { BridgeServer } from '../server/edge/started-bridge.js';
-import { API_BASE_CONVAR, TOKEN_CONVAR } from '../server/kernel/config/panel-settings.js';
+import { API_BASE_CONVAR, TOKEN_CONVAR } from '../server/kernel/settings.js';
 import { createMemoryStore } from '../server/kernel/storage.js';
 import { ALEX, JAMIE, LSPD, SAFR } from './support/demo-users.js';
 import { type FakePlayer, FakeServerPort } from './support/fake-server-port.js';

@@ -16,6 +16,6 @@ describe('npm run toggle-files', () => {
     );
     expect(files.get('server/duty/decide.ts')?.size).toBeGreaterThan(1);
     for (const file of files.keys()) expect(file).toMatch(/^(server|shared)\//);
-    expect(files.has('server/kernel/config/panel-settings.ts')).toBe(false);
+    expect(files.has('server/kernel/settings.ts')).toBe(false);
   }, 60_000);
 });
