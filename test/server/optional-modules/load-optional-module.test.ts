@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../../../server/kernel/log.js';
-import { type LoadModule, startOptionalModule } from '../../../server/kernel/optional-modules/load-optional-module.js';
+import { type LoadModule, startOptionalModule } from '../../../server/kernel/optional-module.js';
 
 const MODULE = { path: './dist/part.js', start: 'startPart', without: 'The part stays off.' };
 

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createLogger } from '../../../server/kernel/log.js';
-import { PlayerRegistry } from '../../../server/kernel/players/player-registry.js';
+import { PlayerRegistry } from '../../../server/kernel/player-registry.js';
 import type { PanelResult } from '../../../server/panel/panel-result.js';
 import { ProfileCache } from '../../../server/profiles/profile-cache.js';
 import type { ProfileUpdate } from '../../../server/profiles/profile-updates.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createLogger } from '../../../server/kernel/log.js';
-import { PlayerRegistry } from '../../../server/kernel/players/player-registry.js';
+import { PlayerRegistry } from '../../../server/kernel/player-registry.js';
 import type { PanelResult } from '../../../server/panel/panel-result.js';
 import type { ProfileRequestClass } from '../../../server/panel/scheduling/request-classes.js';
 import { ProfileCache } from '../../../server/profiles/profile-cache.js';
