@@ -1,6 +1,5 @@
-export type { CircuitSnapshot } from './health/circuit-breaker.js';
-export type { LatencyStats } from './health/latency-stats.js';
 export type { PanelClient } from './panel-client.js';
+export type { CircuitSnapshot, LatencyStats } from './panel-health.js';
 export type { PanelFailure, PanelResult } from './panel-result.js';
 export { isRefusalOfTheCall, saysAccountUnknown } from './panel-result.js';
 export type { PanelStack } from './panel-stack.js';

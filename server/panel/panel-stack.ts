@@ -1,7 +1,6 @@
 import type { BridgeRuntime, Logger } from '../kernel/index.js';
-import { CircuitBreaker } from './health/circuit-breaker.js';
-import { LatencyStats } from './health/latency-stats.js';
 import { createPanelTransport, type PanelClient } from './panel-client.js';
+import { CircuitBreaker, LatencyStats } from './panel-health.js';
 import { PROBE_CHAT_ID } from './probe.js';
 import { RateBudget, type RateLimitPolicy } from './rate-limit/rate-budget.js';
 import { createScheduledPanelClient } from './scheduled-panel-client.js';

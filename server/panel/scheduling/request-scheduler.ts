@@ -1,9 +1,9 @@
 import type { Subscription } from 'rxjs';
 import type { Logger } from '../../kernel/index.js';
 import { type Clock, WakeTimer } from '../../kernel/index.js';
-import { type CircuitBreaker, reachabilityOf } from '../health/circuit-breaker.js';
-import type { LatencyStats } from '../health/latency-stats.js';
 import type { PanelExchange } from '../panel-client.js';
+import type { LatencyStats } from '../panel-health.js';
+import { type CircuitBreaker, reachabilityOf } from '../panel-health.js';
 import type { PanelResult } from '../panel-result.js';
 import { CappedWaits } from '../rate-limit/capped-waits.js';
 import type { RateBudget, SendPace } from '../rate-limit/rate-budget.js';
