@@ -5,7 +5,7 @@ export { isRefusalOfTheCall, saysAccountUnknown } from './panel-result.js';
 export type { PanelStack } from './panel-stack.js';
 export { createPanelStack } from './panel-stack.js';
 export type { BudgetSnapshot } from './rate-limit/rate-budget.js';
-export type { RateLimitObservation } from './rate-limit/read-rate-limit-headers.js';
+export type { RateLimitObservation } from './rate-limit-headers.js';
 export type { ProfileRequestClass, RequestClass } from './scheduling/request-classes.js';
 export { classRank } from './scheduling/request-classes.js';
 export type { SchedulerStats } from './scheduling/request-scheduler.js';

@@ -1,6 +1,6 @@
 // The shared budget as dist/server.js's scheduler sees it (types only; the implementation is in dist/redis.cjs).
 import type { BudgetSnapshot } from './rate-limit/rate-budget.js';
-import type { RateLimitObservation } from './rate-limit/read-rate-limit-headers.js';
+import type { RateLimitObservation } from './rate-limit-headers.js';
 import type { RequestClass } from './scheduling/request-classes.js';
 
 /** What the community's budget says to one request: it may leave now (with its place in the community's sequence), or not before `retryInMs`. */
