@@ -2,8 +2,7 @@
 
 import { readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import type { Logger } from './log.js';
-import { errorText } from './log.js';
+import { errorText, type Logger } from './log.js';
 
 /**
  * FXServer's global `require` as main.ts hands it on: it loads a CommonJS file beside dist/server.js. Absent when the

@@ -16,7 +16,7 @@ import { createRedactor, type Redact } from '../kernel/index.js';
 import { dutyAnswerContradiction } from './duty-answer-check.js';
 import type { PanelFailure, PanelFailureKind, PanelResult } from './panel-result.js';
 import { panelNow, retryAfterMs } from './rate-limit-headers.js';
-import type { ProfileRequestClass } from './scheduling/request-classes.js';
+import type { ProfileRequestClass } from './request-queues.js';
 import { type AnswerSeen, describeUnreadable } from './unreadable-answer.js';
 
 export interface PanelResponseInfo {

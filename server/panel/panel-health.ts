@@ -15,8 +15,7 @@ import {
   skip,
   switchMap,
 } from 'rxjs';
-import type { Logger } from '../kernel/index.js';
-import { abandonableWait, backoffMs } from '../kernel/index.js';
+import { abandonableWait, backoffMs, type Logger } from '../kernel/index.js';
 import type { PanelResponseInfo } from './panel-client.js';
 import type { PanelResult } from './panel-result.js';
 

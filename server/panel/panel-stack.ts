@@ -2,10 +2,9 @@ import type { BridgeRuntime, Logger } from '../kernel/index.js';
 import { createPanelTransport, type PanelClient } from './panel-client.js';
 import { CircuitBreaker, LatencyStats } from './panel-health.js';
 import { PROBE_CHAT_ID } from './probe.js';
-import { RateBudget, type RateLimitPolicy } from './rate-limit/rate-budget.js';
+import { RateBudget, type RateLimitPolicy } from './rate-budget.js';
+import { RequestScheduler, type SharedBudget } from './request-scheduler.js';
 import { createScheduledPanelClient } from './scheduled-panel-client.js';
-import { RequestScheduler } from './scheduling/request-scheduler.js';
-import type { SharedBudget } from './shared-budget-api.js';
 
 export interface PanelStackOptions {
   apiBase: string;

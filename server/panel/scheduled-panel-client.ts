@@ -1,6 +1,6 @@
 import type { DutyAction, DutyOffBody, DutyOnBody } from '../../shared/contract/index.js';
 import type { DutyRequestOptions, PanelClient, PanelTransport, ProfileRequestOptions } from './panel-client.js';
-import type { RequestScheduler } from './scheduling/request-scheduler.js';
+import type { RequestScheduler } from './request-scheduler.js';
 
 /**
  * The panel client the bridge uses: the same calls as the transport, each waiting its turn in the scheduler.

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createLogger } from '../../../server/kernel/log.js';
 import { PlayerRegistry } from '../../../server/kernel/player-registry.js';
 import type { PanelResult } from '../../../server/panel/panel-result.js';
-import type { ProfileRequestClass } from '../../../server/panel/scheduling/request-classes.js';
+import type { ProfileRequestClass } from '../../../server/panel/request-queues.js';
 import { ProfileCache } from '../../../server/profiles/profile-cache.js';
 import type { ProfileServed } from '../../../server/profiles/profile-updates.js';
 import { Profiles } from '../../../server/profiles/profiles.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createLogger } from '../../../../server/kernel/log.js';
 import { LONGEST_WAIT_MS } from '../../../../server/kernel/time.js';
-import { RateBudget } from '../../../../server/panel/rate-limit/rate-budget.js';
+import { RateBudget } from '../../../../server/panel/rate-budget.js';
 import { CappedWaits, readRateLimitHeaders } from '../../../../server/panel/rate-limit-headers.js';
 
 const A_DAY = new Headers({ 'RateLimit-Policy': '200;w=86400', 'RateLimit-Limit': '200', 'RateLimit-Remaining': '0' });
