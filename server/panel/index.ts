@@ -9,5 +9,4 @@ export type { RateLimitObservation } from './rate-limit-headers.js';
 export type { ProfileRequestClass, RequestClass } from './request-queues.js';
 export { classRank } from './request-queues.js';
 export type { BudgetGrant, SchedulerStats, SharedBudget } from './request-scheduler.js';
-export { probeThenResume } from './start-up.js';
-export { reportTokenRefused } from './token-refused.js';
+export { probeThenResume, reportTokenRefused } from './start-up.js';
