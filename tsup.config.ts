@@ -50,7 +50,7 @@ const bundle: Options = {
 
 /**
  * An optional module: a part of the server that only some servers turn on, as a CommonJS module that dist/server.js
- * loads with FXServer's `require` only when its feature is on (server/kernel/optional-modules/load-optional-module.ts says
+ * loads with FXServer's `require` only when its feature is on (server/kernel/optional-module.ts says
  * how FXServer resolves it, and what may cross between the two: each file has its own copy of rxjs and zod). Not named
  * in fxmanifest.lua: it is no script of its own. Keeping these out is what keeps dist/server.js within its budget.
  *

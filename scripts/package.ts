@@ -43,7 +43,7 @@ const TYPES = [
 ];
 const MANIFEST = 'fxmanifest.lua';
 // The optional modules: loaded by dist/server.js with FXServer's `require` only when their feature is on, so not named
-// in the manifest (server/kernel/optional-modules/load-optional-module.ts cites how FXServer resolves them from the
+// in the manifest (server/kernel/optional-module.ts cites how FXServer resolves them from the
 // resource's folder).
 const REQUIRED_AT_RUN_TIME = [COMMUNITY_MODULE, METRICS_MODULE, INTEGRATIONS_MODULE].map(({ path }) =>
   posix.normalize(path),

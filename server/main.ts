@@ -1,5 +1,5 @@
 import { createServerPort, startBridgeServer } from './edge/index.js';
-import type { LoadModule } from './kernel/optional-modules/load-optional-module.js';
+import type { LoadModule } from './kernel/optional-module.js';
 
 // FXServer runs this bundle as a classic script: wire the adapter to the bridge and export nothing.
 let stop = (): void => {};
@@ -11,7 +11,7 @@ const bridge = startBridgeServer(port, {
   sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
   random: () => Math.random(),
   // FXServer's global `require`, which resolves a relative name from the resource's folder
-  // (server/kernel/optional-modules/); read off the global so esbuild leaves it alone.
+  // (server/kernel/optional-module.ts); read off the global so esbuild leaves it alone.
   load: (globalThis as { require?: LoadModule }).require,
 });
 stop = () => bridge.stop();

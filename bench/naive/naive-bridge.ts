@@ -1,6 +1,6 @@
 import { catchError, EMPTY, from, merge, mergeMap } from 'rxjs';
-import { readPanelSettings } from '../../server/kernel/config/panel-settings.js';
 import type { BridgeRuntime, ServerPort } from '../../server/kernel/server-port.js';
+import { readPanelSettings } from '../../server/kernel/settings.js';
 import { createPanelTransport, type PanelExchange } from '../../server/panel/panel-client.js';
 import { isTransient, type PanelResult } from '../../server/panel/panel-result.js';
 import { type Department, findChatIdentifier } from '../../shared/contract/index.js';

@@ -8,7 +8,7 @@ import type {
   ServerPort,
   TxAdminEvent,
 } from '../../server/kernel/server-port.js';
-import { createMemoryStore, type KeyValueStore } from '../../server/kernel/storage/key-value-store.js';
+import { createMemoryStore, type KeyValueStore } from '../../server/kernel/storage.js';
 import { AceStore } from '../../sim/server/aces.js';
 import { tokenize } from '../../sim/server/console-line.js';
 

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 
 /**
  * The community's id: 16 hex of SHA-256(BRIDGE_API_BASE as the bridge reads it). The bridge reads the address through
- * WHATWG URL (server/kernel/config/panel-settings.ts): scheme and host lower-cased, a default port and trailing slashes dropped,
+ * WHATWG URL (server/kernel/settings.ts): scheme and host lower-cased, a default port and trailing slashes dropped,
  * `/api/leo` taken off. So `HTTPS://Panel.example.com:443/` and `https://panel.example.com` are one community;
  * `localhost` and `127.0.0.1`, or two paths, are not (they may be two panels), and COMMUNITIES_KEY tells the owner.
  */

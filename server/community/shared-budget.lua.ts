@@ -1,6 +1,6 @@
 // The community's panel budget as one atomic Redis script (EVALSHA): every server's every request takes from it.
 // Redis's own clock (TIME) is the community's clock: servers' monotonic clocks have unrelated origins, and a window
-// measured on Redis means the same moment to all of them. It follows server/panel/rate-limit/rate-budget.ts (the
+// measured on Redis means the same moment to all of them. It follows server/panel/rate-budget.ts (the
 // budget of one server), with two differences a community needs:
 // - Requests in flight are counted by ticket (a sorted set), not by order: requests of several servers reach the
 //   panel in any order, so an answer's `remaining` may not count requests granted before it yet. What is left is at

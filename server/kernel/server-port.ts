@@ -1,6 +1,6 @@
 import type { Observable } from 'rxjs';
-import type { LoadModule } from './optional-modules/load-optional-module.js';
-import type { KeyValueStore } from './storage/key-value-store.js';
+import type { LoadModule } from './optional-module.js';
+import type { KeyValueStore } from './storage.js';
 
 /**
  * What integrations may do in FXServer: look at other resources, call their exports, and use local server
@@ -149,7 +149,7 @@ export interface BridgeRuntime {
   fetch?: typeof fetch;
   /**
    * FXServer's global `require`, which loads the optional modules beside dist/server.js when their feature is on
-   * (server/kernel/optional-modules/); without it, every optional feature stays off with an error saying so.
+   * (server/kernel/optional-module.ts); without it, every optional feature stays off with an error saying so.
    */
   load?: LoadModule;
 }

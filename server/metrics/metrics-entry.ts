@@ -1,5 +1,5 @@
 // dist/metrics.cjs: the Prometheus metrics endpoint (Config.Metrics), a CommonJS module of its own that
-// server/metrics/load-metrics.ts loads only when the config turns it on (server/kernel/optional-modules/ says how and why).
+// server/metrics/load-metrics.ts loads only when the config turns it on (server/kernel/optional-module.ts says how and why).
 // It gets plain functions and data from dist/server.js, and the departments as an Observable it only subscribes to.
 // Here: the checks of the metrics token, the endpoint, and how it reads the bearer token.
 import { createHash, timingSafeEqual } from 'node:crypto';

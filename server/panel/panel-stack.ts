@@ -1,12 +1,16 @@
+import type { DutyAction, DutyOffBody, DutyOnBody } from '../../shared/contract/index.js';
 import type { BridgeRuntime, Logger } from '../kernel/index.js';
-import { CircuitBreaker } from './health/circuit-breaker.js';
-import { LatencyStats } from './health/latency-stats.js';
-import { createPanelTransport, type PanelClient } from './panel-client.js';
-import { PROBE_CHAT_ID } from './probe.js';
-import { RateBudget, type RateLimitPolicy } from './rate-limit/rate-budget.js';
-import { createScheduledPanelClient } from './scheduled-panel-client.js';
-import { RequestScheduler } from './scheduling/request-scheduler.js';
-import type { SharedBudget } from './shared-budget-api.js';
+import {
+  createPanelTransport,
+  type DutyRequestOptions,
+  type PanelClient,
+  type PanelTransport,
+  type ProfileRequestOptions,
+} from './panel-client.js';
+import { CircuitBreaker, LatencyStats } from './panel-health.js';
+import { RateBudget, type RateLimitPolicy } from './rate-budget.js';
+import { RequestScheduler, type SharedBudget } from './request-scheduler.js';
+import { PROBE_CHAT_ID } from './start-up.js';
 
 export interface PanelStackOptions {
   apiBase: string;
@@ -88,5 +92,32 @@ export function createPanelStack(options: PanelStackOptions): PanelStack {
       scheduler.stop();
       breaker.stop();
     },
+  };
+}
+
+/**
+ * The panel client the bridge uses: the same calls as the transport, each waiting its turn in the scheduler.
+ * A player's profile is fetched once at a time however many callers ask (single flight), and a duty call waits in
+ * the duty class, which goes first.
+ */
+export function createScheduledPanelClient(transport: PanelTransport, scheduler: RequestScheduler): PanelClient {
+  const setDuty = (action: DutyAction, body: DutyOnBody | DutyOffBody, options: DutyRequestOptions = {}) =>
+    scheduler.submit({
+      requestClass: 'duty',
+      player: body.chatId,
+      ...(options.signal ? { signal: options.signal } : {}),
+      ...(options.onSent ? { onSent: options.onSent } : {}),
+      send: () => transport.setDuty(action, body),
+    });
+  return {
+    getDepartments: (chatId: string, { priority = 'waiting', fresh = false }: ProfileRequestOptions = {}) =>
+      scheduler.submit({
+        requestClass: priority,
+        player: chatId,
+        singleFlight: `departments:${chatId}`,
+        fresh,
+        send: () => transport.getDepartments(chatId),
+      }),
+    setDuty: setDuty as PanelClient['setDuty'],
   };
 }

@@ -7,7 +7,7 @@ const cruise = scratchCruiser('layers-', 'err-long');
 
 const kernel = {
   'server/kernel/index.ts': "export * from './log/logger.js';\n",
-  'server/kernel/log/logger.ts': 'export const log = (line: string) => line;\n',
+  'server/kernel/log.ts': 'export const log = (line: string) => line;\n',
 };
 
 describe('the layer rules (npm run deps)', { timeout: 60_000 }, () => {
@@ -23,10 +23,10 @@ describe('the layer rules (npm run deps)', { timeout: 60_000 }, () => {
   it('fails on an import past the index.ts, and says to use it', () => {
     const { status, output } = cruise({
       ...kernel,
-      'server/duty/duty.ts': "import { log } from '../kernel/log/logger.js';\nexport const duty = () => log('on');\n",
+      'server/duty/duty.ts': "import { log } from '../kernel/log.js';\nexport const duty = () => log('on');\n",
     });
     expect(status).not.toBe(0);
-    expect(output).toContain('slice-through-index: server/duty/duty.ts → server/kernel/log/logger.ts');
+    expect(output).toContain('slice-through-index: server/duty/duty.ts → server/kernel/log.ts');
     expect(output).toContain('import its index.ts');
   });
 

@@ -1,5 +1,5 @@
 // dist/redis.cjs is the community's part of the bridge: dist/server.js loads it with FXServer's `require` only when
-// BRIDGE_REDIS_URL is set (server/kernel/optional-modules/load-optional-module.ts cites how FXServer resolves it), and
+// BRIDGE_REDIS_URL is set (server/kernel/optional-module.ts cites how FXServer resolves it), and
 // nothing about Redis can stop a server from serving its own players.
 import { afterEach, describe, expect, it } from 'vitest';
 import { type RedisServer, redisAvailable, startRedisServer } from '../support/redis-server.js';

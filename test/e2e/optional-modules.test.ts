@@ -1,6 +1,6 @@
 // dist/metrics.cjs and dist/integrations.cjs are optional parts of the bridge, as dist/redis.cjs is: dist/server.js
 // loads each with FXServer's `require` only when config.lua turns its feature on
-// (server/kernel/optional-modules/load-optional-module.ts), and a missing or damaged file costs that feature only.
+// (server/kernel/optional-module.ts), and a missing or damaged file costs that feature only.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';

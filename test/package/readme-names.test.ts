@@ -5,7 +5,7 @@ import { FakeServerPort } from '../../bench/support/fake-server-port.js';
 import { startBridgeClient } from '../../client/bridge-client.js';
 import { packagedFiles } from '../../scripts/package.js';
 import { ADMIN_COMMAND } from '../../server/edge/commands/bridge-command.js';
-import { API_BASE_CONVAR, TOKEN_CONVAR } from '../../server/kernel/config/panel-settings.js';
+import { API_BASE_CONVAR, TOKEN_CONVAR } from '../../server/kernel/settings.js';
 import { METRICS_TOKEN_CONVAR } from '../../server/metrics/metrics-entry.js';
 import { configShape } from '../../shared/config/index.js';
 import { DUTY_STATE_BAG_KEY, PUBLIC_EVENTS } from '../../shared/events.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ALEX, JAMIE, LSPD, playerWith } from '../../../bench/support/demo-users.js';
-import { API_BASE_CONVAR } from '../../../server/kernel/config/panel-settings.js';
+import { API_BASE_CONVAR } from '../../../server/kernel/settings.js';
 import { connect, PANEL_URL, panelConvars, startBridge, useMockPanel } from '../support/bridge-harness.js';
 import { elapse, settle } from '../support/virtual-runtime.js';
 

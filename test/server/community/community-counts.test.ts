@@ -8,7 +8,7 @@ import { COUNTS_TTL_MS, startCommunityCounts } from '../../../server/community/c
 import { sharedReader } from '../../../server/community/read-shared.js';
 import { openRedisLink } from '../../../server/community/redis-link.js';
 import { parseRedisUrl } from '../../../server/community/redis-url.js';
-import { createLogger } from '../../../server/kernel/log/logger.js';
+import { createLogger } from '../../../server/kernel/log.js';
 import type { OnDutyCounts } from '../../../shared/events.js';
 import { type RedisServer, redisAvailable, startRedisServer } from '../../support/redis-server.js';
 

@@ -10,8 +10,8 @@ import { OWNERS_REWRITTEN_WITHIN_MS, startDutyOwners } from '../../../server/com
 import { sharedReader } from '../../../server/community/read-shared.js';
 import { openRedisLink } from '../../../server/community/redis-link.js';
 import { parseRedisUrl } from '../../../server/community/redis-url.js';
-import { createLogger } from '../../../server/kernel/log/logger.js';
-import { createMemoryStore } from '../../../server/kernel/storage/key-value-store.js';
+import { createLogger } from '../../../server/kernel/log.js';
+import { createMemoryStore } from '../../../server/kernel/storage.js';
 import { startTcpProxy } from '../../../sim/community/tcp-proxy.js';
 import { type RedisServer, redisAvailable, startRedisServer } from '../../support/redis-server.js';
 

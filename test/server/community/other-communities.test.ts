@@ -6,8 +6,8 @@ import { COMMUNITIES_KEY, communityId, communityPrefix } from '../../../server/c
 import { watchOtherCommunities } from '../../../server/community/other-communities.js';
 import { openRedisLink } from '../../../server/community/redis-link.js';
 import { parseRedisUrl } from '../../../server/community/redis-url.js';
-import { readPanelSettings } from '../../../server/kernel/config/panel-settings.js';
-import { createLogger } from '../../../server/kernel/log/logger.js';
+import { createLogger } from '../../../server/kernel/log.js';
+import { readPanelSettings } from '../../../server/kernel/settings.js';
 import { type RedisServer, redisAvailable, startRedisServer } from '../../support/redis-server.js';
 
 /** A server's timers, moved by the test: `beat()` ends every sleep that is due. */

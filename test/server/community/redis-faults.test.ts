@@ -6,8 +6,8 @@ import { filter, firstValueFrom } from 'rxjs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { openRedisLink } from '../../../server/community/redis-link.js';
 import { parseRedisUrl } from '../../../server/community/redis-url.js';
-import { REDIS_CA_FILE_CONVAR, REDIS_URL_CONVAR, redisSecretsOf } from '../../../server/kernel/config/redis-convar.js';
-import { createLogger } from '../../../server/kernel/log/logger.js';
+import { createLogger } from '../../../server/kernel/log.js';
+import { REDIS_CA_FILE_CONVAR, REDIS_URL_CONVAR, redisSecretsOf } from '../../../server/kernel/redis-convar.js';
 import { type RedisServer, redisAvailable, startRedisServer } from '../../support/redis-server.js';
 import { makeTlsFiles, opensslAvailable, type TlsFiles } from '../../support/tls-certificates.js';
 

@@ -5,8 +5,8 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { communityId, communityPrefix } from '../../../server/community/community-keys.js';
 import { openRedisLink } from '../../../server/community/redis-link.js';
 import { parseRedisUrl } from '../../../server/community/redis-url.js';
-import { REDIS_URL_CONVAR, redisSecretsOf } from '../../../server/kernel/config/redis-convar.js';
-import { createLogger } from '../../../server/kernel/log/logger.js';
+import { createLogger } from '../../../server/kernel/log.js';
+import { REDIS_URL_CONVAR, redisSecretsOf } from '../../../server/kernel/redis-convar.js';
 import { type RedisServer, redisAvailable, startRedisServer } from '../../support/redis-server.js';
 
 const PASSWORD = 'Zq7rDs91xvLpW3';

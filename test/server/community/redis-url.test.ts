@@ -2,9 +2,9 @@
 // an ordinary word. Everything between `//` and the last `@` is masked, or the whole value when it does not read.
 import { describe, expect, it } from 'vitest';
 import { parseRedisUrl } from '../../../server/community/redis-url.js';
-import { readBridgeSettings } from '../../../server/kernel/config/bridge-settings.js';
-import { maskRedisUrl, REDIS_URL_CONVAR } from '../../../server/kernel/config/redis-convar.js';
-import type { Logger } from '../../../server/kernel/log/logger.js';
+import type { Logger } from '../../../server/kernel/log.js';
+import { maskRedisUrl, REDIS_URL_CONVAR } from '../../../server/kernel/redis-convar.js';
+import { readBridgeSettings } from '../../../server/kernel/settings.js';
 
 /** The bridge's logger as it starts with BRIDGE_REDIS_URL set to `raw`, and the lines it printed. */
 function loggerWith(raw: string): { logger: Logger; lines: string[] } {

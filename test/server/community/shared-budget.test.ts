@@ -6,10 +6,10 @@ import { sharedReader } from '../../../server/community/read-shared.js';
 import { openRedisLink } from '../../../server/community/redis-link.js';
 import { parseRedisUrl } from '../../../server/community/redis-url.js';
 import { sharedBudget } from '../../../server/community/shared-budget.js';
-import { createLogger } from '../../../server/kernel/log/logger.js';
-import type { BudgetSnapshot } from '../../../server/panel/rate-limit/rate-budget.js';
-import type { RequestClass } from '../../../server/panel/scheduling/request-classes.js';
-import type { SharedBudget } from '../../../server/panel/shared-budget-api.js';
+import { createLogger } from '../../../server/kernel/log.js';
+import type { BudgetSnapshot } from '../../../server/panel/rate-budget.js';
+import type { RequestClass } from '../../../server/panel/request-queues.js';
+import type { SharedBudget } from '../../../server/panel/request-scheduler.js';
 import { type RedisServer, redisAvailable, startRedisServer } from '../../support/redis-server.js';
 
 const LEARNED: BudgetSnapshot = {

@@ -4,7 +4,7 @@ import {
   type PanelSettingsResult,
   readPanelSettings,
   TOKEN_CONVAR,
-} from '../../../server/kernel/config/panel-settings.js';
+} from '../../../server/kernel/settings.js';
 
 const TOKEN = 'panel-token-0a1b2c3d4e5f';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ALEX, JAMIE, LSPD, ONE_DEPARTMENT, ROLES, SAFR, TWO_DEPARTMENTS } from '../../../bench/support/demo-users.js';
 import type { OutboxRecord } from '../../../server/duty/outbox.js';
-import { createMemoryStore } from '../../../server/kernel/storage/key-value-store.js';
+import { createMemoryStore } from '../../../server/kernel/storage.js';
 import { connect, DUTY_OFF, DUTY_ON, startBridge, useMockPanel } from '../support/bridge-harness.js';
 import { createMortalRuntime, elapse, settle } from '../support/virtual-runtime.js';
 

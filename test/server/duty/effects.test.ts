@@ -2,7 +2,7 @@ import { Subject } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import { type DutyChange, type DutyState, OFF_DUTY } from '../../../server/duty/duty-model.js';
 import { emitClientDutyEvents, emitServerDutyEvents, publishOnDutyCounts } from '../../../server/duty/effects.js';
-import { createLogger } from '../../../server/kernel/log/logger.js';
+import { createLogger } from '../../../server/kernel/log.js';
 import {
   type DutyEndReason,
   INTERNAL_EVENTS,

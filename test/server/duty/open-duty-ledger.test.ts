@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { endDutiesLeftOpen, type OpenDuty, OpenDutyLedger } from '../../../server/duty/open-duty-ledger.js';
 import { type DutyCall, Outbox, type OutboxRecord } from '../../../server/duty/outbox.js';
-import { createLogger } from '../../../server/kernel/log/logger.js';
-import { createMemoryStore } from '../../../server/kernel/storage/key-value-store.js';
+import { createLogger } from '../../../server/kernel/log.js';
+import { createMemoryStore } from '../../../server/kernel/storage.js';
 import type { PanelResult } from '../../../server/panel/panel-result.js';
 import type { DutyResponse } from '../../../shared/contract/index.js';
 

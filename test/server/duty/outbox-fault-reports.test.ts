@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { DutyCall } from '../../../server/duty/duty-call.js';
 import { OutboxFaultReports } from '../../../server/duty/outbox-fault-reports.js';
-import { createLogger } from '../../../server/kernel/log/logger.js';
+import { createLogger } from '../../../server/kernel/log.js';
 import type { PanelFailure } from '../../../server/panel/panel-result.js';
 
 const ALEX = '284619375016482817';

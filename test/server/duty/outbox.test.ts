@@ -4,8 +4,8 @@ import type { FenceAnswer, FenceRequest } from '../../../server/community/duty-o
 import { HeldForRedis } from '../../../server/community/held-for-redis.js';
 import { type OutboxFence, OutboxFenceGate } from '../../../server/community/outbox-fence-gate.js';
 import { type DutyCall, Outbox, type OutboxRecord } from '../../../server/duty/outbox.js';
-import { createLogger } from '../../../server/kernel/log/logger.js';
-import { createMemoryStore } from '../../../server/kernel/storage/key-value-store.js';
+import { createLogger } from '../../../server/kernel/log.js';
+import { createMemoryStore } from '../../../server/kernel/storage.js';
 import type { PanelFailure, PanelResult } from '../../../server/panel/panel-result.js';
 import { DutyOnBodySchema, type DutyResponse } from '../../../shared/contract/index.js';
 import { elapse, START_TIME, settle } from '../support/virtual-runtime.js';

@@ -3,7 +3,7 @@
 // script's): the message is read the same whichever realm made the Error.
 import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
-import { errorText } from '../../../server/kernel/log/error-text.js';
+import { errorText } from '../../../server/kernel/log.js';
 
 describe('the text of an error', () => {
   it("is an Error's message, also for an Error of another realm", () => {

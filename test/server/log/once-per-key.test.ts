@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createLogger } from '../../../server/kernel/log/logger.js';
-import { OncePerKey } from '../../../server/kernel/log/once-per-key.js';
+import { createLogger, OncePerKey } from '../../../server/kernel/log.js';
 
 describe('told once per key', () => {
   it('the logger tells a key once, says whether it spoke, and tells it again once forgotten', () => {

@@ -2,7 +2,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLogger } from '../../../server/kernel/log/logger.js';
+import { createLogger } from '../../../server/kernel/log.js';
 import { createPanelTransport } from '../../../server/panel/panel-client.js';
 
 // As long as a real token (32 hex digits and a prefix), and with no run of 6 characters that reads as prose.

@@ -3,8 +3,8 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createLogger } from '../../../server/kernel/log/logger.js';
-import { type LoadModule, startOptionalModule } from '../../../server/kernel/optional-modules/load-optional-module.js';
+import { createLogger } from '../../../server/kernel/log.js';
+import { type LoadModule, startOptionalModule } from '../../../server/kernel/optional-module.js';
 
 const MODULE = { path: './dist/part.js', start: 'startPart', without: 'The part stays off.' };
 

@@ -3,7 +3,7 @@
 import { HttpResponse, http } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { ALEX, JAMIE, LSPD, SAFR, TWO_DEPARTMENTS } from '../../../bench/support/demo-users.js';
-import { LONGEST_WAIT_MS } from '../../../server/kernel/time/longest-wait.js';
+import { LONGEST_WAIT_MS } from '../../../server/kernel/time.js';
 import { connect, DUTY_OFF, departmentsCall, PANEL_URL, startBridge, useMockPanel } from '../support/bridge-harness.js';
 import { elapse, settle } from '../support/virtual-runtime.js';
 

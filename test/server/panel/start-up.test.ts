@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ALEX, JAMIE, LSPD, playerWith, UNKNOWN_USER } from '../../../bench/support/demo-users.js';
 import { FakeServerPort } from '../../../bench/support/fake-server-port.js';
 import { startBridgeServer } from '../../../server/edge/bridge-server.js';
-import { API_BASE_CONVAR, TOKEN_CONVAR } from '../../../server/kernel/config/panel-settings.js';
+import { API_BASE_CONVAR, TOKEN_CONVAR } from '../../../server/kernel/settings.js';
 import { PUBLIC_EVENTS } from '../../../shared/events.js';
 import {
   connect,

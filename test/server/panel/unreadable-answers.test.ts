@@ -3,7 +3,7 @@
 import { HttpResponse, http } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { ALEX, JAMIE, NO_DEPARTMENTS, playerWith, TWO_DEPARTMENTS } from '../../../bench/support/demo-users.js';
-import { createMemoryStore } from '../../../server/kernel/storage/key-value-store.js';
+import { createMemoryStore } from '../../../server/kernel/storage.js';
 import { createPanelTransport } from '../../../server/panel/panel-client.js';
 import { PUBLIC_EVENTS } from '../../../shared/events.js';
 import {

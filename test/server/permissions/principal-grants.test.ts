@@ -4,8 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { ALEX, JAMIE, ONE_DEPARTMENT, TWO_DEPARTMENTS } from '../../../bench/support/demo-users.js';
 import { FakeServerPort } from '../../../bench/support/fake-server-port.js';
 import { createAceConsole, dutyPrincipals, PrincipalGrants } from '../../../server/edge/ace-principals.js';
-import { createLogger } from '../../../server/kernel/log/logger.js';
-import { createMemoryStore, type KeyValueStore } from '../../../server/kernel/storage/key-value-store.js';
+import { createLogger } from '../../../server/kernel/log.js';
+import { createMemoryStore, type KeyValueStore } from '../../../server/kernel/storage.js';
 import { MAY_CHANGE_PRINCIPALS, SPIKESTRIP_FOR_LSPD } from '../../e2e/support/supervisors.js';
 
 const RULES = [SPIKESTRIP_FOR_LSPD, 'add_ace bridge.lspd.3 command.impound allow'];

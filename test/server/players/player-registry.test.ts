@@ -3,7 +3,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ALEX, TWO_DEPARTMENTS } from '../../../bench/support/demo-users.js';
 import { population } from '../../../bench/support/population.js';
-import { PlayerRegistry } from '../../../server/kernel/players/player-registry.js';
+import { PlayerRegistry } from '../../../server/kernel/player-registry.js';
 import { PUBLIC_EVENTS } from '../../../shared/events.js';
 import { connect, startBridge, useMockPanel } from '../support/bridge-harness.js';
 import { elapse } from '../support/virtual-runtime.js';

@@ -2,7 +2,7 @@
 // (timer.js walks them all): the on-duty revalidation waits on one timer for every account, set for the earliest
 // look. Duties that come and go leave no wait of their own behind, and a stopped revalidation asks for none.
 import { expect, it } from 'vitest';
-import { createLogger } from '../../../server/kernel/log/logger.js';
+import { createLogger } from '../../../server/kernel/log.js';
 import { OnDutyRevalidation } from '../../../server/profiles/refresh-policy.js';
 
 const MINUTE = 60_000;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ALEX, LSPD, ROLES, TWO_DEPARTMENTS } from '../../../bench/support/demo-users.js';
 import { population } from '../../../bench/support/population.js';
-import { createMemoryStore } from '../../../server/kernel/storage/key-value-store.js';
+import { createMemoryStore } from '../../../server/kernel/storage.js';
 import { PUBLIC_EVENTS } from '../../../shared/events.js';
 import { connect, departmentsCall, startBridge, useMockPanel } from '../support/bridge-harness.js';
 import { createMortalRuntime, elapse, START_TIME, settle } from '../support/virtual-runtime.js';

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createLogger } from '../../../server/kernel/log/logger.js';
-import { PlayerRegistry } from '../../../server/kernel/players/player-registry.js';
+import { createLogger } from '../../../server/kernel/log.js';
+import { PlayerRegistry } from '../../../server/kernel/player-registry.js';
 import type { PanelResult } from '../../../server/panel/panel-result.js';
 import type { ProfileUpdate } from '../../../server/profiles/profile.js';
 import { ProfileCache } from '../../../server/profiles/profile-cache.js';

@@ -1,7 +1,7 @@
 import { Subject } from 'rxjs';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createLogger } from '../../../server/kernel/log/logger.js';
-import { createMemoryStore } from '../../../server/kernel/storage/key-value-store.js';
+import { createLogger } from '../../../server/kernel/log.js';
+import { createMemoryStore } from '../../../server/kernel/storage.js';
 import type { PanelResult } from '../../../server/panel/panel-result.js';
 import type { ProfileEntry, ProfileServed, ProfileUpdate } from '../../../server/profiles/profile.js';
 import { ProfileCache } from '../../../server/profiles/profile-cache.js';

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { createLogger } from '../../../server/kernel/log/logger.js';
-import { PlayerRegistry } from '../../../server/kernel/players/player-registry.js';
+import { createLogger } from '../../../server/kernel/log.js';
+import { PlayerRegistry } from '../../../server/kernel/player-registry.js';
 import type { PanelResult } from '../../../server/panel/panel-result.js';
-import type { ProfileRequestClass } from '../../../server/panel/scheduling/request-classes.js';
+import type { ProfileRequestClass } from '../../../server/panel/request-queues.js';
 import type { ProfileServed } from '../../../server/profiles/profile.js';
 import { ProfileCache } from '../../../server/profiles/profile-cache.js';
 import { Profiles } from '../../../server/profiles/profiles.js';

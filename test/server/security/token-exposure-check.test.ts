@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { tokenProof as clientProof, tokenProof } from '../../../client/token-proof.js';
 import { tokenProof as serverProof, TokenExposureCheck } from '../../../server/edge/token-exposure-check.js';
-import { createLogger } from '../../../server/kernel/log/logger.js';
+import { createLogger } from '../../../server/kernel/log.js';
 import { TOKEN_CONVAR } from '../../../shared/token-exposure.js';
 
 const TOKEN = 'a-panel-token-of-some-length-9';

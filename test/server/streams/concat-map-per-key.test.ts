@@ -1,6 +1,6 @@
 import { concat, config, defer, from, NEVER, Observable, of, Subject, take, throwError } from 'rxjs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { concatMapPerKey } from '../../../server/kernel/streams/concat-map-per-key.js';
+import { concatMapPerKey } from '../../../server/kernel/streams.js';
 
 /** Work that finishes when the test says so. */
 function controlledWork() {

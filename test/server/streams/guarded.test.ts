@@ -1,7 +1,7 @@
 import { mergeMap, Subject } from 'rxjs';
 import { describe, expect, it } from 'vitest';
-import { createLogger } from '../../../server/kernel/log/logger.js';
-import { eachGuarded, guarded } from '../../../server/kernel/streams/guarded.js';
+import { createLogger } from '../../../server/kernel/log.js';
+import { eachGuarded, guarded } from '../../../server/kernel/streams.js';
 
 function logged() {
   const lines: string[] = [];

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LanesPerKey } from '../../../server/kernel/streams/lanes-per-key.js';
+import { LanesPerKey } from '../../../server/kernel/streams.js';
 
 const lanes = (failures: unknown[] = []) => new LanesPerKey<number>((error) => failures.push(error));
 

@@ -10,8 +10,8 @@ import {
 import { createMockPanel, type MockPanel, type MockPanelOptions } from '../../../mock-panel/index.js';
 import type { BridgeServer } from '../../../server/edge/bridge-server.js';
 import { startBridgeServer } from '../../../server/edge/bridge-server.js';
-import { API_BASE_CONVAR, TOKEN_CONVAR } from '../../../server/kernel/config/panel-settings.js';
 import type { BridgeRuntime } from '../../../server/kernel/server-port.js';
+import { API_BASE_CONVAR, TOKEN_CONVAR } from '../../../server/kernel/settings.js';
 import { INTERNAL_EVENTS } from '../../../shared/events.js';
 import { createVirtualRuntime, settle, useVirtualTime, waitFor } from './virtual-runtime.js';
 

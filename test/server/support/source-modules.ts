@@ -1,6 +1,6 @@
 import * as integrationsEntry from '../../../server/integrations/integrations-entry.js';
 import { INTEGRATIONS_MODULE } from '../../../server/integrations/load-integrations.js';
-import type { LoadModule } from '../../../server/kernel/optional-modules/load-optional-module.js';
+import type { LoadModule } from '../../../server/kernel/optional-module.js';
 import { METRICS_MODULE } from '../../../server/metrics/load-metrics.js';
 import * as metricsEntry from '../../../server/metrics/metrics-entry.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { backoffMs } from '../../../server/kernel/time/backoff.js';
+import { backoffMs } from '../../../server/kernel/time.js';
 
 const POLICY = { baseMs: 1_000, maxMs: 15_000 };
 

@@ -2,7 +2,7 @@
 // cooldowns and TTLs do not notice, and profiles kept in KVP are dated on the wall clock.
 import { describe, expect, it, vi } from 'vitest';
 import { ALEX, TWO_DEPARTMENTS } from '../../../bench/support/demo-users.js';
-import { createMemoryStore } from '../../../server/kernel/storage/key-value-store.js';
+import { createMemoryStore } from '../../../server/kernel/storage.js';
 import { INTERNAL_EVENTS, PUBLIC_EVENTS } from '../../../shared/events.js';
 import { connect, departmentsCall, startBridge, useMockPanel } from '../support/bridge-harness.js';
 import { elapse, settle } from '../support/virtual-runtime.js';

@@ -1,6 +1,6 @@
 import { Subject } from 'rxjs';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { sleepUntilWoken } from '../../../server/kernel/time/sleep-until-woken.js';
+import { sleepUntilWoken } from '../../../server/kernel/time.js';
 import { elapse, useVirtualTime } from '../support/virtual-runtime.js';
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));

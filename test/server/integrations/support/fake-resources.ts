@@ -1,5 +1,5 @@
 import type { ResourcePort } from '../../../../server/integrations/integration.js';
-import { createLogger, type Logger } from '../../../../server/kernel/log/logger.js';
+import { createLogger, type Logger } from '../../../../server/kernel/log.js';
 
 /** Any function: exports take whatever their resource declares. */
 type Fn = (...args: never[]) => unknown;

@@ -1,6 +1,6 @@
 import type { Integration } from '../../../../server/integrations/integration.js';
 import { createJobIntegration } from '../../../../server/integrations/jobs/job-integration.js';
-import { createMemoryStore } from '../../../../server/kernel/storage/key-value-store.js';
+import { createMemoryStore } from '../../../../server/kernel/storage.js';
 import type { JobFramework } from '../../../../shared/config/schema.js';
 import { FakeResources, recordingLogger } from './fake-resources.js';
 

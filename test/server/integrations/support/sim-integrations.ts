@@ -1,6 +1,6 @@
 import { afterEach } from 'vitest';
 import { createIntegrations, type Integrations } from '../../../../server/integrations/create-integrations.js';
-import { createMemoryStore, type KeyValueStore } from '../../../../server/kernel/storage/key-value-store.js';
+import { createMemoryStore, type KeyValueStore } from '../../../../server/kernel/storage.js';
 import { defaultConfig } from '../../../../shared/config/index.js';
 import type { BridgeConfig } from '../../../../shared/config/schema.js';
 import { createSim, type ResourceOption, type Sim } from '../../../../sim/index.js';

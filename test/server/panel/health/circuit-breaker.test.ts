@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createLogger } from '../../../../server/kernel/log/logger.js';
-import { CircuitBreaker } from '../../../../server/panel/health/circuit-breaker.js';
+import { createLogger } from '../../../../server/kernel/log.js';
+import { CircuitBreaker } from '../../../../server/panel/panel-health.js';
 import { createVirtualRuntime, elapse, settle, useVirtualTime } from '../../support/virtual-runtime.js';
 
 function breakerWith(probe: () => Promise<unknown>) {

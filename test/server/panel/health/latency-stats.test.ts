@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LATENCY_BUCKETS_MS, LatencyStats } from '../../../../server/panel/health/latency-stats.js';
+import { LATENCY_BUCKETS_MS, LatencyStats } from '../../../../server/panel/panel-health.js';
 
 describe('the panel latency histogram', () => {
   it('counts every answer since the start in cumulative buckets, beyond the recent ones the percentiles keep', () => {

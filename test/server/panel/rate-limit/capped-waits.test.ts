@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { createLogger } from '../../../../server/kernel/log/logger.js';
-import { LONGEST_WAIT_MS } from '../../../../server/kernel/time/longest-wait.js';
-import { CappedWaits } from '../../../../server/panel/rate-limit/capped-waits.js';
-import { RateBudget } from '../../../../server/panel/rate-limit/rate-budget.js';
-import { readRateLimitHeaders } from '../../../../server/panel/rate-limit/read-rate-limit-headers.js';
+import { createLogger } from '../../../../server/kernel/log.js';
+import { LONGEST_WAIT_MS } from '../../../../server/kernel/time.js';
+import { RateBudget } from '../../../../server/panel/rate-budget.js';
+import { CappedWaits, readRateLimitHeaders } from '../../../../server/panel/rate-limit-headers.js';
 
 const A_DAY = new Headers({ 'RateLimit-Policy': '200;w=86400', 'RateLimit-Limit': '200', 'RateLimit-Remaining': '0' });
 

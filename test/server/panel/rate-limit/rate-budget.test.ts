@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { RateBudget } from '../../../../server/panel/rate-limit/rate-budget.js';
-import type { RateLimitObservation } from '../../../../server/panel/rate-limit/read-rate-limit-headers.js';
+import { RateBudget } from '../../../../server/panel/rate-budget.js';
+import type { RateLimitObservation } from '../../../../server/panel/rate-limit-headers.js';
 
 const CONFIG = { limit: 200, windowMs: 60_000 };
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readRateLimitHeaders } from '../../../../server/panel/rate-limit/read-rate-limit-headers.js';
+import { readRateLimitHeaders } from '../../../../server/panel/rate-limit-headers.js';
 
 const NOW = Date.UTC(2025, 5, 1, 20, 0, 0);
 const read = (headers: Record<string, string>, now = NOW) => readRateLimitHeaders(new Headers(headers), now);

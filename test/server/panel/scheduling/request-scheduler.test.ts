@@ -3,10 +3,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { TWO_DEPARTMENTS } from '../../../../bench/support/demo-users.js';
 import { population } from '../../../../bench/support/population.js';
 import type { MockPanel } from '../../../../mock-panel/index.js';
-import { createLogger } from '../../../../server/kernel/log/logger.js';
+import { createLogger } from '../../../../server/kernel/log.js';
 import { createPanelStack, type PanelStack } from '../../../../server/panel/panel-stack.js';
-import type { ProfileRequestClass, RequestClass } from '../../../../server/panel/scheduling/request-classes.js';
-import type { BudgetGrant, SharedBudget } from '../../../../server/panel/shared-budget-api.js';
+import type { ProfileRequestClass, RequestClass } from '../../../../server/panel/request-queues.js';
+import type { BudgetGrant, SharedBudget } from '../../../../server/panel/request-scheduler.js';
 import { PANEL_URL, TOKEN, useMockPanel } from '../../support/bridge-harness.js';
 import { createVirtualRuntime, elapse, START_TIME, settle, waitFor } from '../../support/virtual-runtime.js';
 

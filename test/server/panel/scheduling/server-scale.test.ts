@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { population } from '../../../../bench/support/population.js';
 import type { OutboxRecord } from '../../../../server/duty/outbox.js';
-import { createMemoryStore } from '../../../../server/kernel/storage/key-value-store.js';
+import { createMemoryStore } from '../../../../server/kernel/storage.js';
 import { INTERNAL_EVENTS, PUBLIC_EVENTS } from '../../../../shared/events.js';
 import { startBridge, useMockPanel } from '../../support/bridge-harness.js';
 import { createVirtualRuntime, elapse, START_TIME } from '../../support/virtual-runtime.js';

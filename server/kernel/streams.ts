@@ -1,4 +1,20 @@
-import { from, Observable, type ObservableInput, type OperatorFunction, type Subscription } from 'rxjs';
+// The bridge's own stream operators: work per key, one after another (concatMapPerKey, and LanesPerKey for callers
+// that are not streams), and "subscribe, log the error, go on" (guarded, eachGuarded).
+import {
+  catchError,
+  defer,
+  EMPTY,
+  from,
+  ignoreElements,
+  isObservable,
+  mergeMap,
+  Observable,
+  type ObservableInput,
+  type OperatorFunction,
+  Subject,
+  type Subscription,
+} from 'rxjs';
+import type { Logger } from './log.js';
 
 /** A key's lane: the values not worked yet (the one being worked has left it). */
 interface Lane<T> {
@@ -106,3 +122,91 @@ export function concatMapPerKey<T, K, R>(
       };
     });
 }
+
+/**
+ * A task in a lane: done when it returns, or, when it returns an Observable or a Promise (of any realm), once that
+ * completes or settles.
+ */
+export type LaneTask = () => unknown;
+
+// Any thenable, not `instanceof Promise`: a promise of another realm counts too (see LaneTask).
+const isThenable = (value: unknown): value is PromiseLike<unknown> =>
+  typeof (value as { then?: unknown } | null)?.then === 'function';
+
+/**
+ * Imperative callers' door to `concatMapPerKey`: `run(key, task)` queues a task in the key's lane. A task that
+ * answers synchronously runs inside `run` when its lane is idle (so a resource stop, which gives no later tick, still
+ * does its work); while one that answers with a Promise is pending, the key's later tasks wait for it. A lane closes
+ * when it has nothing left, so a key that comes and goes (a player) leaves nothing behind.
+ */
+export class LanesPerKey<K> {
+  private readonly tasks$ = new Subject<{ key: K; task: LaneTask }>();
+  private readonly lanes = { open: 0 };
+  private readonly subscription: Subscription;
+
+  /** `failed`: a task handles its own failures; one that threw or rejected anyway is told here, the lane goes on. */
+  constructor(failed: (error: unknown) => void) {
+    this.subscription = this.tasks$
+      .pipe(
+        concatMapPerKey(
+          ({ key }) => key,
+          ({ task }) =>
+            defer(() => {
+              const pending = task();
+              return isObservable(pending) || isThenable(pending) ? from(pending) : EMPTY;
+            }).pipe(
+              catchError((error: unknown) => {
+                failed(error);
+                return EMPTY;
+              }),
+            ),
+          this.lanes,
+        ),
+      )
+      .subscribe();
+  }
+
+  run(key: K, task: LaneTask): void {
+    this.tasks$.next({ key, task });
+  }
+
+  /** Keys with a task queued or running. */
+  get open(): number {
+    return this.lanes.open;
+  }
+
+  stop(): void {
+    this.subscription.unsubscribe();
+  }
+}
+
+/** What failed, for the log line `<what> failed: <error>`: fixed, or named after the value it was handling. */
+export type GuardedWhat<T> = string | ((value: T) => string);
+
+/**
+ * The handling of one value as the inner stream of a `mergeMap`. A failure is logged and ends only this value's
+ * handling: never the outer stream, never the code that emitted the value. Work that returns no promise runs and
+ * fails synchronously, so handlers subscribed in order keep their order; a promise is awaited, and values never
+ * wait for each other's.
+ */
+export const guarded =
+  <T>(what: GuardedWhat<T>, logger: Logger, work: (value: T) => unknown) =>
+  (value: T): Observable<never> =>
+    defer(() => {
+      const result = work(value);
+      return isThenable(result) ? from(result) : EMPTY;
+    }).pipe(
+      catchError((error: unknown) => {
+        logger.error(`${typeof what === 'string' ? what : what(value)} failed: ${String(error)}`);
+        return EMPTY;
+      }),
+      ignoreElements(),
+    );
+
+/** Subscribes `work` to every value of `values$`, each handled by `guarded`: "subscribe, log the error, go on". */
+export const eachGuarded = <T>(
+  values$: Observable<T>,
+  what: GuardedWhat<T>,
+  logger: Logger,
+  work: (value: T) => unknown,
+): Subscription => values$.pipe(mergeMap(guarded(what, logger, work))).subscribe();

@@ -1,5 +1,5 @@
-import { LONGEST_WAIT_MS } from '../../kernel/index.js';
-import type { RateLimitObservation } from './read-rate-limit-headers.js';
+import { LONGEST_WAIT_MS } from '../kernel/index.js';
+import type { RateLimitObservation } from './rate-limit-headers.js';
 
 export interface RateLimitPolicy {
   /** Requests per window. */

@@ -1,3 +1,97 @@
+// The log: levels, "say it once per key", and every secret masked before a line reaches the console.
+import type { LogLevel } from '../../shared/config/schema.js';
+
+const SEVERITY: Record<LogLevel, number> = { error: 0, warn: 1, info: 2, debug: 3 };
+const LABEL: Record<LogLevel, string> = { error: 'ERROR', warn: 'WARN', info: 'INFO', debug: 'DEBUG' };
+
+export interface Logger {
+  error(message: string): void;
+  warn(message: string): void;
+  info(message: string): void;
+  debug(message: string): void;
+  /**
+   * Logs `message` only the first time `key` is seen, so a fault that repeats per player is told once. Says whether
+   * this call was that first time (whether the line was told, or would have been at a quieter level).
+   */
+  once(key: string, level: LogLevel, message: string): boolean;
+  /** Lets a key that was logged with `once` be logged again (e.g. after the fault went away). */
+  forget(key: string): void;
+  setLevel(level: LogLevel): void;
+  /**
+   * The text with every secret masked (any piece of 6+ characters, any Authorization or Bearer value), for lines that
+   * reach a console or chat without going through the log.
+   */
+  redact(text: string): string;
+}
+
+export interface LoggerOptions {
+  print: (line: string) => void;
+  level?: LogLevel;
+  /** Values that must never reach the console, not even a piece of 6 or more characters, such as the API token. */
+  secrets?: () => readonly string[];
+  /** Values that must never reach the console whole, though their pieces are ordinary text (a Redis URL's parts). */
+  wholeSecrets?: () => readonly string[];
+}
+
+export function createLogger({ print, level = 'info', secrets = () => [], wholeSecrets }: LoggerOptions): Logger {
+  let threshold = SEVERITY[level];
+  const told = new OncePerKey();
+
+  const redact = createRedactor(secrets, wholeSecrets);
+
+  const log = (at: LogLevel, message: string): void => {
+    if (SEVERITY[at] > threshold) return;
+    // FXServer names the resource on each line a script prints (`[script:bridge]`): the line need not repeat it.
+    print(`${LABEL[at]}: ${redact(message)}`);
+  };
+
+  return {
+    error: (message) => log('error', message),
+    warn: (message) => log('warn', message),
+    info: (message) => log('info', message),
+    debug: (message) => log('debug', message),
+    once(key, at, message) {
+      if (!told.first(key)) return false;
+      log(at, message);
+      return true;
+    },
+    forget: (key) => {
+      told.forget(key);
+    },
+    setLevel(next) {
+      threshold = SEVERITY[next];
+    },
+    redact,
+  };
+}
+
+/**
+ * Which keys were told already, so a fault that repeats (per player, per call) is told once, until it is forgotten
+ * (the fault went away). The logger's `once` uses it; so does a report that forgets its keys together.
+ */
+export class OncePerKey<K = string> {
+  private readonly told = new Set<K>();
+
+  /** True the first time `key` is seen, and marks it; false until it is forgotten. */
+  first(key: K): boolean {
+    if (this.told.has(key)) return false;
+    this.told.add(key);
+    return true;
+  }
+
+  /** Lets `key` be told again; says whether it had been told. */
+  forget(key: K): boolean {
+    return this.told.delete(key);
+  }
+
+  /** Lets every key be told again; says whether any had been told. */
+  forgetAll(): boolean {
+    const any = this.told.size > 0;
+    this.told.clear();
+    return any;
+  }
+}
+
 /**
  * Masks secrets in text bound for a console, a chat line or a player. Matching the whole token is not enough: an
  * upstream that echoes the request headers in a short body, or a log line that cuts a body short, leaves a piece
@@ -149,3 +243,11 @@ export function createRedactor(
     return out;
   };
 }
+
+/**
+ * The text of anything thrown or rejected: an Error's message, anything else as text (a rejected export call carries
+ * a string, not an Error). An Error is told by its brand, not by `instanceof`: the optional modules
+ * (server/kernel/optional-module.ts) read errors thrown on dist/server.js's side, which may be of another realm.
+ */
+export const errorText = (error: unknown): string =>
+  Object.prototype.toString.call(error) === '[object Error]' ? (error as Error).message : String(error);

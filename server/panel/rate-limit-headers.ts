@@ -1,6 +1,7 @@
+// What the panel's answers say about its rate limit and about waiting: every header form read, every wait capped.
 import { type BareItem, type Item, type List, parseDictionary, parseList, Token } from 'structured-headers';
-import { nonNegativeNumber } from './non-negative-number.js';
-import { panelNow, resetDelayMs, retryAfterMs } from './reset-time.js';
+import { LONGEST_WAIT_MS, type Logger } from '../kernel/index.js';
+import type { PanelFailure } from './panel-result.js';
 
 /** Which header set an answer used; `none` when it carried no rate-limit headers at all. */
 export type RateLimitHeaderForm = 'draft-8' | 'draft-7' | 'draft-6' | 'legacy' | 'none';
@@ -148,4 +149,104 @@ export function readRateLimitHeaders(headers: Headers, wallNowMs: number): RateL
   const retryAfter = retryAfterMs(headers.get('retry-after'), now);
   if (retryAfter !== undefined) observation.retryAfterMs = retryAfter;
   return observation;
+}
+
+// ky's rule: a reset number is a timestamp only when it is clearly one, i.e. after 2024-01-01. A delta of that
+// many seconds would be 54 years, so nothing real is mistaken either way; a fixed threshold also keeps working
+// when the two clocks disagree.
+const TIMESTAMP_THRESHOLD_MS = Date.UTC(2024, 0, 1);
+
+/**
+ * Milliseconds until a window resets, from a reset header's number: delta seconds (`RateLimit-Reset: 60`), epoch
+ * seconds (`X-RateLimit-Reset: 1735689600`, express-rate-limit's legacy header) or epoch milliseconds. A timestamp
+ * is compared with the panel's own `Date` header when there is one, so a skewed local clock does not matter.
+ * Negative when the reset lies in the past.
+ */
+export function resetDelayMs(value: string | null, panelNowMs: number): number | undefined {
+  const number = nonNegativeNumber(value);
+  if (number === undefined) return undefined;
+  if (number >= TIMESTAMP_THRESHOLD_MS) return number - panelNowMs; // epoch milliseconds
+  if (number * 1000 >= TIMESTAMP_THRESHOLD_MS) return number * 1000 - panelNowMs; // epoch seconds
+  return number * 1000;
+}
+
+/** `Retry-After`: delta seconds or an HTTP date (strict: a date must parse to a time, or the header is ignored). */
+export function retryAfterMs(value: string | null, panelNowMs: number): number | undefined {
+  if (value === null) return undefined;
+  const seconds = nonNegativeNumber(value);
+  if (seconds !== undefined) return seconds * 1000;
+  if (!/^[A-Za-z]{3}, \d{2} [A-Za-z]{3} \d{4} \d{2}:\d{2}:\d{2} GMT$/.test(value.trim())) return undefined;
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - panelNowMs);
+}
+
+/** The panel's clock from its `Date` header (one-second resolution), or the local wall clock without one. */
+export function panelNow(dateHeader: string | null, localWallNowMs: number): number {
+  if (dateHeader === null) return localWallNowMs;
+  const date = Date.parse(dateHeader);
+  return Number.isNaN(date) ? localWallNowMs : date;
+}
+
+/**
+ * A plain header's non-negative decimal number (`RateLimit-Remaining: 17`, `X-RateLimit-Reset: 1735689600`), or
+ * undefined for anything else (`abc`, `-1`, `1e400`, ``). The legacy `X-RateLimit-*` headers are no RFC 8941
+ * structured fields, so the single-number headers are all read as decimal text.
+ */
+export function nonNegativeNumber(value: string | null | undefined): number | undefined {
+  if (value === null || value === undefined) return undefined;
+  const trimmed = value.trim();
+  if (!/^\d+(\.\d+)?$/.test(trimmed)) return undefined;
+  const parsed = Number(trimmed);
+  return Number.isFinite(parsed) ? parsed : undefined;
+}
+
+// The headers a reset time may come from, in the order the reader prefers them.
+const RESET_HEADERS = ['RateLimit-Reset', 'RateLimit', 'X-RateLimit-Reset'] as const;
+
+/**
+ * Caps every wait an answer's headers ask for at LONGEST_WAIT_MS, so no header can park the scheduler or a duty
+ * call. A capped header is told to the owner once per header name, with the value it had: it is the panel's (or a
+ * proxy's) configuration, not something that changes from one answer to the next.
+ */
+export class CappedWaits {
+  constructor(
+    private readonly logger: Logger,
+    private readonly capMs = LONGEST_WAIT_MS,
+  ) {}
+
+  observation(observation: RateLimitObservation, headers: Headers): RateLimitObservation {
+    const capped = { ...observation };
+    if (observation.retryAfterMs !== undefined && observation.retryAfterMs > this.capMs) {
+      capped.retryAfterMs = this.capMs;
+      this.tell('Retry-After', headers.get('retry-after'));
+    }
+    if (observation.resetInMs !== undefined && observation.resetInMs > this.capMs) {
+      capped.resetInMs = this.capMs;
+      const name = RESET_HEADERS.find((header) => headers.has(header)) ?? 'RateLimit-Reset';
+      this.tell(name, headers.get(name));
+    }
+    // A count without a reset leaves the budget to assume the window's end from the policy's `w=`: a window of a day
+    // would hold every request for the day once the count reaches 0, and spread the paced ones over it.
+    const windowIsTheWait = observation.resetInMs === undefined && observation.remaining !== undefined;
+    if (windowIsTheWait && observation.windowMs !== undefined && observation.windowMs > this.capMs) {
+      capped.resetInMs = this.capMs;
+      this.tell('RateLimit-Policy', headers.get('ratelimit-policy'));
+    }
+    return capped;
+  }
+
+  failure(failure: PanelFailure, headers: Headers): PanelFailure {
+    if (failure.retryAfterMs === undefined || failure.retryAfterMs <= this.capMs) return failure;
+    this.tell('Retry-After', headers.get('retry-after'));
+    return { ...failure, retryAfterMs: this.capMs };
+  }
+
+  private tell(header: string, value: string | null): void {
+    this.logger.once(
+      `capped-wait:${header}`,
+      'warn',
+      `the panel asked for a longer wait than the bridge keeps anything waiting (${header}: ${value ?? '?'}); ` +
+        `it waits at most ${this.capMs / 1000} s and then tries again`,
+    );
+  }
 }

@@ -1,4 +1,4 @@
-import { type ChatIdentifierResult, findChatIdentifier } from '../../../shared/contract/index.js';
+import { type ChatIdentifierResult, findChatIdentifier } from '../../shared/contract/index.js';
 
 export interface PlayerSession {
   src: number;
