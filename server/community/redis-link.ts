@@ -5,8 +5,8 @@ import type { Logger } from '../kernel/index.js';
 import { errorText, REDIS_URL_CONVAR } from '../kernel/index.js';
 import type { CommunityLink } from './community.js';
 import { communityId, communityPrefix } from './community-keys.js';
-import { mayBeTlsMismatch, redisFaultHint, tlsMismatchHint } from './redis-fault-hint.js';
-import type { RedisTarget } from './redis-url.js';
+import type { RedisTarget } from './redis-settings.js';
+import { mayBeTlsMismatch, redisFaultHint, tlsMismatchHint } from './redis-settings.js';
 
 /** A slow Redis fails the call rather than hold a panel request: the caller goes on with this server's own budget. */
 export const REDIS_COMMAND_TIMEOUT_MS = 500;

@@ -9,7 +9,7 @@ import type { DutyOwners, LapsedServer, TakenElsewhere } from '../../../server/c
 import { OWNERS_REWRITTEN_WITHIN_MS, startDutyOwners } from '../../../server/community/duty-owners.js';
 import { sharedReader } from '../../../server/community/read-shared.js';
 import { openRedisLink } from '../../../server/community/redis-link.js';
-import { parseRedisUrl } from '../../../server/community/redis-url.js';
+import { parseRedisUrl } from '../../../server/community/redis-settings.js';
 import { createLogger } from '../../../server/kernel/log/logger.js';
 import { createMemoryStore } from '../../../server/kernel/storage/key-value-store.js';
 import { startTcpProxy } from '../../../sim/community/tcp-proxy.js';

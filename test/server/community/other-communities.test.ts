@@ -5,7 +5,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { COMMUNITIES_KEY, communityId, communityPrefix } from '../../../server/community/community-keys.js';
 import { watchOtherCommunities } from '../../../server/community/other-communities.js';
 import { openRedisLink } from '../../../server/community/redis-link.js';
-import { parseRedisUrl } from '../../../server/community/redis-url.js';
+import { parseRedisUrl } from '../../../server/community/redis-settings.js';
 import { readPanelSettings } from '../../../server/kernel/config/panel-settings.js';
 import { createLogger } from '../../../server/kernel/log/logger.js';
 import { type RedisServer, redisAvailable, startRedisServer } from '../../support/redis-server.js';

@@ -4,7 +4,7 @@ import { filter, firstValueFrom } from 'rxjs';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { communityId, communityPrefix } from '../../../server/community/community-keys.js';
 import { openRedisLink } from '../../../server/community/redis-link.js';
-import { parseRedisUrl } from '../../../server/community/redis-url.js';
+import { parseRedisUrl } from '../../../server/community/redis-settings.js';
 import { REDIS_URL_CONVAR, redisSecretsOf } from '../../../server/kernel/config/redis-convar.js';
 import { createLogger } from '../../../server/kernel/log/logger.js';
 import { type RedisServer, redisAvailable, startRedisServer } from '../../support/redis-server.js';

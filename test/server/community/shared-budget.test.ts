@@ -4,7 +4,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import type { CommunityLink } from '../../../server/community/community.js';
 import { sharedReader } from '../../../server/community/read-shared.js';
 import { openRedisLink } from '../../../server/community/redis-link.js';
-import { parseRedisUrl } from '../../../server/community/redis-url.js';
+import { parseRedisUrl } from '../../../server/community/redis-settings.js';
 import { sharedBudget } from '../../../server/community/shared-budget.js';
 import { createLogger } from '../../../server/kernel/log/logger.js';
 import type { BudgetSnapshot } from '../../../server/panel/rate-limit/rate-budget.js';
