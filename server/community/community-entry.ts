@@ -3,6 +3,7 @@
 // `CommunityModule`. Code that needs Redis belongs under server/community/ and is reached from here, so that
 // dist/server.js stays within its size budget and a server without Redis never parses any of it.
 
+import { watchOtherCommunities } from './communities.js';
 import type { Community, CommunityOptions } from './community.js';
 import { startCommunityCounts } from './community-counts.js';
 import { communityDuty } from './community-duty.js';
@@ -10,12 +11,10 @@ import { startCommunityProfiles } from './community-profiles.js';
 import { communityStatusLines } from './community-status-lines.js';
 import type { DutyOwners } from './duty-owner-api.js';
 import { startDutyOwners } from './duty-owners.js';
-import { watchOtherCommunities } from './other-communities.js';
 import { sharedReader } from './read-shared.js';
-import { openRedisLink } from './redis-link.js';
+import { openRedisLink, unreachableLink } from './redis-link.js';
 import { redisSettings } from './redis-settings.js';
 import { sharedBudget } from './shared-budget.js';
-import { unreachableLink } from './unreachable-link.js';
 
 export function startCommunity(options: CommunityOptions): Community {
   const { logger, now, sleep } = options;

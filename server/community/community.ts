@@ -14,7 +14,7 @@ import type { HeldCall } from './held-for-redis.js';
 export interface CommunityLink {
   /** `redis://host:port/db` as the owner wrote it, the password masked: for log lines and the status. */
   readonly where: string;
-  /** The community's id: 16 hex of a hash of BRIDGE_API_BASE as the bridge reads it (community-keys.ts). */
+  /** The community's id: 16 hex of a hash of BRIDGE_API_BASE as the bridge reads it (communities.ts). */
   readonly id: string;
   /** Every key of this community starts with this: `bridge:<id>:` (never the token). */
   readonly prefix: string;

@@ -14,8 +14,7 @@ import type {
   TakenElsewhere,
 } from './duty-owner-api.js';
 import { OutboxFenceGate } from './outbox-fence-gate.js';
-import { redisClock } from './redis-clock.js';
-import { REDIS_COMMAND_TIMEOUT_MS } from './redis-link.js';
+import { REDIS_COMMAND_TIMEOUT_MS, redisClock } from './redis-link.js';
 import { type Lapsed, startServerLiveness } from './server-liveness.js';
 import { setAsideWrongType } from './set-aside.js';
 

@@ -3,7 +3,7 @@
 // lapsed servers it takes over, and what is set aside when our keys hold something else.
 import { filter, firstValueFrom } from 'rxjs';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { communityPrefix } from '../../../server/community/community-keys.js';
+import { communityPrefix } from '../../../server/community/communities.js';
 import { TAKE_HELD_LUA } from '../../../server/community/duty-owner.lua.js';
 import type { DutyOwners, LapsedServer, TakenElsewhere } from '../../../server/community/duty-owner-api.js';
 import { OWNERS_REWRITTEN_WITHIN_MS, startDutyOwners } from '../../../server/community/duty-owners.js';

@@ -2,8 +2,12 @@
 // server that finds another community on its Redis tells the owner once, on a real redis-server.
 import { firstValueFrom } from 'rxjs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { COMMUNITIES_KEY, communityId, communityPrefix } from '../../../server/community/community-keys.js';
-import { watchOtherCommunities } from '../../../server/community/other-communities.js';
+import {
+  COMMUNITIES_KEY,
+  communityId,
+  communityPrefix,
+  watchOtherCommunities,
+} from '../../../server/community/communities.js';
 import { openRedisLink } from '../../../server/community/redis-link.js';
 import { parseRedisUrl } from '../../../server/community/redis-settings.js';
 import { readPanelSettings } from '../../../server/kernel/config/panel-settings.js';
