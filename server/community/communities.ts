@@ -5,7 +5,7 @@ import { Subscription } from 'rxjs';
 import type { Logger } from '../kernel/index.js';
 import { API_BASE_CONVAR, REDIS_URL_CONVAR } from '../kernel/index.js';
 import type { CommunityLink } from './community.js';
-import { setAsideWrongType } from './set-aside.js';
+import { setAsideWrongType } from './read-shared.js';
 
 /**
  * The community's id: 16 hex of SHA-256(BRIDGE_API_BASE as the bridge reads it). The bridge reads the address through

@@ -14,9 +14,9 @@ import type {
   TakenElsewhere,
 } from './duty-owner-api.js';
 import { OutboxFenceGate } from './outbox-fence-gate.js';
+import { setAsideWrongType } from './read-shared.js';
 import { REDIS_COMMAND_TIMEOUT_MS, redisClock } from './redis-link.js';
 import { type Lapsed, startServerLiveness } from './server-liveness.js';
-import { setAsideWrongType } from './set-aside.js';
 
 /**
  * After Redis answers again (a Redis restarted empty holds no owner at all), how long the other servers have to

@@ -4,7 +4,7 @@ import { errorText, LONGEST_WAIT_MS } from '../kernel/index.js';
 import type { BudgetGrant, BudgetSnapshot, RateLimitObservation, SharedBudget } from '../panel/index.js';
 import { classRank, type RequestClass } from '../panel/index.js';
 import type { CommunityLink, ReadShared } from './community.js';
-import { setAsideWrongType } from './set-aside.js';
+import { setAsideWrongType } from './read-shared.js';
 import { SHARED_BUDGET_LUA } from './shared-budget.lua.js';
 
 // One call that fails (a timeout after the server's thread was busy for a moment: the answer was there, the timer
