@@ -4,27 +4,7 @@ import type { Observable, Subscription } from 'rxjs';
 import type { Duty, DutyStore, HeldShiftEnd, Outbox } from '../duty/index.js';
 import { shiftOf } from '../duty/index.js';
 import type { PlayerRegistry } from '../kernel/index.js';
-import type { DutyOwners } from './duty-owner-api.js';
-
-/** What the community's duty follows and acts on, on this server. */
-export interface CommunityDutyWiring {
-  store: Pick<DutyStore, 'model'>;
-  duty: Pick<Duty, 'submit'>;
-  outbox: Pick<Outbox, 'enqueue'>;
-  heldEnded$: Observable<HeldShiftEnd>;
-  players: Pick<PlayerRegistry, 'chatId'>;
-}
-
-/** The community's duty on this server: what a joining session takes over, and what follows Redis until stopped. */
-export interface CommunityDuty {
-  /** A session that joins takes over its account's shift held on another server, if there is one. */
-  takeHeldElsewhere: (src: number) => Promise<void>;
-  /**
-   * From now on: another server's claims end what they take here, restates are sent, lapsed servers' duties are ended,
-   * and a held shift that ends lets its claim go.
-   */
-  follow(): Subscription;
-}
+import type { CommunityDuty, CommunityDutyWiring, DutyOwners } from './community.js';
 
 export const communityDuty = (owners: DutyOwners, wiring: CommunityDutyWiring): CommunityDuty => ({
   takeHeldElsewhere: takeHeldElsewhere(owners, wiring.players, wiring.store, wiring.duty),

@@ -4,12 +4,11 @@
 // dist/server.js stays within its size budget and a server without Redis never parses any of it.
 
 import { watchOtherCommunities } from './communities.js';
-import type { Community, CommunityOptions } from './community.js';
+import type { Community, CommunityOptions, DutyOwners } from './community.js';
 import { startCommunityCounts } from './community-counts.js';
 import { communityDuty } from './community-duty.js';
 import { startCommunityProfiles } from './community-profiles.js';
 import { communityStatusLines } from './community-status-lines.js';
-import type { DutyOwners } from './duty-owner-api.js';
 import { startDutyOwners } from './duty-owners.js';
 import { sharedReader } from './read-shared.js';
 import { openRedisLink, unreachableLink } from './redis-link.js';

@@ -1,6 +1,6 @@
 import { type DutyEffect, dutyEffect, shiftOf } from '../duty/index.js';
 import type { Logger } from '../kernel/index.js';
-import type { DutyOwners } from './duty-owner-api.js';
+import type { DutyOwners } from './community.js';
 
 /**
  * With a community (BRIDGE_REDIS_URL): the account's duty owner in Redis follows this server's duties. A duty that

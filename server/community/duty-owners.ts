@@ -3,16 +3,17 @@ import { ChatIdSchema } from '../../shared/contract/chat-id.js';
 import * as z from '../../shared/zod-mini.js';
 import type { KeyValueStore, Logger } from '../kernel/index.js';
 import { errorText } from '../kernel/index.js';
-import type { CommunityLink, ReadShared } from './community.js';
-import { CLAIM_LUA, CONFIRM_LUA, ENDED_LUA, HOLD_LUA, INTENT_LUA, TAKE_HELD_LUA } from './duty-owner.lua.js';
 import type {
+  CommunityLink,
   DutyOwners,
   FenceAnswer,
   FenceRequest,
   HeldElsewhere,
   LapsedServer,
+  ReadShared,
   TakenElsewhere,
-} from './duty-owner-api.js';
+} from './community.js';
+import { CLAIM_LUA, CONFIRM_LUA, ENDED_LUA, HOLD_LUA, INTENT_LUA, TAKE_HELD_LUA } from './duty-owner.lua.js';
 import { OutboxFenceGate } from './outbox-fence-gate.js';
 import { setAsideWrongType } from './read-shared.js';
 import { REDIS_COMMAND_TIMEOUT_MS, redisClock } from './redis-link.js';

@@ -4,8 +4,8 @@
 import { filter, firstValueFrom } from 'rxjs';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { communityPrefix } from '../../../server/community/communities.js';
+import type { DutyOwners, LapsedServer, TakenElsewhere } from '../../../server/community/community.js';
 import { TAKE_HELD_LUA } from '../../../server/community/duty-owner.lua.js';
-import type { DutyOwners, LapsedServer, TakenElsewhere } from '../../../server/community/duty-owner-api.js';
 import { OWNERS_REWRITTEN_WITHIN_MS, startDutyOwners } from '../../../server/community/duty-owners.js';
 import { sharedReader } from '../../../server/community/read-shared.js';
 import { openRedisLink } from '../../../server/community/redis-link.js';
