@@ -122,7 +122,7 @@ export interface CommunityOptions {
   now: () => number;
   /** Waits on this server's monotonic clock (its timers): what shared state repeats runs on it. */
   sleep: (ms: number) => Promise<void>;
-  /** This run of this server, and the one before it (community-run.ts, kept in KVP). */
+  /** This run of this server, and the one before it (startCommunityRun, kept in KVP). */
   run: { id: string; previous: string | undefined };
   /** How long a server may go without renewing its liveness before a peer ends its shifts (BRIDGE_REDIS_LIVENESS_MS). */
   livenessMs: number;

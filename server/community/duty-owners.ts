@@ -69,7 +69,7 @@ export interface DutyOwnersOptions {
   now: () => number;
   /** Waits on this server's timers. */
   sleep: (ms: number) => Promise<void>;
-  /** This run of this server, and the one before it (community-run.ts). */
+  /** This run of this server, and the one before it (startCommunityRun). */
   run: { id: string; previous: string | undefined };
   /** How long a server may go without renewing its liveness before a peer ends its shifts (ms). */
   livenessMs: number;

@@ -21,7 +21,7 @@ export interface SharedBudgetOptions {
   readShared: ReadShared;
   now: () => number;
   logger: Logger;
-  /** This run of this server (community-run.ts), for the count of servers sharing the budget. */
+  /** This run of this server (startCommunityRun), for the count of servers sharing the budget. */
   serverId: string;
 }
 

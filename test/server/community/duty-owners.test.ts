@@ -99,7 +99,7 @@ describe.skipIf(!redisAvailable())('the duty owners in Redis', () => {
     const first = await server(store, { id: 'one', previous: undefined });
     await until(() => first.identity() !== undefined);
     first.owners.stop();
-    // The next run knows this one as its last (community-run.ts keeps it in KVP): a stop, then a start.
+    // The next run knows this one as its last (startCommunityRun keeps it in KVP): a stop, then a start.
     const again = await server(store, { id: 'two', previous: 'one' });
     await until(() => again.identity() !== undefined);
     expect(again.identity()).toBe(first.identity());
