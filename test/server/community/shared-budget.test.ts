@@ -1,4 +1,4 @@
-// The community's budget (server/community/shared-budget.lua.ts) on a real redis-server, two servers' views of it.
+// The community's budget (server/community/shared-budget.ts) on a real redis-server, two servers' views of it.
 import { filter, firstValueFrom } from 'rxjs';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { CommunityLink } from '../../../server/community/community.js';
