@@ -1,9 +1,9 @@
 import { concatMap, type Observable } from 'rxjs';
-import { cachedFunction } from '../cached-function.js';
 import type { ResourcePort } from '../integration.js';
 import {
   type Answer,
   answer$,
+  cachedFunction,
   type FrameworkAdapter,
   JOB_OK,
   type JobAssignment,

@@ -5,10 +5,17 @@ import type { KeyValueStore, Logger } from '../../kernel/index.js';
 import { errorText, LanesPerKey } from '../../kernel/index.js';
 import type { DutyChange, Integration, ResourcePort } from '../integration.js';
 import { AUTO_ORDER, createFrameworkAdapters } from './frameworks.js';
-import { assignJob } from './job-assignment.js';
-import { type Answer, answer$, type FrameworkAdapter, type JobAssignment, type PlayerRead } from './job-framework.js';
+import {
+  type Answer,
+  answer$,
+  assignJob,
+  type FrameworkAdapter,
+  type JobAssignment,
+  JobReports,
+  type PlayerRead,
+  type ReportedFailure,
+} from './job-framework.js';
 import { type JobGiven, JobLedger } from './job-ledger.js';
-import { JobReports, type ReportedFailure } from './job-reports.js';
 
 export interface JobIntegrationOptions {
   framework: JobFramework;

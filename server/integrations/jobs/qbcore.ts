@@ -1,6 +1,6 @@
-import { cachedFunction } from '../cached-function.js';
 import type { ResourcePort } from '../integration.js';
 import {
+  cachedFunction,
   type FrameworkAdapter,
   JOB_OK,
   type JobAssignment,
