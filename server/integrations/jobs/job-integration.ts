@@ -4,18 +4,22 @@ import type { JobFramework } from '../../../shared/config/schema.js';
 import type { KeyValueStore, Logger } from '../../kernel/index.js';
 import { errorText, LanesPerKey } from '../../kernel/index.js';
 import type { DutyChange, Integration, ResourcePort } from '../integration.js';
-import { AUTO_ORDER, createFrameworkAdapters } from './frameworks.js';
+import { createEsxAdapter } from './esx.js';
 import {
   type Answer,
   answer$,
   assignJob,
   type FrameworkAdapter,
+  type FrameworkId,
   type JobAssignment,
   JobReports,
   type PlayerRead,
   type ReportedFailure,
 } from './job-framework.js';
 import { type JobGiven, JobLedger } from './job-ledger.js';
+import { createOxCoreAdapter } from './ox-core.js';
+import { createQbCoreAdapter } from './qbcore.js';
+import { createQboxAdapter } from './qbox.js';
 
 export interface JobIntegrationOptions {
   framework: JobFramework;
@@ -318,5 +322,20 @@ export function createJobIntegration(options: JobIntegrationOptions): Integratio
       });
     },
     footprint: () => ({ lanes: queue.open, onDuty: onDuty.size, waitingForCharacter: waitingForCharacter.size }),
+  };
+}
+
+/**
+ * The order `'auto'` tries them in. Qbox comes before QBCore because qbx_core also provides `qb-core` for the
+ * resources written for QBCore; ox_core last because a server may run it beside ESX or QBCore for its other parts.
+ */
+export const AUTO_ORDER: readonly FrameworkId[] = ['qbox', 'qbcore', 'esx', 'ox_core'];
+
+export function createFrameworkAdapters(resources: ResourcePort): Record<FrameworkId, FrameworkAdapter> {
+  return {
+    esx: createEsxAdapter(resources),
+    qbcore: createQbCoreAdapter(resources),
+    qbox: createQboxAdapter(resources),
+    ox_core: createOxCoreAdapter(resources),
   };
 }
