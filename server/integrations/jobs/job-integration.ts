@@ -4,7 +4,6 @@ import type { JobFramework } from '../../../shared/config/schema.js';
 import type { KeyValueStore, Logger } from '../../kernel/index.js';
 import { errorText, LanesPerKey } from '../../kernel/index.js';
 import type { DutyChange, Integration, ResourcePort } from '../integration.js';
-import { createEsxAdapter } from './esx.js';
 import {
   type Answer,
   answer$,
@@ -18,8 +17,8 @@ import {
 } from './job-framework.js';
 import { type JobGiven, JobLedger } from './job-ledger.js';
 import { createOxCoreAdapter } from './ox-core.js';
-import { createQbCoreAdapter } from './qbcore.js';
 import { createQboxAdapter } from './qbox.js';
+import { createEsxAdapter, createQbCoreAdapter } from './single-job-frameworks.js';
 
 export interface JobIntegrationOptions {
   framework: JobFramework;
