@@ -16,8 +16,7 @@ import {
   type ReportedFailure,
 } from './job-framework.js';
 import { type JobGiven, JobLedger } from './job-ledger.js';
-import { createOxCoreAdapter } from './ox-core.js';
-import { createQboxAdapter } from './qbox.js';
+import { createOxCoreAdapter, createQboxAdapter } from './multi-job-frameworks.js';
 import { createEsxAdapter, createQbCoreAdapter } from './single-job-frameworks.js';
 
 export interface JobIntegrationOptions {
