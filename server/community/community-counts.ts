@@ -3,7 +3,7 @@ import type { OnDutyCounts } from '../../shared/events.js';
 import * as z from '../../shared/zod-mini.js';
 import type { Logger } from '../kernel/index.js';
 import type { CommunityCounts, CommunityLink, ReadShared } from './community.js';
-import { setAsideWrongType } from './set-aside.js';
+import { setAsideWrongType } from './read-shared.js';
 
 /** Every server writes its counts again this often (on its own monotonic clock), which keeps them alive. */
 export const COUNTS_BEAT_MS = 2_000;

@@ -4,7 +4,7 @@ import type { Logger } from '../kernel/index.js';
 import type { CommunityProfiles, ProfileEntry, SharedProfile } from '../profiles/index.js';
 import { PersistedProfileSchema } from '../profiles/index.js';
 import type { CommunityLink, ReadShared } from './community.js';
-import { setAsideWrongType } from './set-aside.js';
+import { setAsideWrongType } from './read-shared.js';
 
 export interface CommunityProfilesOptions {
   link: CommunityLink;

@@ -1,7 +1,6 @@
 // In dist/redis.cjs: the community's part of `bridge status` is worded here, beside what it reports, so dist/server.js
 // carries only the line of a server that runs alone (server/edge/commands/status.ts).
-import type { CommunitySnapshot } from './community.js';
-import type { Settling } from './duty-owner-api.js';
+import type { CommunitySnapshot, Settling } from './community.js';
 import type { HeldCall } from './held-for-redis.js';
 
 const INDENT = '          ';

@@ -1,8 +1,6 @@
-import type { Observable, Subscription } from 'rxjs';
-import type { HeldShiftEnd } from '../duty/index.js';
 import { type DutyEffect, dutyEffect, shiftOf } from '../duty/index.js';
 import type { Logger } from '../kernel/index.js';
-import type { DutyOwners } from './duty-owner-api.js';
+import type { DutyOwners } from './community.js';
 
 /**
  * With a community (BRIDGE_REDIS_URL): the account's duty owner in Redis follows this server's duties. A duty that
@@ -29,13 +27,4 @@ export const recordDutyOwners = (
         owners.hold(chatId, shift, { windowMs: resumeWindowMs, since: previous.since, rankId: previous.rankId });
       }
     }
-  });
-
-/** A held shift ended without its player (its fenced `off`, if any, is in the outbox): its claim is let go here. */
-export const releaseEndedShifts = (
-  heldEnded$: Observable<HeldShiftEnd>,
-  owners: Pick<DutyOwners, 'release'>,
-): Subscription =>
-  heldEnded$.subscribe(({ chatId, src, since }) => {
-    if (since !== null) owners.release(chatId, shiftOf(src, since));
   });

@@ -3,21 +3,21 @@ import { ChatIdSchema } from '../../shared/contract/chat-id.js';
 import * as z from '../../shared/zod-mini.js';
 import type { KeyValueStore, Logger } from '../kernel/index.js';
 import { errorText } from '../kernel/index.js';
-import type { CommunityLink, ReadShared } from './community.js';
-import { CLAIM_LUA, CONFIRM_LUA, ENDED_LUA, HOLD_LUA, INTENT_LUA, TAKE_HELD_LUA } from './duty-owner.lua.js';
 import type {
+  CommunityLink,
   DutyOwners,
   FenceAnswer,
   FenceRequest,
   HeldElsewhere,
   LapsedServer,
+  ReadShared,
   TakenElsewhere,
-} from './duty-owner-api.js';
+} from './community.js';
+import { CLAIM_LUA, CONFIRM_LUA, ENDED_LUA, HOLD_LUA, INTENT_LUA, TAKE_HELD_LUA } from './duty-owner.lua.js';
 import { OutboxFenceGate } from './outbox-fence-gate.js';
-import { redisClock } from './redis-clock.js';
-import { REDIS_COMMAND_TIMEOUT_MS } from './redis-link.js';
+import { setAsideWrongType } from './read-shared.js';
+import { REDIS_COMMAND_TIMEOUT_MS, redisClock } from './redis-link.js';
 import { type Lapsed, startServerLiveness } from './server-liveness.js';
-import { setAsideWrongType } from './set-aside.js';
 
 /**
  * After Redis answers again (a Redis restarted empty holds no owner at all), how long the other servers have to
@@ -69,7 +69,7 @@ export interface DutyOwnersOptions {
   now: () => number;
   /** Waits on this server's timers. */
   sleep: (ms: number) => Promise<void>;
-  /** This run of this server, and the one before it (community-run.ts). */
+  /** This run of this server, and the one before it (startCommunityRun). */
   run: { id: string; previous: string | undefined };
   /** How long a server may go without renewing its liveness before a peer ends its shifts (ms). */
   livenessMs: number;

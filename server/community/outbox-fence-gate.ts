@@ -2,7 +2,7 @@ import { merge, type Observable, Subject } from 'rxjs';
 import type { CallFence, DutyCall, FenceGate, OutboxRecord } from '../duty/index.js';
 import type { Logger } from '../kernel/index.js';
 import { errorText, REDIS_URL_CONVAR } from '../kernel/index.js';
-import type { DutyOwners, FenceRequest } from './duty-owner-api.js';
+import type { DutyOwners, FenceRequest } from './community.js';
 import type { HeldForRedis } from './held-for-redis.js';
 
 /**

@@ -1,12 +1,14 @@
+// The connection to the community's Redis: the link ioredis keeps, the link that refuses when the settings do not read,
+// and Redis's clock as the answers that come over it tell it.
 import { createHash } from 'node:crypto';
 import { Redis } from 'ioredis';
-import { BehaviorSubject, distinctUntilChanged, filter, map, type Observable, Subject, share } from 'rxjs';
+import { BehaviorSubject, distinctUntilChanged, filter, map, NEVER, type Observable, Subject, share } from 'rxjs';
 import type { Logger } from '../kernel/index.js';
 import { errorText, REDIS_URL_CONVAR } from '../kernel/index.js';
+import { communityId, communityPrefix } from './communities.js';
 import type { CommunityLink } from './community.js';
-import { communityId, communityPrefix } from './community-keys.js';
-import { mayBeTlsMismatch, redisFaultHint, tlsMismatchHint } from './redis-fault-hint.js';
-import type { RedisTarget } from './redis-url.js';
+import type { RedisTarget } from './redis-settings.js';
+import { mayBeTlsMismatch, redisFaultHint, tlsMismatchHint } from './redis-settings.js';
 
 /** A slow Redis fails the call rather than hold a panel request: the caller goes on with this server's own budget. */
 export const REDIS_COMMAND_TIMEOUT_MS = 500;
@@ -183,6 +185,61 @@ export function openRedisLink({
       heard.complete();
       subscriber?.disconnect(false);
       client.disconnect(false);
+    },
+  };
+}
+
+/**
+ * The link of a BRIDGE_REDIS_URL (or BRIDGE_REDIS_CA_FILE) that does not read: never up, every call refused, so the
+ * server runs alone. `reason` says which, for `bridge status`.
+ */
+export function unreachableLink(panel: string, reason: string): CommunityLink & { close(): void } {
+  const refuse = () => Promise.reject(new Error(reason));
+  return {
+    where: `(${reason})`,
+    id: communityId(panel),
+    prefix: communityPrefix(panel),
+    isUp: false,
+    since: undefined,
+    reason,
+    up$: new BehaviorSubject(false),
+    connected$: NEVER,
+    call: refuse,
+    script: refuse,
+    messages$: () => NEVER,
+    close() {},
+  };
+}
+
+/**
+ * Redis's clock as this server reckons it: the community's one clock (design.md, "Liveness is on Redis's clock").
+ * Every answer that carries Redis's TIME is a sample: Redis read it somewhere between the moment the call left and the
+ * moment its answer came, on this server's monotonic clock, so the middle of that round trip maps to it with an error
+ * of half the round trip. The sample with the shortest round trip among the recent ones wins: a call held up (a busy
+ * Redis, a paused client, a slow frame here) says little. No wall clock is read.
+ */
+export interface RedisClock {
+  /** A call that left at `sentAt` and was answered at `answeredAt` (ms, monotonic) read Redis's TIME as `redisUs`. */
+  sample(sentAt: number, answeredAt: number, redisUs: number): void;
+  /** A moment of this server's monotonic clock (ms) in µs of Redis's clock, and the error; undefined before a sample. */
+  toRedisUs(at: number): { us: number; errorUs: number } | undefined;
+}
+
+/** Samples older than this give way to any newer one: both clocks drift, and Redis may have failed over. */
+const SAMPLE_KEPT_MS = 60_000;
+
+export function redisClock(now: () => number): RedisClock {
+  let best: { offsetUs: number; errorUs: number; at: number } | undefined;
+  return {
+    sample(sentAt, answeredAt, redisUs) {
+      const errorUs = Math.max(0, answeredAt - sentAt) * 500;
+      const offsetUs = redisUs - ((sentAt + answeredAt) / 2) * 1000;
+      const stale = best === undefined || now() - best.at > SAMPLE_KEPT_MS;
+      if (stale || errorUs <= (best?.errorUs ?? 0)) best = { offsetUs, errorUs, at: answeredAt };
+    },
+    toRedisUs(at) {
+      if (!best) return undefined;
+      return { us: Math.round(at * 1000 + best.offsetUs), errorUs: Math.ceil(best.errorUs) };
     },
   };
 }

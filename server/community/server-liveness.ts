@@ -5,7 +5,7 @@ import * as z from '../../shared/zod-mini.js';
 import type { KeyValueStore, Logger } from '../kernel/index.js';
 import { errorText } from '../kernel/index.js';
 import type { CommunityLink, ReadShared } from './community.js';
-import type { RedisClock } from './redis-clock.js';
+import type { RedisClock } from './redis-link.js';
 import { IDENTITY_KEY, serverIdentity } from './server-identity.js';
 import { LIVENESS_OF_LUA, RENEW_LUA, TAKEN_OVER_LUA } from './server-liveness.lua.js';
 

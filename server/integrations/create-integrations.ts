@@ -3,7 +3,7 @@ import type { KeyValueStore, Logger } from '../kernel/index.js';
 import { errorText } from '../kernel/index.js';
 import type { DutyChange, DutyControl, Integration, ResourcePort } from './integration.js';
 import { createJobIntegration } from './jobs/job-integration.js';
-import { createRcorePoliceIntegration } from './rcore/rcore-police.js';
+import { createRcorePoliceIntegration } from './rcore-police.js';
 
 export interface IntegrationsOptions {
   /** `config.Integrations` of the validated config. */

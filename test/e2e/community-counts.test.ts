@@ -3,8 +3,8 @@
 // writes its own counts with an expiry it refreshes while it lives; the community count is the sum, and survives a
 // crashed server, Redis killed and restarted empty, and garbage under the keys.
 import { afterEach, describe, expect, it } from 'vitest';
+import { communityPrefix } from '../../server/community/communities.js';
 import { COUNTS_BEAT_MS, COUNTS_TTL_MS } from '../../server/community/community-counts.js';
-import { communityPrefix } from '../../server/community/community-keys.js';
 import { COMMUNITY_ON_DUTY_COUNT_KEY, ON_DUTY_COUNT_KEY } from '../../shared/events.js';
 import type { Sim, SimPlayer } from '../../sim/index.js';
 import { MEMBER_WITHOUT_RANK_ROLE, ONE_DEPARTMENT, TWO_DEPARTMENTS } from '../mock-panel/support/demo-users.js';

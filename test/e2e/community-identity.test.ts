@@ -1,7 +1,7 @@
 // One community, one name: each server's start line says which community it is (its id and the panel as the bridge
 // reads it), also when Redis answers only after the start, and servers that name one panel two ways are told.
 import { afterEach, describe, expect, it } from 'vitest';
-import { communityId } from '../../server/community/community-keys.js';
+import { communityId } from '../../server/community/communities.js';
 import { type RedisServer, redisAvailable, startRedisServer } from '../support/redis-server.js';
 import { type SimCommunity, startSimCommunity } from './support/community.js';
 

@@ -3,7 +3,7 @@
 // it again (/dutyrefresh, a role change) takes every other server with it. What Redis holds is read like a panel
 // answer, and Redis going, coming back empty or holding garbage costs no player their profile.
 import { afterEach, describe, expect, it } from 'vitest';
-import { communityPrefix } from '../../server/community/community-keys.js';
+import { communityPrefix } from '../../server/community/communities.js';
 import type { Sim, SimPlayer } from '../../sim/index.js';
 import { LSPD_ROLES, TWO_DEPARTMENTS } from '../mock-panel/support/demo-users.js';
 import { type RedisServer, redisAvailable, startRedisServer } from '../support/redis-server.js';

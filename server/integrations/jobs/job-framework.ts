@@ -1,6 +1,10 @@
+// A job framework as the job integration drives it: the adapters' contract, and what they and the integration share
+// (a framework function kept, the job a department gives, what a failure tells the owner).
 import { from, isObservable, type Observable, of } from 'rxjs';
+import type { DepartmentJobs } from '../../../shared/config/department-jobs.js';
 import type { JobFramework } from '../../../shared/config/schema.js';
 import type * as z from '../../../shared/zod-mini.js';
+import type { Logger } from '../../kernel/index.js';
 
 /** A job (ox_core: a group) and its grade, as the bridge hands it to a framework. */
 export interface JobAssignment {
@@ -105,4 +109,75 @@ export function gradesByName(table: unknown): Record<string, number> {
   if (table === null || typeof table !== 'object' || Array.isArray(table)) return grades;
   for (const [name, grade] of Object.entries(table)) grades[name] = Number(grade);
   return grades;
+}
+
+/**
+ * A function taken from a framework object once and kept: fetching the object copies it through msgpack, the
+ * whole framework included. When a call fails (the framework restarted and the reference died) it is fetched again
+ * and the call retried once.
+ */
+export function cachedFunction<Args extends unknown[], Result>(
+  what: string,
+  fetch: () => unknown,
+): (...args: Args) => Result {
+  let cached: ((...args: Args) => Result) | undefined;
+  const refetch = (): ((...args: Args) => Result) => {
+    const fn = fetch();
+    if (typeof fn !== 'function') throw new Error(`${what} is not a function`);
+    cached = fn as (...args: Args) => Result;
+    return cached;
+  };
+  return (...args) => {
+    if (cached) {
+      try {
+        return cached(...args);
+      } catch {
+        cached = undefined;
+      }
+    }
+    return refetch()(...args);
+  };
+}
+
+/**
+ * The job a department gives while on duty: the mapped job, else the department's slug; the grade mapped for the
+ * rank, else the framework's lowest. The panel names only the player's own rank (an id across all departments,
+ * not a position), so a grade cannot be derived from it without the mapping.
+ */
+export function assignJob(
+  departmentSlug: string,
+  rankId: number | null,
+  departmentJobs: DepartmentJobs,
+  lowestGrade: number,
+): JobAssignment {
+  const entry = Object.hasOwn(departmentJobs, departmentSlug) ? departmentJobs[departmentSlug] : undefined;
+  const mapped = rankId === null || !entry ? undefined : entry.Grades[String(rankId)];
+  return { job: entry?.Job ?? departmentSlug, grade: Math.max(mapped ?? lowestGrade, lowestGrade) };
+}
+
+export type ReportedFailure = JobFailure | { ok: false; kind: 'call_failed'; detail: string };
+
+/**
+ * What the job integration tells the owner about a framework that did not do what it was asked: each refusal once
+ * with its fix (a different job or grade is a different fix), each other kind of failure once per framework, and
+ * everything after that at debug level. Duty never depends on any of it.
+ */
+export class JobReports {
+  constructor(private readonly logger: Logger) {}
+
+  failed(adapter: FrameworkAdapter, what: string, failure: ReportedFailure, quiet = false): void {
+    const line =
+      failure.kind === 'refused'
+        ? `${adapter.label} refused to ${what}: ${failure.detail}. Fix: ${failure.fix}`
+        : `${adapter.label} could not ${what}: ${failure.detail}`;
+    const kind = failure.kind === 'refused' ? `refused:${failure.fix}` : failure.kind;
+    const warned =
+      !quiet &&
+      this.logger.once(
+        `job-report:${adapter.id}:${kind}`,
+        'warn',
+        `${line} (duty is not affected; further failures like this are logged at debug level)`,
+      );
+    if (!warned) this.logger.debug(line);
+  }
 }

@@ -4,11 +4,20 @@ import type { JobFramework } from '../../../shared/config/schema.js';
 import type { KeyValueStore, Logger } from '../../kernel/index.js';
 import { errorText, LanesPerKey } from '../../kernel/index.js';
 import type { DutyChange, Integration, ResourcePort } from '../integration.js';
-import { AUTO_ORDER, createFrameworkAdapters } from './frameworks.js';
-import { assignJob } from './job-assignment.js';
-import { type Answer, answer$, type FrameworkAdapter, type JobAssignment, type PlayerRead } from './job-framework.js';
+import {
+  type Answer,
+  answer$,
+  assignJob,
+  type FrameworkAdapter,
+  type FrameworkId,
+  type JobAssignment,
+  JobReports,
+  type PlayerRead,
+  type ReportedFailure,
+} from './job-framework.js';
 import { type JobGiven, JobLedger } from './job-ledger.js';
-import { JobReports, type ReportedFailure } from './job-reports.js';
+import { createOxCoreAdapter, createQboxAdapter } from './multi-job-frameworks.js';
+import { createEsxAdapter, createQbCoreAdapter } from './single-job-frameworks.js';
 
 export interface JobIntegrationOptions {
   framework: JobFramework;
@@ -311,5 +320,20 @@ export function createJobIntegration(options: JobIntegrationOptions): Integratio
       });
     },
     footprint: () => ({ lanes: queue.open, onDuty: onDuty.size, waitingForCharacter: waitingForCharacter.size }),
+  };
+}
+
+/**
+ * The order `'auto'` tries them in. Qbox comes before QBCore because qbx_core also provides `qb-core` for the
+ * resources written for QBCore; ox_core last because a server may run it beside ESX or QBCore for its other parts.
+ */
+export const AUTO_ORDER: readonly FrameworkId[] = ['qbox', 'qbcore', 'esx', 'ox_core'];
+
+export function createFrameworkAdapters(resources: ResourcePort): Record<FrameworkId, FrameworkAdapter> {
+  return {
+    esx: createEsxAdapter(resources),
+    qbcore: createQbCoreAdapter(resources),
+    qbox: createQboxAdapter(resources),
+    ox_core: createOxCoreAdapter(resources),
   };
 }

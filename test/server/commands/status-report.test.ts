@@ -2,9 +2,8 @@
 // when, the community's id and panel, the servers alive, the shared budget and what waits for Redis. dist/redis.cjs
 // words it (community-status-lines.ts); dist/server.js places it, or says why this server runs alone.
 import { describe, expect, it } from 'vitest';
-import type { CommunitySnapshot } from '../../../server/community/community.js';
+import type { CommunitySnapshot, Settling } from '../../../server/community/community.js';
 import { communityStatusLines } from '../../../server/community/community-status-lines.js';
-import type { Settling } from '../../../server/community/duty-owner-api.js';
 import type { HeldCall } from '../../../server/community/held-for-redis.js';
 import { formatStatus } from '../../../server/edge/commands/status.js';
 import type { StatusSnapshot } from '../../../server/metrics/index.js';

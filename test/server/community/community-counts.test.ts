@@ -7,7 +7,7 @@ import type { CommunityLink } from '../../../server/community/community.js';
 import { COUNTS_TTL_MS, startCommunityCounts } from '../../../server/community/community-counts.js';
 import { sharedReader } from '../../../server/community/read-shared.js';
 import { openRedisLink } from '../../../server/community/redis-link.js';
-import { parseRedisUrl } from '../../../server/community/redis-url.js';
+import { parseRedisUrl } from '../../../server/community/redis-settings.js';
 import { createLogger } from '../../../server/kernel/log.js';
 import type { OnDutyCounts } from '../../../shared/events.js';
 import { type RedisServer, redisAvailable, startRedisServer } from '../../support/redis-server.js';

@@ -3,13 +3,13 @@
 // lapsed servers it takes over, and what is set aside when our keys hold something else.
 import { filter, firstValueFrom } from 'rxjs';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { communityPrefix } from '../../../server/community/community-keys.js';
+import { communityPrefix } from '../../../server/community/communities.js';
+import type { DutyOwners, LapsedServer, TakenElsewhere } from '../../../server/community/community.js';
 import { TAKE_HELD_LUA } from '../../../server/community/duty-owner.lua.js';
-import type { DutyOwners, LapsedServer, TakenElsewhere } from '../../../server/community/duty-owner-api.js';
 import { OWNERS_REWRITTEN_WITHIN_MS, startDutyOwners } from '../../../server/community/duty-owners.js';
 import { sharedReader } from '../../../server/community/read-shared.js';
 import { openRedisLink } from '../../../server/community/redis-link.js';
-import { parseRedisUrl } from '../../../server/community/redis-url.js';
+import { parseRedisUrl } from '../../../server/community/redis-settings.js';
 import { createLogger } from '../../../server/kernel/log.js';
 import { createMemoryStore } from '../../../server/kernel/storage.js';
 import { startTcpProxy } from '../../../sim/community/tcp-proxy.js';
@@ -99,7 +99,7 @@ describe.skipIf(!redisAvailable())('the duty owners in Redis', () => {
     const first = await server(store, { id: 'one', previous: undefined });
     await until(() => first.identity() !== undefined);
     first.owners.stop();
-    // The next run knows this one as its last (community-run.ts keeps it in KVP): a stop, then a start.
+    // The next run knows this one as its last (startCommunityRun keeps it in KVP): a stop, then a start.
     const again = await server(store, { id: 'two', previous: 'one' });
     await until(() => again.identity() !== undefined);
     expect(again.identity()).toBe(first.identity());

@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readRedisCa } from '../../../server/community/redis-ca.js';
+import { readRedisCa } from '../../../server/community/redis-settings.js';
 import { makeTlsFiles, opensslAvailable } from '../../support/tls-certificates.js';
 
 describe('BRIDGE_REDIS_CA_FILE', () => {

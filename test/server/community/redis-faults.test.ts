@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { filter, firstValueFrom } from 'rxjs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { openRedisLink } from '../../../server/community/redis-link.js';
-import { parseRedisUrl } from '../../../server/community/redis-url.js';
+import { parseRedisUrl } from '../../../server/community/redis-settings.js';
 import { createLogger } from '../../../server/kernel/log.js';
 import { REDIS_CA_FILE_CONVAR, REDIS_URL_CONVAR, redisSecretsOf } from '../../../server/kernel/redis-convar.js';
 import { type RedisServer, redisAvailable, startRedisServer } from '../../support/redis-server.js';

@@ -2,9 +2,9 @@
 // going and coming back are one line each, naming BRIDGE_REDIS_URL, with the password masked.
 import { filter, firstValueFrom } from 'rxjs';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { communityId, communityPrefix } from '../../../server/community/community-keys.js';
+import { communityId, communityPrefix } from '../../../server/community/communities.js';
 import { openRedisLink } from '../../../server/community/redis-link.js';
-import { parseRedisUrl } from '../../../server/community/redis-url.js';
+import { parseRedisUrl } from '../../../server/community/redis-settings.js';
 import { createLogger } from '../../../server/kernel/log.js';
 import { REDIS_URL_CONVAR, redisSecretsOf } from '../../../server/kernel/redis-convar.js';
 import { type RedisServer, redisAvailable, startRedisServer } from '../../support/redis-server.js';

@@ -1,7 +1,7 @@
 // Issue 31, "Redis for an owner" item 1: the Redis password is never printed, in any form, and masking it never garbles
 // an ordinary word. Everything between `//` and the last `@` is masked, or the whole value when it does not read.
 import { describe, expect, it } from 'vitest';
-import { parseRedisUrl } from '../../../server/community/redis-url.js';
+import { parseRedisUrl } from '../../../server/community/redis-settings.js';
 import type { Logger } from '../../../server/kernel/log.js';
 import { maskRedisUrl, REDIS_URL_CONVAR } from '../../../server/kernel/redis-convar.js';
 import { readBridgeSettings } from '../../../server/kernel/settings.js';

@@ -1,10 +1,10 @@
-// The community's budget (server/community/shared-budget.lua.ts) on a real redis-server, two servers' views of it.
+// The community's budget (server/community/shared-budget.ts) on a real redis-server, two servers' views of it.
 import { filter, firstValueFrom } from 'rxjs';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { CommunityLink } from '../../../server/community/community.js';
 import { sharedReader } from '../../../server/community/read-shared.js';
 import { openRedisLink } from '../../../server/community/redis-link.js';
-import { parseRedisUrl } from '../../../server/community/redis-url.js';
+import { parseRedisUrl } from '../../../server/community/redis-settings.js';
 import { sharedBudget } from '../../../server/community/shared-budget.js';
 import { createLogger } from '../../../server/kernel/log.js';
 import type { BudgetSnapshot } from '../../../server/panel/rate-budget.js';

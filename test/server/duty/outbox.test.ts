@@ -1,6 +1,6 @@
 import { Subject } from 'rxjs';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { FenceAnswer, FenceRequest } from '../../../server/community/duty-owner-api.js';
+import type { FenceAnswer, FenceRequest } from '../../../server/community/community.js';
 import { HeldForRedis } from '../../../server/community/held-for-redis.js';
 import { type OutboxFence, OutboxFenceGate } from '../../../server/community/outbox-fence-gate.js';
 import { type DutyCall, Outbox, type OutboxRecord } from '../../../server/duty/outbox.js';

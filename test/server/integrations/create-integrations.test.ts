@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createIntegrations } from '../../../server/integrations/create-integrations.js';
-import { RCORE_EVENTS } from '../../../server/integrations/rcore/rcore-police.js';
+import { RCORE_EVENTS } from '../../../server/integrations/rcore-police.js';
 import { createMemoryStore } from '../../../server/kernel/storage.js';
 import { defaultConfig } from '../../../shared/config/index.js';
 import type { BridgeConfig } from '../../../shared/config/schema.js';

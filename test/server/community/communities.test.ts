@@ -2,10 +2,14 @@
 // server that finds another community on its Redis tells the owner once, on a real redis-server.
 import { firstValueFrom } from 'rxjs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { COMMUNITIES_KEY, communityId, communityPrefix } from '../../../server/community/community-keys.js';
-import { watchOtherCommunities } from '../../../server/community/other-communities.js';
+import {
+  COMMUNITIES_KEY,
+  communityId,
+  communityPrefix,
+  watchOtherCommunities,
+} from '../../../server/community/communities.js';
 import { openRedisLink } from '../../../server/community/redis-link.js';
-import { parseRedisUrl } from '../../../server/community/redis-url.js';
+import { parseRedisUrl } from '../../../server/community/redis-settings.js';
 import { createLogger } from '../../../server/kernel/log.js';
 import { readPanelSettings } from '../../../server/kernel/settings.js';
 import { type RedisServer, redisAvailable, startRedisServer } from '../../support/redis-server.js';

@@ -1,6 +1,6 @@
-import type { Logger } from '../../kernel/index.js';
-import { errorText } from '../../kernel/index.js';
-import type { DutyChange, DutyControl, Integration, ResourcePort } from '../integration.js';
+import type { Logger } from '../kernel/index.js';
+import { errorText } from '../kernel/index.js';
+import type { DutyChange, DutyControl, Integration, ResourcePort } from './integration.js';
 
 export const RCORE_POLICE = 'rcore_police';
 export const RCORE_EVENTS = {

@@ -1,9 +1,35 @@
+// Which community this server is on its Redis (an id from the panel's address, the prefix of its keys), and the other
+// communities that share that Redis.
+import { createHash } from 'node:crypto';
 import { Subscription } from 'rxjs';
 import type { Logger } from '../kernel/index.js';
 import { API_BASE_CONVAR, REDIS_URL_CONVAR } from '../kernel/index.js';
 import type { CommunityLink } from './community.js';
-import { COMMUNITIES_KEY } from './community-keys.js';
-import { setAsideWrongType } from './set-aside.js';
+import { setAsideWrongType } from './read-shared.js';
+
+/**
+ * The community's id: 16 hex of SHA-256(BRIDGE_API_BASE as the bridge reads it). The bridge reads the address through
+ * WHATWG URL (server/kernel/settings.ts): scheme and host lower-cased, a default port and trailing slashes dropped,
+ * `/api/leo` taken off. So `HTTPS://Panel.example.com:443/` and `https://panel.example.com` are one community;
+ * `localhost` and `127.0.0.1`, or two paths, are not (they may be two panels), and COMMUNITIES_KEY tells the owner.
+ */
+export function communityId(apiBase: string): string {
+  return createHash('sha256').update(apiBase).digest('hex').slice(0, 16);
+}
+
+/**
+ * `bridge:<community id>:`: bridges naming the same panel share keys, two panels on one Redis never meet, and nothing
+ * in Redis says which panel it is (the token never goes there at all).
+ */
+export function communityPrefix(apiBase: string): string {
+  return `bridge:${communityId(apiBase)}:`;
+}
+
+/**
+ * The one key outside every community's prefix: the ids of the communities on this Redis, each with when it was last
+ * seen (by Redis's clock), so that one panel named two ways does not silently make two communities.
+ */
+export const COMMUNITIES_KEY = 'bridge:communities';
 
 /** Every server says its community is alive this often (on its own monotonic clock). */
 export const COMMUNITIES_BEAT_MS = 10_000;
@@ -25,7 +51,7 @@ return redis.call('ZRANGE', KEYS[1], 0, -1)`;
 
 export interface OtherCommunitiesOptions {
   link: CommunityLink;
-  /** This server's community (community-keys.ts). */
+  /** This server's community (communityId). */
   id: string;
   /** BRIDGE_API_BASE as the bridge reads it: what this server calls the panel. */
   panel: string;

@@ -1,8 +1,8 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { createRcorePoliceIntegration, RCORE_EVENTS } from '../../../../server/integrations/rcore/rcore-police.js';
-import { BCSO, LSPD, offDuty, onDuty } from '../support/duty-changes.js';
-import { FakeBridge, fakeRcorePolice } from '../support/fake-bridge.js';
-import { FakeResources, recordingLogger } from '../support/fake-resources.js';
+import { createRcorePoliceIntegration, RCORE_EVENTS } from '../../../server/integrations/rcore-police.js';
+import { BCSO, LSPD, offDuty, onDuty } from './support/duty-changes.js';
+import { FakeBridge, fakeRcorePolice } from './support/fake-bridge.js';
+import { FakeResources, recordingLogger } from './support/fake-resources.js';
 
 const SET = RCORE_EVENTS.setPlayerDuty;
 

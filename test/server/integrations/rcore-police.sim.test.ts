@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { LSPD, offDuty, onDuty } from '../support/duty-changes.js';
-import { useSimIntegrations } from '../support/sim-integrations.js';
-import { STUB_RESOURCES } from '../support/stub-resources.js';
+import { LSPD, offDuty, onDuty } from './support/duty-changes.js';
+import { useSimIntegrations } from './support/sim-integrations.js';
+import { STUB_RESOURCES } from './support/stub-resources.js';
 
 const SET = (playerId: number, state: boolean) => ({ event: 'setPlayerDuty', playerId, state });
 const ANNOUNCED = (playerId: number, state: boolean) => ({ event: 'SetDuty', playerId, state });
