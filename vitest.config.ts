@@ -8,8 +8,10 @@ export default defineConfig({
     globalSetup: ['test/global-setup.ts'],
     setupFiles: ['test/between-files.ts'],
     reporters: ['default', './test/summary-reporter.ts'],
-    testTimeout: 20_000,
-    hookTimeout: 20_000,
+    // A guard against a hang, not a speed check: with six workers on two cores, a CPU-bound test (a 300-player storm
+    // on virtual time, a build) may wait its turn for many seconds on a loaded machine, and failed at 20 s.
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
     // Re-importing zod, msw, rxjs and the simulator for each of the hundred-odd files cost more than half of the
     // suite's time. Files share a worker's module cache instead; test/between-files.ts puts back the globals a file
     // may change, and every file builds its own sims, panels and servers.
