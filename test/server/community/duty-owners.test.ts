@@ -72,6 +72,13 @@ describe.skipIf(!redisAvailable())('the duty owners in Redis', () => {
     return { owners, lines, store, link, taken, restates, lapsed, identity };
   }
 
+  /** A server whose link to Redis goes through a proxy the test can cut (a black hole, a reset). */
+  async function serverBehindProxy() {
+    const proxy = await startTcpProxy(redis.port);
+    closing.push(() => void proxy.close());
+    return { proxy, ...(await server(undefined, undefined, `redis://127.0.0.1:${proxy.port}/0`)) };
+  }
+
   const record = async (chatId = ALEX) => {
     const raw = (await redis.command('GET', `${PREFIX}duty-owner:${chatId}`)) as string | null;
     return raw === null ? null : (JSON.parse(raw) as Record<string, unknown>);
@@ -377,9 +384,7 @@ describe.skipIf(!redisAvailable())('the duty owners in Redis', () => {
 
   it('a claim whose `won` answer was lost (its link black-holed, the command run once healed) still restates the `on` a peer ended meanwhile', async () => {
     // Seed 3002 of `npm run chaos`: A's link drops everything (nothing resets), right after the panel took its `on`.
-    const proxy = await startTcpProxy(redis.port);
-    closing.push(() => void proxy.close());
-    const a = await server(undefined, undefined, `redis://127.0.0.1:${proxy.port}/0`);
+    const { proxy, ...a } = await serverBehindProxy();
     const b = await server();
     await until(() => a.identity() !== undefined && b.identity() !== undefined);
     // Another server's claim has put the claim script in Redis's cache: A's held EVALSHA runs as soon as it arrives.
@@ -412,9 +417,7 @@ describe.skipIf(!redisAvailable())('the duty owners in Redis', () => {
 
   it('a take of a held shift whose `took` answer was lost (its link black-holed, the command run once healed) is taken all the same', async () => {
     const a = await server();
-    const proxy = await startTcpProxy(redis.port);
-    closing.push(() => void proxy.close());
-    const b = await server(undefined, undefined, `redis://127.0.0.1:${proxy.port}/0`);
+    const { proxy, ...b } = await serverBehindProxy();
     await until(() => a.identity() !== undefined && b.identity() !== undefined);
     a.owners.claim(ALEX, '1:100', 1);
     await until(async () => (await record())?.shift === '1:100');
