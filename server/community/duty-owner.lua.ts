@@ -198,6 +198,15 @@ if create == '1' and (cur == nil or (fence and newer(fence, server, shift, cur.f
   return {'go'}
 end
 if not cur then return {'none'} end
+if mode == 'end' and not fence and confirmer == server and cur.state ~= 'live' then
+  -- An off its crashed run left before it could claim (Redis lost that claim, or never had it): no fence orders it
+  -- against another shift's record, and an ended one says nothing of this shift, which the panel may still have
+  -- open. Only a live claim holds the account; once every server had time to write again what it holds, it goes.
+  if create ~= '1' then return {'none'} end
+  hold(cur)
+  write(key, cur)
+  return {'go'}
+end
 -- A claim that took over this call's held shift sent no on that this call could have raced.
 if cur.state == 'live' and cur.from ~= member(server, shift) then ask_restate(key, cur, channel, chatId, now_ms) end
 return {'stale', cur.server, cur.state}`;

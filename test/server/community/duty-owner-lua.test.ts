@@ -147,6 +147,23 @@ describe.skipIf(!redisAvailable())('the duty owner scripts', () => {
     expect(await owned()).toEqual([`aaaa:${CHAT}`]);
   });
 
+  it('an `off` a crashed run left, whose claim Redis never had, goes while only an ended claim of another shift is there', async () => {
+    // Seed 9000 of `npm run chaos`: Redis was down (then restarted empty) while A went on and off duty and B went on
+    // duty in another department and crashed before it could claim. A's `off` ended A's own shift. B, back, must
+    // still end its shift at the panel: A's ended claim says nothing of B's.
+    await claim('aaaa', '7:1', T, T - S);
+    expect(await confirm('aaaa', '7:1', 'end')).toEqual(['go']);
+    expect(await run(ENDED_LUA, [RECORD, OWNED], ['aaaa', '7:1', CHAT])).toBe(1);
+    // Not before every server had time to write again what it holds (a live claim Redis lost may come back).
+    expect(await confirm('bbbb', '9:2', 'end')).toEqual(['none']);
+    expect(await confirm('bbbb', '9:2', 'end', { create: true })).toEqual(['go']);
+    // A live claim of another server still stops it, and is asked to restate.
+    await claim('cccc', '3:3', T + S, T);
+    expect(await confirm('bbbb', '9:2', 'end', { create: true })).toEqual(['stale', 'cccc', 'live']);
+    // Its own restate (it replaced A's confirmed off), and B's ask.
+    expect(await record()).toMatchObject({ server: 'cccc', restate: 2 });
+  });
+
   it('an `off` of an `on` never claimed goes only while no live claim exists', async () => {
     expect(await confirm('aaaa', '', 'unclaimed')).toEqual(['go']);
     expect(await record()).toMatchObject({ state: 'ended' });
