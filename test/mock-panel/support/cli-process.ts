@@ -3,6 +3,7 @@ import { once } from 'node:events';
 import { connect } from 'node:net';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { cliBundle } from '../../support/cli-bundles.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 
@@ -23,12 +24,14 @@ export function killCliProcesses(): void {
 }
 
 /**
- * Runs a TS entry point of the repository as `npm run <script>` does (`node --import tsx`), and reads its output by
- * line. Not tsx's own CLI: that is a parent process which, on SIGTERM, gives its child 30 ms to say it saw the
- * signal, then 30 ms more, then kills it and exits 143; on a loaded machine a clean stop then failed.
+ * Runs a command's entry point of the repository (`playground/cli.ts`) as a Node process, from the bundle the test
+ * run built of it (test/support/cli-bundles.ts), and reads its output by line. `startNpmScript` runs the real `npm
+ * run` command, with tsx. Not tsx's own CLI either way: that is a parent process which, on SIGTERM, gives its child
+ * 30 ms to say it saw the signal, then 30 ms more, then kills it and exits 143; on a loaded machine a clean stop then
+ * failed.
  */
 export function startCli(script: string, args: string[], env: Record<string, string | undefined> = {}) {
-  return startProcess(process.execPath, ['--import', 'tsx', script, ...args], env);
+  return startProcess(process.execPath, [cliBundle(script), ...args], env);
 }
 
 /**
