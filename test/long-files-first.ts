@@ -13,7 +13,6 @@ const LONG_FILES = [
   /^test\/e2e\/clock-jumps\./,
   /^test\/browser\//,
   /^test\/(playground|mock-panel)\/cli/,
-  /^test\/build\/(layers|import-cycles)\./,
 ];
 
 export class LongFilesFirst extends BaseSequencer {

@@ -11,8 +11,8 @@ const kernel = {
 };
 
 describe('the layer rules (npm run deps)', { timeout: 60_000 }, () => {
-  it('passes a slice that imports a lower slice through its index.ts', () => {
-    const { status, output } = cruise({
+  it('passes a slice that imports a lower slice through its index.ts', async () => {
+    const { status, output } = await cruise({
       ...kernel,
       'server/duty/duty.ts': "import { log } from '../kernel/index.js';\nexport const duty = () => log('on');\n",
     });
@@ -20,8 +20,8 @@ describe('the layer rules (npm run deps)', { timeout: 60_000 }, () => {
     expect(status).toBe(0);
   });
 
-  it('fails on an import past the index.ts, and says to use it', () => {
-    const { status, output } = cruise({
+  it('fails on an import past the index.ts, and says to use it', async () => {
+    const { status, output } = await cruise({
       ...kernel,
       'server/duty/duty.ts': "import { log } from '../kernel/log.js';\nexport const duty = () => log('on');\n",
     });
@@ -30,8 +30,8 @@ describe('the layer rules (npm run deps)', { timeout: 60_000 }, () => {
     expect(output).toContain('import its index.ts');
   });
 
-  it('fails on an import up the slices, a type-only one too', () => {
-    const { status, output } = cruise({
+  it('fails on an import up the slices, a type-only one too', async () => {
+    const { status, output } = await cruise({
       'server/duty/index.ts': 'export type Duty = { on: boolean };\n',
       'server/kernel/index.ts':
         "import type { Duty } from '../duty/index.js';\nexport const off: Duty = { on: false };\n",
@@ -41,8 +41,8 @@ describe('the layer rules (npm run deps)', { timeout: 60_000 }, () => {
     expect(output).toContain('server/kernel/ sits below');
   });
 
-  it('fails when decide.ts imports a library, a Node module or a value from another slice', () => {
-    const { status, output } = cruise({
+  it('fails when decide.ts imports a library, a Node module or a value from another slice', async () => {
+    const { status, output } = await cruise({
       ...kernel,
       'server/duty/decide.ts': [
         "import { Subject } from 'rxjs';",
@@ -58,8 +58,8 @@ describe('the layer rules (npm run deps)', { timeout: 60_000 }, () => {
     expect(output).toContain('decide-imports-types-or-its-model: server/duty/decide.ts → server/kernel/index.ts');
   });
 
-  it('lets decide.ts take types from another slice', () => {
-    const { status, output } = cruise({
+  it('lets decide.ts take types from another slice', async () => {
+    const { status, output } = await cruise({
       'server/kernel/index.ts': 'export type Line = string;\n',
       'server/duty/decide.ts':
         "import type { Line } from '../kernel/index.js';\nexport const decide = (l: Line) => l;\n",
