@@ -26,7 +26,22 @@ export function projectDiagnostics(tsconfigPath: string): string[] {
   );
   if (!parsed) throw new Error(`cannot read ${tsconfigPath}`);
   const program = ts.createProgram({ rootNames: parsed.fileNames, options: parsed.options });
-  return format([...parsed.errors, ...ts.getPreEmitDiagnostics(program)]);
+  return format([...parsed.errors, ...ownDiagnostics(program)]);
+}
+
+/**
+ * What `tsc` reports, except the semantic check of the declaration files under node_modules (@citizenfx's natives,
+ * TypeScript's libs). Those are not ours, and a consumer's compiler reports the same on them whatever our types say.
+ * Checking them was about 1 s of CPU a program, against 50 ms for the rest. Where one of our files merges into
+ * theirs and clashes, the error is reported in our file, which is checked.
+ */
+function ownDiagnostics(program: ts.Program): ts.Diagnostic[] {
+  const own = program.getSourceFiles().filter((file) => !file.fileName.includes('/node_modules/'));
+  return [
+    ...program.getOptionsDiagnostics(),
+    ...program.getGlobalDiagnostics(),
+    ...own.flatMap((file) => [...program.getSyntacticDiagnostics(file), ...program.getSemanticDiagnostics(file)]),
+  ];
 }
 
 export interface SourceCheck {
@@ -74,5 +89,5 @@ export function sourceDiagnostics({ files, include = [], types = [], skipLibChec
     return parsed;
   };
   const rootNames = [...virtual.keys(), ...include.map((path) => join(REPO_ROOT, path))];
-  return format(ts.getPreEmitDiagnostics(ts.createProgram({ rootNames, options, host })));
+  return format(ownDiagnostics(ts.createProgram({ rootNames, options, host })));
 }
