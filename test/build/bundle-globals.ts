@@ -1,11 +1,12 @@
 import ts from 'typescript';
+import { cachingCompilerHost } from '../support/typescript-host.js';
 
 // "Cannot find name" diagnostics: the checker reports every global a script uses that its environment lacks.
 const MISSING_NAME_CODES = new Set([2304, 2552, 2580, 2581, 2582, 2584, 2591, 2592, 2593]);
 
 /** Globals `file` references that are not declared by the given libs and type packages. */
 export function undeclaredGlobals(file: string, options: { lib: string[]; types: string[] }): string[] {
-  const program = ts.createProgram([file], {
+  const compilerOptions: ts.CompilerOptions = {
     allowJs: true,
     checkJs: true,
     noEmit: true,
@@ -13,7 +14,8 @@ export function undeclaredGlobals(file: string, options: { lib: string[]; types:
     types: options.types,
     target: ts.ScriptTarget.ES2020,
     skipLibCheck: true,
-  });
+  };
+  const program = ts.createProgram([file], compilerOptions, cachingCompilerHost(compilerOptions));
   const names = new Set<string>();
   for (const diagnostic of ts.getPreEmitDiagnostics(program)) {
     if (diagnostic.file?.fileName.endsWith('.d.ts')) continue;

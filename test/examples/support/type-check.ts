@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import ts from 'typescript';
 import { REPO_ROOT } from '../../e2e/support/world.js';
+import { cachingCompilerHost } from '../../support/typescript-host.js';
 
 export const TYPES_DIR = join(REPO_ROOT, 'types');
 
@@ -25,7 +26,11 @@ export function projectDiagnostics(tsconfigPath: string): string[] {
     },
   );
   if (!parsed) throw new Error(`cannot read ${tsconfigPath}`);
-  const program = ts.createProgram({ rootNames: parsed.fileNames, options: parsed.options });
+  const program = ts.createProgram({
+    rootNames: parsed.fileNames,
+    options: parsed.options,
+    host: cachingCompilerHost(parsed.options),
+  });
   return format([...parsed.errors, ...ownDiagnostics(program)]);
 }
 
@@ -55,9 +60,6 @@ export interface SourceCheck {
   skipLibCheck?: boolean;
 }
 
-// Declaration files parsed once for every check of the run: parsing the libs is most of a check's time.
-const parsedFiles = new Map<string, ts.SourceFile>();
-
 /** Type-checks in-memory sources as a strict consumer project in the repository would compile them. */
 export function sourceDiagnostics({ files, include = [], types = [], skipLibCheck = false }: SourceCheck): string[] {
   const virtual = new Map(Object.entries(files).map(([path, text]) => [join(REPO_ROOT, path), text]));
@@ -72,7 +74,7 @@ export function sourceDiagnostics({ files, include = [], types = [], skipLibChec
     types,
     skipLibCheck,
   };
-  const host = ts.createCompilerHost(options);
+  const host = cachingCompilerHost(options);
   const readReal = host.readFile.bind(host);
   const existsReal = host.fileExists.bind(host);
   const getReal = host.getSourceFile.bind(host);
@@ -81,12 +83,7 @@ export function sourceDiagnostics({ files, include = [], types = [], skipLibChec
   host.readFile = (path) => virtual.get(path) ?? readReal(path);
   host.getSourceFile = (path, language, onError) => {
     const text = virtual.get(path);
-    if (text !== undefined) return ts.createSourceFile(path, text, language, true);
-    const cached = parsedFiles.get(path);
-    if (cached) return cached;
-    const parsed = getReal(path, language, onError);
-    if (parsed && path.includes('/node_modules/')) parsedFiles.set(path, parsed);
-    return parsed;
+    return text === undefined ? getReal(path, language, onError) : ts.createSourceFile(path, text, language, true);
   };
   const rootNames = [...virtual.keys(), ...include.map((path) => join(REPO_ROOT, path))];
   return format(ownDiagnostics(ts.createProgram({ rootNames, options, host })));
