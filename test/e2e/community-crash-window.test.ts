@@ -10,11 +10,11 @@ import {
   dutyCallsOf,
   inCommunity,
   joined,
-  LIVENESS_CONVAR,
   linesOf,
   openAt,
   ownerRecord,
   TEST_LIVENESS_MS,
+  withTestLiveness,
 } from './support/community-duty.js';
 
 const world = communityPerTest();
@@ -26,7 +26,7 @@ describe.skipIf(!redisAvailable())('a crash before the claim reached Redis', () 
     const community = await world.simCommunity({
       servers: 2,
       redisUrl: redis.url(),
-      convarsOf: () => ({ [LIVENESS_CONVAR]: String(TEST_LIVENESS_MS) }),
+      convarsOf: withTestLiveness,
     });
     const [a, b] = community.sims as [Sim, Sim];
     await Promise.all([inCommunity(a), inCommunity(b)]);

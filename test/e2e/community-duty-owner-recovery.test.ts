@@ -12,10 +12,9 @@ import {
   dutyCallsOf,
   inCommunity,
   joined,
-  LIVENESS_CONVAR,
   linesOf,
   onDuty,
-  TEST_LIVENESS_MS,
+  withTestLiveness,
 } from './support/community-duty.js';
 
 const JAMIE = ONE_DEPARTMENT;
@@ -59,7 +58,7 @@ describe.skipIf(!redisAvailable())('duty across the community (two servers, one 
     const community = await world.simCommunity({
       servers: 1,
       redisUrl: redis.url(),
-      convarsOf: () => ({ [LIVENESS_CONVAR]: String(TEST_LIVENESS_MS) }),
+      convarsOf: withTestLiveness,
     });
     const [a] = community.sims as [Sim];
     const sessions = () => community.panel.controls.sessions(JAMIE);

@@ -9,7 +9,7 @@ import { ONE_DEPARTMENT } from '../mock-panel/support/demo-users.js';
 import { type RedisServer, redisAvailable, startRedisServer } from '../support/redis-server.js';
 import { bridgeOf, changeDuty } from './support/bridge-exports.js';
 import { type SimCommunity, type SimCommunityOptions, startSimCommunity } from './support/community.js';
-import { LIVENESS_CONVAR, TEST_LIVENESS_MS } from './support/community-duty.js';
+import { withTestLiveness } from './support/community-duty.js';
 
 let community: SimCommunity | undefined;
 let redis: RedisServer | undefined;
@@ -33,8 +33,7 @@ afterEach(async () => {
 
 const JAMIE = ONE_DEPARTMENT;
 /** A server back from a crash waits a renewal or two to see whether its last run is alive: short ones here. */
-const start = (options: SimCommunityOptions) =>
-  startSimCommunity({ ...options, convarsOf: () => ({ [LIVENESS_CONVAR]: String(TEST_LIVENESS_MS) }) });
+const start = (options: SimCommunityOptions) => startSimCommunity({ ...options, convarsOf: withTestLiveness });
 
 function world(): SimCommunity {
   if (!community) throw new Error('no community');

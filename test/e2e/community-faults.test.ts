@@ -22,8 +22,8 @@ import {
   offDutyEventsOf,
   onDuty,
   openAt,
-  TEST_LIVENESS_MS,
   untilQuiet,
+  withTestLiveness,
 } from './support/community-duty.js';
 
 const world = communityPerTest();
@@ -38,7 +38,7 @@ async function startCommunity(
   const community = await world.simCommunity({
     servers: 2,
     ...(options.proxiedRedis ? {} : { redisUrl: redis.url() }),
-    convarsOf: () => ({ [LIVENESS_CONVAR]: String(TEST_LIVENESS_MS) }),
+    convarsOf: withTestLiveness,
     ...options,
   });
   await Promise.all(community.sims.map(inCommunity));
@@ -79,7 +79,7 @@ describe.skipIf(!redisAvailable())('duty across the community under faults (two 
     const community = await world.simCommunity({
       servers: 2,
       proxiedRedis: redis,
-      convarsOf: () => ({ [LIVENESS_CONVAR]: String(TEST_LIVENESS_MS) }),
+      convarsOf: withTestLiveness,
     });
     await Promise.all(community.sims.map(inCommunity));
     const [a, b] = community.sims as [Sim, Sim];

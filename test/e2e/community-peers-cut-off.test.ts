@@ -13,18 +13,17 @@ import {
   gameOnDuty,
   inCommunity,
   joined,
-  LIVENESS_CONVAR,
   offDuty,
   offDutyEventsOf,
   onDuty,
   openAt,
   TEST_LIVENESS_MS,
+  withTestLiveness,
 } from './support/community-duty.js';
 
 const world = communityPerTest();
 
 const JAMIE = ONE_DEPARTMENT;
-const withLiveness = () => ({ [LIVENESS_CONVAR]: String(TEST_LIVENESS_MS) });
 
 describe.skipIf(!redisAvailable())('liveness across the community', () => {
   it('a server alive but cut off from Redis past its liveness: a peer ends its shift, and once the link heals it claims again and the panel has the shift its game still holds', async () => {
@@ -33,7 +32,7 @@ describe.skipIf(!redisAvailable())('liveness across the community', () => {
     const community = await world.simCommunity({
       servers: 2,
       proxiedRedis: redis,
-      convarsOf: withLiveness,
+      convarsOf: withTestLiveness,
       config: 'Config.RequestTimeoutMs = 1000',
     });
     const [a, b] = community.sims as [Sim, Sim];

@@ -14,19 +14,18 @@ import {
   gameOnDuty,
   inCommunity,
   joined,
-  LIVENESS_CONVAR,
   linesOf,
   offDuty,
   onDuty,
   openAt,
   statusOf,
   TEST_LIVENESS_MS,
+  withTestLiveness,
 } from './support/community-duty.js';
 
 const world = communityPerTest();
 
 const JAMIE = ONE_DEPARTMENT;
-const withLiveness = () => ({ [LIVENESS_CONVAR]: String(TEST_LIVENESS_MS) });
 
 describe.skipIf(!redisAvailable())('liveness across the community', () => {
   it('a crashed server’s shift is ended at the panel by a surviving server, and the crashed server sends nothing when back', async () => {
@@ -34,7 +33,7 @@ describe.skipIf(!redisAvailable())('liveness across the community', () => {
     const community = await world.simCommunity({
       servers: 2,
       redisUrl: redis.url(),
-      convarsOf: withLiveness,
+      convarsOf: withTestLiveness,
     });
     const [a, b] = community.sims as [Sim, Sim];
     await Promise.all([inCommunity(a), inCommunity(b)]);
@@ -61,7 +60,7 @@ describe.skipIf(!redisAvailable())('liveness across the community', () => {
     const community = await world.simCommunity({
       servers: 2,
       redisUrl: redis.url(),
-      convarsOf: withLiveness,
+      convarsOf: withTestLiveness,
     });
     const { panel } = community;
     const [a, b] = community.sims as [Sim, Sim];
@@ -106,7 +105,7 @@ describe.skipIf(!redisAvailable())('liveness across the community', () => {
     const community = await world.simCommunity({
       servers: 1,
       redisUrl: redis.url(),
-      convarsOf: withLiveness,
+      convarsOf: withTestLiveness,
     });
     const [a] = community.sims as [Sim];
     await inCommunity(a);

@@ -13,14 +13,13 @@ import {
   gameOnDuty,
   inCommunity,
   joined,
-  LIVENESS_CONVAR,
   linesOf,
   offDuty,
   offDutyEventsOf,
   onDuty,
   openAt,
   ownerRecord,
-  TEST_LIVENESS_MS,
+  withTestLiveness,
 } from './support/community-duty.js';
 
 const world = communityPerTest();
@@ -32,7 +31,7 @@ async function startCommunity(): Promise<{ community: SimCommunity; redis: Redis
   const community = await world.simCommunity({
     servers: 2,
     redisUrl: redis.url(),
-    convarsOf: () => ({ [LIVENESS_CONVAR]: String(TEST_LIVENESS_MS) }),
+    convarsOf: withTestLiveness,
   });
   await Promise.all(community.sims.map(inCommunity));
   return { community, redis };
@@ -75,7 +74,7 @@ describe.skipIf(!redisAvailable())('Redis back older than the community (two ser
     const community = await world.simCommunity({
       servers: 2,
       proxiedRedis: redis,
-      convarsOf: () => ({ [LIVENESS_CONVAR]: String(TEST_LIVENESS_MS) }),
+      convarsOf: withTestLiveness,
     });
     await Promise.all(community.sims.map(inCommunity));
     const [a, b] = community.sims as [Sim, Sim];

@@ -11,6 +11,8 @@ import { type SimCommunity, type SimCommunityOptions, startSimCommunity } from '
 /** Short enough for a test: a server that stops renewing is taken for gone after 3 s (the default is 30 s). */
 export const TEST_LIVENESS_MS = 3_000;
 export const LIVENESS_CONVAR = 'BRIDGE_REDIS_LIVENESS_MS';
+/** The convars of a server with the test's liveness: `convarsOf` of a SimCommunity. */
+export const withTestLiveness = () => ({ [LIVENESS_CONVAR]: String(TEST_LIVENESS_MS) });
 
 export const linesOf = (sim: Sim, pattern: RegExp): string[] =>
   sim.console.map((line) => line.text).filter((text) => pattern.test(text));

@@ -10,15 +10,13 @@ import {
   communityPerTest,
   inCommunity,
   joined,
-  LIVENESS_CONVAR,
   onDuty,
   ownerRecord,
-  TEST_LIVENESS_MS,
+  withTestLiveness,
 } from './community-duty.js';
 
 export const JAMIE = ONE_DEPARTMENT;
 export const WINDOW_MS = 12_000;
-const withLiveness = () => ({ [LIVENESS_CONVAR]: String(TEST_LIVENESS_MS) });
 export const exportsOf = (sim: Sim) => sim.exports.bridge as BridgeServerExports;
 export const onDutyEventsOf = (sim: Sim) =>
   sim.events.filter((event) => event.name === 'bridge:server:playerOnDuty').map((event) => event.args);
@@ -32,7 +30,7 @@ export function heldShiftCommunity() {
       servers: 2,
       redisUrl: redis.url(),
       config: `Config.ResumeWindowMs = ${WINDOW_MS}`,
-      convarsOf: withLiveness,
+      convarsOf: withTestLiveness,
     });
     const [a, b] = community.sims as [Sim, Sim];
     await Promise.all([inCommunity(a), inCommunity(b)]);
